@@ -1,0 +1,16 @@
+# Build one translation unit per header so each header proves it includes what it uses.
+file(GLOB_RECURSE _srv6d_headers CONFIGURE_DEPENDS
+     ${CMAKE_SOURCE_DIR}/util/*.hh ${CMAKE_SOURCE_DIR}/fib/*.hh ${CMAKE_SOURCE_DIR}/fpm/*.hh ${CMAKE_SOURCE_DIR}/vrf/*.hh
+     ${CMAKE_SOURCE_DIR}/forward/*.hh ${CMAKE_SOURCE_DIR}/mgmt/*.hh ${CMAKE_SOURCE_DIR}/apps/*.hh)
+set(_srcs)
+foreach(h ${_srv6d_headers})
+  file(RELATIVE_PATH rel ${CMAKE_SOURCE_DIR} ${h})
+  string(MAKE_C_IDENTIFIER ${rel} id)
+  set(tu ${CMAKE_BINARY_DIR}/checkheaders/${id}.cc)
+  file(CONFIGURE OUTPUT ${tu} CONTENT "#include \"${rel}\"\n")
+  list(APPEND _srcs ${tu})
+endforeach()
+if(_srcs)
+  add_library(checkheaders OBJECT EXCLUDE_FROM_ALL ${_srcs})
+  target_link_libraries(checkheaders PRIVATE srv6d_flags PkgConfig::DPDK mgmt_proto Boost::boost fmt::fmt)
+endif()

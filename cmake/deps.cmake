@@ -1,0 +1,21 @@
+find_package(PkgConfig REQUIRED)
+# IMPORTED_TARGET turns DPDK's include dirs into -isystem, so -Werror holds under C++20.
+pkg_check_modules(DPDK REQUIRED IMPORTED_TARGET libdpdk)
+# libdpdk.pc forces -march=corei7; keep the project's own choice instead.
+get_target_property(_dpdk_opts PkgConfig::DPDK INTERFACE_COMPILE_OPTIONS)
+if(_dpdk_opts)
+  list(FILTER _dpdk_opts EXCLUDE REGEX "^-march=")
+  set_target_properties(PkgConfig::DPDK PROPERTIES INTERFACE_COMPILE_OPTIONS "${_dpdk_opts}")
+endif()
+pkg_check_modules(LIBNL REQUIRED IMPORTED_TARGET libnl-3.0 libnl-genl-3.0 libnl-route-3.0)
+
+find_package(Threads REQUIRED)
+find_package(fmt REQUIRED)
+find_package(Boost 1.74 REQUIRED COMPONENTS program_options)
+find_package(Protobuf REQUIRED)
+if(SRV6D_TESTS)
+  find_package(GTest REQUIRED)
+endif()
+if(SRV6D_BENCH)
+  find_package(benchmark QUIET)
+endif()

@@ -1,0 +1,12 @@
+# srv6d_library(name DEPS ...): a static library from every .cc of the current folder.
+function(srv6d_library name)
+  cmake_parse_arguments(A "" "" "DEPS" ${ARGN})
+  file(GLOB _srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cc)
+  if(_srcs)
+    add_library(${name} STATIC ${_srcs})
+    target_link_libraries(${name} PUBLIC srv6d_flags ${A_DEPS})
+  else()
+    add_library(${name} INTERFACE)
+    target_link_libraries(${name} INTERFACE srv6d_flags ${A_DEPS})
+  endif()
+endfunction()

@@ -1,0 +1,39 @@
+// Counters and rate-limited reporting shared by every decoder.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string_view>
+
+#include "fpm/reasons.hh"
+#include "util/log.hh"
+
+namespace fpm {
+
+struct ingest_stats {
+    uint64_t frames = 0;
+    uint64_t bytes = 0;
+    uint64_t netlink_frames = 0;
+    uint64_t protobuf_frames = 0;
+    uint64_t messages = 0;                    // netlink messages or protobuf messages decoded
+    uint64_t updates = 0;                     // updates handed to the RIB
+    std::map<uint16_t, uint64_t> msg_types;   // nlmsg_type (or 0x8000 | protobuf type) -> count
+    reason_counters reasons{};
+};
+
+class decode_ctx {
+public:
+    explicit decode_ctx(ingest_stats& s) : stats(s) {}
+
+    // Count `r`; errors are logged as warnings, at most once per 10 s per reason, with the
+    // number held back since; ignored events are logged at debug level under the same limit.
+    void report(reason r, std::string_view detail = {});
+
+    ingest_stats& stats;
+
+private:
+    std::array<util::rate_limit, reason_count> _limits{};
+};
+
+}  // namespace fpm

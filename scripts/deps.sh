@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what srv6d needs to build, test and run its demo on Debian 12. Idempotent:
+# only missing packages are installed, so a second run costs a dpkg query.
+set -euo pipefail
+
+PKGS=(
+  # build
+  cmake ninja-build g++ clang libclang-rt-14-dev pkg-config
+  libdpdk-dev dpdk libboost-dev libboost-program-options-dev libfmt-dev
+  libprotobuf-dev protobuf-compiler libnl-3-dev libnl-route-3-dev libnl-genl-3-dev
+  # tests and benchmarks
+  libgtest-dev libgmock-dev libbenchmark-dev
+  # live and traffic tests: real FRR, kernel SRv6 peer, captures
+  frr iproute2 ethtool tcpdump python3 python3-scapy jq procps
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "deps: installing ${missing[*]}"
+  if [[ $(id -u) -ne 0 ]]; then SUDO=sudo; else SUDO=; fi
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+# FRR is used as a library of daemons started by the tests, never as the system service.
+if systemctl is-enabled frr >/dev/null 2>&1; then
+  systemctl disable --now frr >/dev/null 2>&1 || true
+fi
