@@ -1,6 +1,6 @@
 // The RIB: an exact model of what zebra has told us, owned and mutated by the control thread
 // only. Idempotent under replay; mark-and-sweep across reconnects (zebra sends no deletes for
-// what changed while the FPM connection was down).
+// what changed while the FPM connection was down). docs/rib.md has the full semantics.
 #pragma once
 
 #include <cstddef>
@@ -18,7 +18,7 @@ namespace fib {
 
 // A route's forwarding paths after following nexthop ids and groups.
 struct resolved_path {
-    nexthop path;
+    nexthop path;        // weight is the group member's weight when it came through a group
     uint32_t nh_id = 0;  // the singleton object it came from; 0 for inline paths
 };
 
@@ -26,17 +26,19 @@ enum class resolve_state : uint8_t {
     ok,           // every referenced object is known
     partial,      // a group lists members not received yet (replay forward references)
     unresolved,   // nh_id unknown, or a unicast route with no usable path
-    no_paths,     // blackhole/unreachable/prohibit/local: nothing to resolve by design
+    no_paths,     // blackhole/unreachable/prohibit/local, or a blackhole object: drop by design
 };
 
 struct resolution {
     resolve_state state = resolve_state::ok;
     std::vector<resolved_path> paths;
-    std::vector<uint32_t> missing_ids;  // referenced but unknown object ids
+    // Referenced ids that gave no path because they are unknown, or because a group lists
+    // another group (groups hold singletons only: such a member is treated as missing).
+    std::vector<uint32_t> missing_ids;
 };
 
 struct local_sid_entry {
-    const route* r = nullptr;   // the SID route (table 254 in FRR)
+    const route* r = nullptr;   // the SID route (table 254 in FRR); valid until the next mutation
     seg6local sid;              // the endpoint behavior of its (first) path
     uint32_t nh_id = 0;
     uint32_t ifindex = 0;
@@ -50,11 +52,12 @@ struct rib_counters {
 
 class rib {
 public:
-    // --- mutation (control thread). Each returns true if the RIB changed.
+    // --- mutation (control thread). Each returns true if the RIB changed; an upsert of
+    // identical content returns false but still refreshes the entry for mark and sweep.
     bool upsert_route(route r);                  // RTM_NEWROUTE is always an upsert
     bool delete_route(const route_key& k);       // idempotent: an unknown key is counted, not an error
     bool upsert_nexthop(nexthop_object nh);      // forward references to unknown members are kept
-    bool delete_nexthop(uint32_t id);
+    bool delete_nexthop(uint32_t id);            // routes still using the id become unresolved
     bool upsert_pic_context(nexthop_object nh);  // SONiC PIC contexts (own id space)
     bool delete_pic_context(uint32_t id);
     bool upsert_sidlist(std::string name, std::vector<ip6_addr> segments);
@@ -62,11 +65,14 @@ public:
 
     // --- mark and sweep
     // Everything held now becomes stale until an upsert refreshes it (a new connection starts).
+    // Called again before sweep() (reconnect mid-replay), everything is stale again: zebra
+    // replays its whole state on every connect, so only the latest replay decides.
     void begin_resync();
-    // Remove everything not refreshed since begin_resync(); returns how many entries went.
+    // Remove everything not refreshed since the last begin_resync(); returns how many entries
+    // went. No-op without a pending resync. Until it runs, stale entries keep forwarding.
     size_t sweep();
     bool resync_pending() const { return _resync_pending; }
-    size_t stale_count() const;
+    size_t stale_count() const { return _stale; }
 
     // --- reads
     const std::map<route_key, route>& routes() const { return _routes; }
@@ -76,9 +82,10 @@ public:
     const std::map<uint32_t, nexthop_object>& pic_contexts() const { return _pic; }
     const std::map<std::string, std::vector<ip6_addr>>& sidlists() const { return _sidlists; }
     resolution resolve(const route& r) const;
-    // Routes whose resolved path carries seg6local: the router's local SIDs.
+    // Routes whose resolved first path carries seg6local: the router's local SIDs, sorted by
+    // prefix address, then length, then table.
     std::vector<local_sid_entry> local_sids() const;
-    // Routes that use nexthop object `id` directly or through a group.
+    // Routes that use nexthop object `id` directly or through a group, sorted, no duplicates.
     std::vector<route_key> users_of(uint32_t nh_id) const;
     std::set<table_id> tables() const;
     const rib_counters& counters() const { return _counters; }
@@ -88,6 +95,10 @@ public:
 
 private:
     void index_route(const route& r, bool add);
+    void index_group(const nexthop_object& nh, bool add);
+    // Stamps an entry as seen by the current replay; `fresh` = it did not exist before.
+    void refresh(uint64_t& gen, bool fresh);
+    void forget(uint64_t gen);  // an entry with stamp `gen` is going away
     void touch() { ++_version; }
 
     std::map<route_key, route> _routes;
@@ -98,8 +109,17 @@ private:
     std::map<route_key, uint64_t> _route_gen;
     std::unordered_map<uint32_t, uint64_t> _nh_gen, _pic_gen;
     std::map<std::string, uint64_t> _sidlist_gen;
-    // nexthop id -> routes whose nh_id is that id (groups are followed at query time).
+    // nexthop id -> routes whose nh_id is that id (kept even while the id is unknown).
     std::unordered_map<uint32_t, std::set<route_key>> _nh_users;
+    // member id -> groups listing it (forward references included), so that users_of() of a
+    // singleton reaches the routes of its groups without a scan.
+    std::unordered_map<uint32_t, std::set<uint32_t>> _groups_with;
+    // Routes whose first inline nexthop is seg6local; with _local_nh these are the only
+    // candidates local_sids() has to resolve.
+    std::set<route_key> _inline_local;
+    std::set<uint32_t> _local_nh;  // singleton objects whose path is seg6local
+    std::map<table_id, size_t> _table_routes;
+    size_t _stale = 0;  // entries stamped before _generation
     uint64_t _generation = 0;
     bool _resync_pending = false;
     uint64_t _version = 0;

@@ -1,0 +1,404 @@
+#include "fib/rib.hh"
+
+#include <algorithm>
+#include <tuple>
+#include <utility>
+
+namespace fib {
+
+// --- generations: an entry is stale while its stamp is older than _generation.
+
+void rib::refresh(uint64_t& gen, bool fresh) {
+    if (!fresh && gen < _generation)
+        --_stale;
+    gen = _generation;
+}
+
+void rib::forget(uint64_t gen) {
+    if (gen < _generation)
+        --_stale;
+}
+
+void rib::begin_resync() {
+    ++_generation;
+    _resync_pending = true;
+    _stale = _routes.size() + _nexthops.size() + _pic.size() + _sidlists.size();
+    ++_counters.resyncs;
+}
+
+// --- indexes
+
+void rib::index_route(const route& r, bool add) {
+    const bool local = !r.nexthops.empty() && r.nexthops.front().local.has_value();
+    if (add) {
+        if (r.nh_id)
+            _nh_users[*r.nh_id].insert(r.key);
+        if (local)
+            _inline_local.insert(r.key);
+        ++_table_routes[r.key.table];
+        return;
+    }
+    if (r.nh_id) {
+        auto it = _nh_users.find(*r.nh_id);
+        if (it != _nh_users.end()) {
+            it->second.erase(r.key);
+            if (it->second.empty())
+                _nh_users.erase(it);
+        }
+    }
+    if (local)
+        _inline_local.erase(r.key);
+    auto t = _table_routes.find(r.key.table);
+    if (t != _table_routes.end() && --t->second == 0)
+        _table_routes.erase(t);
+}
+
+void rib::index_group(const nexthop_object& nh, bool add) {
+    if (nh.path && nh.path->local && !nh.is_group()) {
+        if (add)
+            _local_nh.insert(nh.id);
+        else
+            _local_nh.erase(nh.id);
+    }
+    for (const auto& m : nh.group) {
+        if (add) {
+            _groups_with[m.id].insert(nh.id);
+            continue;
+        }
+        auto it = _groups_with.find(m.id);
+        if (it != _groups_with.end()) {
+            it->second.erase(nh.id);
+            if (it->second.empty())
+                _groups_with.erase(it);
+        }
+    }
+}
+
+// --- routes
+
+bool rib::upsert_route(route r) {
+    ++_counters.route_upserts;
+    auto it = _routes.find(r.key);
+    if (it != _routes.end()) {
+        auto& gen = _route_gen[r.key];
+        refresh(gen, false);
+        if (it->second == r)
+            return false;
+        index_route(it->second, false);
+        it->second = std::move(r);
+        index_route(it->second, true);
+    } else {
+        refresh(_route_gen[r.key], true);
+        auto key = r.key;
+        index_route(r, true);
+        _routes.emplace(std::move(key), std::move(r));
+    }
+    ++_counters.route_changes;
+    touch();
+    return true;
+}
+
+bool rib::delete_route(const route_key& k) {
+    auto it = _routes.find(k);
+    if (it == _routes.end()) {
+        ++_counters.route_delete_unknown;
+        return false;
+    }
+    index_route(it->second, false);
+    _routes.erase(it);
+    auto g = _route_gen.find(k);
+    if (g != _route_gen.end()) {
+        forget(g->second);
+        _route_gen.erase(g);
+    }
+    ++_counters.route_deletes;
+    touch();
+    return true;
+}
+
+const route* rib::find_route(const route_key& k) const {
+    auto it = _routes.find(k);
+    return it == _routes.end() ? nullptr : &it->second;
+}
+
+std::set<table_id> rib::tables() const {
+    std::set<table_id> out;
+    for (const auto& [t, n] : _table_routes)
+        out.insert(t);
+    return out;
+}
+
+// --- nexthop objects
+
+bool rib::upsert_nexthop(nexthop_object nh) {
+    ++_counters.nh_upserts;
+    const uint32_t id = nh.id;
+    auto it = _nexthops.find(id);
+    if (it != _nexthops.end()) {
+        refresh(_nh_gen[id], false);
+        if (it->second == nh)
+            return false;
+        index_group(it->second, false);
+        it->second = std::move(nh);
+        index_group(it->second, true);
+    } else {
+        refresh(_nh_gen[id], true);
+        index_group(nh, true);
+        _nexthops.emplace(id, std::move(nh));
+    }
+    ++_counters.nh_changes;
+    touch();
+    return true;
+}
+
+bool rib::delete_nexthop(uint32_t id) {
+    auto it = _nexthops.find(id);
+    if (it == _nexthops.end()) {
+        ++_counters.nh_delete_unknown;
+        return false;
+    }
+    index_group(it->second, false);
+    _nexthops.erase(it);
+    auto g = _nh_gen.find(id);
+    if (g != _nh_gen.end()) {
+        forget(g->second);
+        _nh_gen.erase(g);
+    }
+    ++_counters.nh_deletes;
+    touch();
+    return true;
+}
+
+const nexthop_object* rib::find_nexthop(uint32_t id) const {
+    auto it = _nexthops.find(id);
+    return it == _nexthops.end() ? nullptr : &it->second;
+}
+
+// --- PIC contexts and SID lists (SONiC): no dependants tracked here, the compiler looks them up.
+
+bool rib::upsert_pic_context(nexthop_object nh) {
+    const uint32_t id = nh.id;
+    auto it = _pic.find(id);
+    if (it != _pic.end()) {
+        refresh(_pic_gen[id], false);
+        if (it->second == nh)
+            return false;
+        it->second = std::move(nh);
+    } else {
+        refresh(_pic_gen[id], true);
+        _pic.emplace(id, std::move(nh));
+    }
+    touch();
+    return true;
+}
+
+bool rib::delete_pic_context(uint32_t id) {
+    auto it = _pic.find(id);
+    if (it == _pic.end())
+        return false;
+    _pic.erase(it);
+    auto g = _pic_gen.find(id);
+    if (g != _pic_gen.end()) {
+        forget(g->second);
+        _pic_gen.erase(g);
+    }
+    touch();
+    return true;
+}
+
+bool rib::upsert_sidlist(std::string name, std::vector<ip6_addr> segments) {
+    auto it = _sidlists.find(name);
+    if (it != _sidlists.end()) {
+        refresh(_sidlist_gen[name], false);
+        if (it->second == segments)
+            return false;
+        it->second = std::move(segments);
+    } else {
+        refresh(_sidlist_gen[name], true);
+        _sidlists.emplace(std::move(name), std::move(segments));
+    }
+    touch();
+    return true;
+}
+
+bool rib::delete_sidlist(const std::string& name) {
+    auto it = _sidlists.find(name);
+    if (it == _sidlists.end())
+        return false;
+    _sidlists.erase(it);
+    auto g = _sidlist_gen.find(name);
+    if (g != _sidlist_gen.end()) {
+        forget(g->second);
+        _sidlist_gen.erase(g);
+    }
+    touch();
+    return true;
+}
+
+// --- sweep
+
+size_t rib::sweep() {
+    if (!_resync_pending)
+        return 0;
+    size_t routes = 0, nexthops = 0, other = 0;
+    // _routes and _route_gen hold the same keys in the same order: walk them side by side.
+    auto g = _route_gen.begin();
+    for (auto it = _routes.begin(); it != _routes.end();) {
+        if (g->second < _generation) {
+            index_route(it->second, false);
+            it = _routes.erase(it);
+            g = _route_gen.erase(g);
+            ++routes;
+        } else {
+            ++it;
+            ++g;
+        }
+    }
+    for (auto it = _nexthops.begin(); it != _nexthops.end();) {
+        auto ng = _nh_gen.find(it->first);
+        if (ng != _nh_gen.end() && ng->second >= _generation) {
+            ++it;
+            continue;
+        }
+        index_group(it->second, false);
+        if (ng != _nh_gen.end())
+            _nh_gen.erase(ng);
+        it = _nexthops.erase(it);
+        ++nexthops;
+    }
+    for (auto it = _pic.begin(); it != _pic.end();) {
+        auto pg = _pic_gen.find(it->first);
+        if (pg != _pic_gen.end() && pg->second >= _generation) {
+            ++it;
+            continue;
+        }
+        if (pg != _pic_gen.end())
+            _pic_gen.erase(pg);
+        it = _pic.erase(it);
+        ++other;
+    }
+    auto sg = _sidlist_gen.begin();  // same keys, same order as _sidlists
+    for (auto it = _sidlists.begin(); it != _sidlists.end();) {
+        if (sg->second < _generation) {
+            it = _sidlists.erase(it);
+            sg = _sidlist_gen.erase(sg);
+            ++other;
+        } else {
+            ++it;
+            ++sg;
+        }
+    }
+    _counters.swept_routes += routes;
+    _counters.swept_nexthops += nexthops;
+    _counters.swept_other += other;
+    _stale = 0;
+    _resync_pending = false;
+    const size_t total = routes + nexthops + other;
+    if (total)
+        touch();
+    return total;
+}
+
+// --- resolution
+
+resolution rib::resolve(const route& r) const {
+    resolution res;
+    if (r.type != route_type::unicast) {
+        res.state = resolve_state::no_paths;
+        return res;
+    }
+    if (!r.nh_id) {
+        for (const auto& nh : r.nexthops)
+            res.paths.push_back({nh, 0});
+        res.state = res.paths.empty() ? resolve_state::unresolved : resolve_state::ok;
+        return res;
+    }
+    const nexthop_object* obj = find_nexthop(*r.nh_id);
+    if (!obj) {
+        res.state = resolve_state::unresolved;
+        res.missing_ids.push_back(*r.nh_id);
+        return res;
+    }
+    if (obj->blackhole) {
+        res.state = resolve_state::no_paths;
+        return res;
+    }
+    if (!obj->is_group()) {
+        if (obj->path)
+            res.paths.push_back({*obj->path, obj->id});
+        res.state = res.paths.empty() ? resolve_state::unresolved : resolve_state::ok;
+        return res;
+    }
+    bool blackholes = false;
+    for (const auto& m : obj->group) {
+        const nexthop_object* member = find_nexthop(m.id);
+        if (!member || member->is_group()) {
+            res.missing_ids.push_back(m.id);
+            continue;
+        }
+        if (member->blackhole || !member->path) {
+            blackholes = blackholes || member->blackhole;
+            continue;
+        }
+        resolved_path p{*member->path, member->id};
+        p.path.weight = m.weight;  // the group's weight is the one that balances
+        res.paths.push_back(std::move(p));
+    }
+    if (!res.missing_ids.empty())
+        res.state = res.paths.empty() ? resolve_state::unresolved : resolve_state::partial;
+    else if (res.paths.empty())
+        res.state = blackholes ? resolve_state::no_paths : resolve_state::unresolved;
+    else
+        res.state = resolve_state::ok;
+    return res;
+}
+
+std::vector<route_key> rib::users_of(uint32_t nh_id) const {
+    std::vector<route_key> out;
+    auto add = [&](uint32_t id) {
+        auto it = _nh_users.find(id);
+        if (it != _nh_users.end())
+            out.insert(out.end(), it->second.begin(), it->second.end());
+    };
+    add(nh_id);
+    auto g = _groups_with.find(nh_id);
+    if (g != _groups_with.end()) {
+        for (uint32_t group : g->second)
+            add(group);
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+std::vector<local_sid_entry> rib::local_sids() const {
+    // Candidates: routes with an inline seg6local first path, and users of seg6local objects.
+    std::vector<route_key> cand(_inline_local.begin(), _inline_local.end());
+    for (uint32_t id : _local_nh) {
+        auto u = users_of(id);
+        cand.insert(cand.end(), u.begin(), u.end());
+    }
+    std::sort(cand.begin(), cand.end());
+    cand.erase(std::unique(cand.begin(), cand.end()), cand.end());
+
+    std::vector<local_sid_entry> out;
+    for (const auto& k : cand) {
+        const route* r = find_route(k);
+        if (!r)
+            continue;
+        auto res = resolve(*r);
+        if (res.paths.empty() || !res.paths.front().path.local)
+            continue;
+        const auto& p = res.paths.front();
+        out.push_back({r, *p.path.local, p.nh_id, p.path.ifindex});
+    }
+    std::sort(out.begin(), out.end(), [](const local_sid_entry& a, const local_sid_entry& b) {
+        const auto& x = a.r->key;
+        const auto& y = b.r->key;
+        return std::tie(x.dst.af, x.dst.bytes, x.dst.len, x.table, x.src) <
+               std::tie(y.dst.af, y.dst.bytes, y.dst.len, y.table, y.src);
+    });
+    return out;
+}
+
+}  // namespace fib

@@ -1,0 +1,602 @@
+#include "fib/rib.hh"
+
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+#include <utility>
+
+namespace fib {
+namespace {
+
+prefix pfx(const char* s) { return *parse_prefix(s); }
+
+route_key key(const char* dst, table_id t = main_table) { return {t, pfx(dst), {}}; }
+
+route nhg_route(const char* dst, uint32_t nh_id, table_id t = main_table) {
+    route r;
+    r.key = key(dst, t);
+    r.protocol = proto::zstatic;
+    r.nh_id = nh_id;
+    return r;
+}
+
+nexthop via(const char* gw, uint32_t ifindex, uint16_t weight = 1) {
+    nexthop n;
+    n.gateway = *parse_addr(gw);
+    n.ifindex = ifindex;
+    n.weight = weight;
+    return n;
+}
+
+route inline_route(const char* dst, std::initializer_list<nexthop> nhs) {
+    route r;
+    r.key = key(dst);
+    r.protocol = proto::zstatic;
+    r.nexthops = nhs;
+    return r;
+}
+
+nexthop_object singleton(uint32_t id, nexthop path) {
+    nexthop_object o;
+    o.id = id;
+    o.protocol = proto::zebra;
+    o.path = std::move(path);
+    return o;
+}
+
+nexthop_object group(uint32_t id, std::initializer_list<nexthop_group_member> members) {
+    nexthop_object o;
+    o.id = id;
+    o.protocol = proto::zebra;
+    o.group = members;
+    return o;
+}
+
+nexthop_object blackhole_nh(uint32_t id) {
+    nexthop_object o;
+    o.id = id;
+    o.blackhole = true;
+    return o;
+}
+
+nexthop end_dt6(table_id t, uint32_t ifindex = 3) {
+    nexthop n;
+    n.ifindex = ifindex;
+    seg6local l;
+    l.action = behavior::end_dt6;
+    l.table = t;
+    n.local = l;
+    return n;
+}
+
+std::vector<uint32_t> path_ids(const resolution& r) {
+    std::vector<uint32_t> ids;
+    for (const auto& p : r.paths)
+        ids.push_back(p.nh_id);
+    return ids;
+}
+
+// --- routes: upsert, replace, delete
+
+TEST(RibRoute, UpsertInsertsAndCountsAChange) {
+    rib r;
+    EXPECT_TRUE(r.upsert_route(nhg_route("10.0.0.0/24", 4)));
+    ASSERT_NE(r.find_route(key("10.0.0.0/24")), nullptr);
+    EXPECT_EQ(r.find_route(key("10.0.0.0/24"))->nh_id, 4u);
+    EXPECT_EQ(r.version(), 1u);
+    EXPECT_EQ(r.counters().route_upserts, 1u);
+    EXPECT_EQ(r.counters().route_changes, 1u);
+}
+
+TEST(RibRoute, UpsertReplacesWholeRoute) {
+    rib r;
+    auto a = inline_route("10.0.0.0/24", {via("10.0.1.2", 3)});
+    a.prefsrc = *parse_addr("10.0.1.1");
+    r.upsert_route(a);
+    // The replacement has no prefsrc: nothing of the old route may survive (no merge).
+    EXPECT_TRUE(r.upsert_route(nhg_route("10.0.0.0/24", 11)));
+    const route* got = r.find_route(key("10.0.0.0/24"));
+    ASSERT_NE(got, nullptr);
+    EXPECT_EQ(*got, nhg_route("10.0.0.0/24", 11));
+    EXPECT_EQ(r.routes().size(), 1u);
+    EXPECT_EQ(r.version(), 2u);
+}
+
+TEST(RibRoute, IdenticalUpsertIsNoChange) {
+    rib r;
+    r.upsert_route(nhg_route("10.0.0.0/24", 4));
+    const auto v = r.version();
+    EXPECT_FALSE(r.upsert_route(nhg_route("10.0.0.0/24", 4)));
+    EXPECT_EQ(r.version(), v);
+    EXPECT_EQ(r.counters().route_upserts, 2u);
+    EXPECT_EQ(r.counters().route_changes, 1u);
+}
+
+TEST(RibRoute, KeyIsTableDstAndSrc) {
+    rib r;
+    r.upsert_route(nhg_route("fc00::/64", 1));
+    r.upsert_route(nhg_route("fc00::/64", 2, 1000));  // same prefix, VRF table
+    r.upsert_route(nhg_route("fc00::/48", 3));        // same address, other length
+    auto sd = nhg_route("fc00::/64", 4);
+    sd.key.src = pfx("2001:db8::/32");  // source-specific route
+    r.upsert_route(sd);
+    EXPECT_EQ(r.routes().size(), 4u);
+    EXPECT_EQ(r.find_route(key("fc00::/64"))->nh_id, 1u);
+    EXPECT_EQ(r.find_route(key("fc00::/64", 1000))->nh_id, 2u);
+    EXPECT_EQ(r.find_route(sd.key)->nh_id, 4u);
+    // Neither protocol nor type is part of the key: a different protocol replaces.
+    auto other = nhg_route("fc00::/64", 5);
+    other.protocol = proto::bgp;
+    r.upsert_route(other);
+    EXPECT_EQ(r.routes().size(), 4u);
+    EXPECT_EQ(r.find_route(key("fc00::/64"))->protocol, proto::bgp);
+}
+
+TEST(RibRoute, DeleteIsIdempotentAndCountsUnknownKeys) {
+    rib r;
+    r.upsert_route(nhg_route("10.0.0.0/24", 4));
+    EXPECT_TRUE(r.delete_route(key("10.0.0.0/24")));
+    EXPECT_EQ(r.find_route(key("10.0.0.0/24")), nullptr);
+    EXPECT_EQ(r.version(), 2u);
+    EXPECT_EQ(r.counters().route_deletes, 1u);
+    EXPECT_FALSE(r.delete_route(key("10.0.0.0/24")));
+    EXPECT_FALSE(r.delete_route(key("10.9.0.0/24")));
+    EXPECT_EQ(r.counters().route_delete_unknown, 2u);
+    EXPECT_EQ(r.counters().route_deletes, 1u);
+    EXPECT_EQ(r.version(), 2u);
+}
+
+TEST(RibRoute, DeleteMatchesTheWholeKey) {
+    rib r;
+    r.upsert_route(nhg_route("fc00::/64", 1, 1000));
+    EXPECT_FALSE(r.delete_route(key("fc00::/64")));  // table 254: another key
+    EXPECT_NE(r.find_route(key("fc00::/64", 1000)), nullptr);
+}
+
+TEST(RibRoute, SidDeleteIsAPlainRouteDelete) {
+    rib r;
+    route sid;
+    sid.key = key("fc00:0:1::1/128");
+    sid.nexthops = {end_dt6(10)};
+    r.upsert_route(sid);
+    ASSERT_EQ(r.local_sids().size(), 1u);
+    EXPECT_TRUE(r.delete_route(key("fc00:0:1::1/128")));
+    EXPECT_TRUE(r.local_sids().empty());
+    EXPECT_TRUE(r.routes().empty());
+}
+
+TEST(RibRoute, TablesFollowRoutes) {
+    rib r;
+    r.upsert_route(nhg_route("10.0.0.0/24", 1));
+    r.upsert_route(nhg_route("10.0.0.0/24", 1, 1000));
+    r.upsert_route(nhg_route("10.1.0.0/24", 1, 1000));
+    EXPECT_EQ(r.tables(), (std::set<table_id>{254, 1000}));
+    r.delete_route(key("10.0.0.0/24", 1000));
+    EXPECT_EQ(r.tables(), (std::set<table_id>{254, 1000}));
+    r.delete_route(key("10.1.0.0/24", 1000));
+    EXPECT_EQ(r.tables(), (std::set<table_id>{254}));
+}
+
+// --- nexthop objects
+
+TEST(RibNexthop, UpsertReplacesAndIdenticalIsNoChange) {
+    rib r;
+    EXPECT_TRUE(r.upsert_nexthop(singleton(11, via("10.0.1.2", 3))));
+    EXPECT_FALSE(r.upsert_nexthop(singleton(11, via("10.0.1.2", 3))));
+    EXPECT_EQ(r.version(), 1u);
+    EXPECT_TRUE(r.upsert_nexthop(singleton(11, via("10.0.1.9", 3))));
+    EXPECT_EQ(r.find_nexthop(11)->path->gateway, parse_addr("10.0.1.9"));
+    EXPECT_EQ(r.version(), 2u);
+    EXPECT_EQ(r.counters().nh_upserts, 3u);
+    EXPECT_EQ(r.counters().nh_changes, 2u);
+}
+
+TEST(RibNexthop, UpdateChangesEveryRouteUsingIt) {
+    rib r;
+    r.upsert_nexthop(singleton(11, via("10.0.1.2", 3)));
+    r.upsert_route(nhg_route("192.0.2.0/24", 11));
+    r.upsert_route(nhg_route("198.51.100.0/24", 11));
+    r.upsert_nexthop(singleton(11, via("10.0.2.2", 5)));
+    for (const char* d : {"192.0.2.0/24", "198.51.100.0/24"}) {
+        auto res = r.resolve(*r.find_route(key(d)));
+        ASSERT_EQ(res.paths.size(), 1u);
+        EXPECT_EQ(res.paths[0].path.gateway, parse_addr("10.0.2.2"));
+        EXPECT_EQ(res.paths[0].path.ifindex, 5u);
+    }
+}
+
+TEST(RibNexthop, GroupForwardReferenceIsPartialUntilMemberArrives) {
+    rib r;
+    // Replay order seen from FRR 8.4.4: group 18 = {17, 19} before 19.
+    r.upsert_nexthop(singleton(17, via("10.0.0.2", 4)));
+    r.upsert_nexthop(group(18, {{17, 1}, {19, 1}}));
+    r.upsert_route(nhg_route("192.0.2.0/24", 18));
+    auto res = r.resolve(*r.find_route(key("192.0.2.0/24")));
+    EXPECT_EQ(res.state, resolve_state::partial);
+    EXPECT_EQ(res.missing_ids, std::vector<uint32_t>{19});
+    EXPECT_EQ(path_ids(res), std::vector<uint32_t>{17});
+    // The route already counts as a user of the member it is waiting for.
+    EXPECT_EQ(r.users_of(19), std::vector<route_key>{key("192.0.2.0/24")});
+
+    r.upsert_nexthop(singleton(19, via("10.0.2.2", 5)));
+    res = r.resolve(*r.find_route(key("192.0.2.0/24")));
+    EXPECT_EQ(res.state, resolve_state::ok);
+    EXPECT_TRUE(res.missing_ids.empty());
+    EXPECT_EQ(path_ids(res), (std::vector<uint32_t>{17, 19}));
+}
+
+TEST(RibNexthop, GroupWithNoKnownMemberIsUnresolved) {
+    rib r;
+    r.upsert_nexthop(group(18, {{17, 1}, {19, 1}}));
+    r.upsert_route(nhg_route("192.0.2.0/24", 18));
+    auto res = r.resolve(*r.find_route(key("192.0.2.0/24")));
+    EXPECT_EQ(res.state, resolve_state::unresolved);
+    EXPECT_EQ(res.missing_ids, (std::vector<uint32_t>{17, 19}));
+}
+
+TEST(RibNexthop, GroupInsideGroupIsTreatedAsMissing) {
+    rib r;
+    r.upsert_nexthop(singleton(1, via("10.0.0.2", 4)));
+    r.upsert_nexthop(singleton(2, via("10.0.0.3", 4)));
+    r.upsert_nexthop(group(10, {{2, 1}}));
+    r.upsert_nexthop(group(20, {{1, 1}, {10, 1}, {20, 1}}));  // nested group, and itself
+    r.upsert_route(nhg_route("192.0.2.0/24", 20));
+    auto res = r.resolve(*r.find_route(key("192.0.2.0/24")));
+    EXPECT_EQ(res.state, resolve_state::partial);
+    EXPECT_EQ(path_ids(res), std::vector<uint32_t>{1});  // 2 is not reached through 10
+    EXPECT_EQ(res.missing_ids, (std::vector<uint32_t>{10, 20}));
+}
+
+TEST(RibNexthop, GroupWeightOverridesSingletonWeight) {
+    rib r;
+    r.upsert_nexthop(singleton(1, via("10.0.0.2", 4, 7)));
+    r.upsert_nexthop(singleton(2, via("10.0.0.3", 4, 7)));
+    r.upsert_nexthop(group(3, {{1, 1}, {2, 200}}));
+    r.upsert_route(nhg_route("192.0.2.0/24", 3));
+    r.upsert_route(nhg_route("192.0.3.0/24", 1));
+    auto res = r.resolve(*r.find_route(key("192.0.2.0/24")));
+    ASSERT_EQ(res.paths.size(), 2u);
+    EXPECT_EQ(res.paths[0].path.weight, 1u);
+    EXPECT_EQ(res.paths[1].path.weight, 200u);
+    // Used directly, the singleton keeps its own weight.
+    auto direct = r.resolve(*r.find_route(key("192.0.3.0/24")));
+    ASSERT_EQ(direct.paths.size(), 1u);
+    EXPECT_EQ(direct.paths[0].path.weight, 7u);
+    EXPECT_EQ(direct.paths[0].nh_id, 1u);
+}
+
+TEST(RibNexthop, UnknownNhIdIsUnresolvedUntilItArrives) {
+    rib r;
+    r.upsert_route(nhg_route("192.0.2.0/24", 42));
+    auto res = r.resolve(*r.find_route(key("192.0.2.0/24")));
+    EXPECT_EQ(res.state, resolve_state::unresolved);
+    EXPECT_EQ(res.missing_ids, std::vector<uint32_t>{42});
+    r.upsert_nexthop(singleton(42, via("10.0.0.2", 4)));
+    res = r.resolve(*r.find_route(key("192.0.2.0/24")));
+    EXPECT_EQ(res.state, resolve_state::ok);
+    EXPECT_EQ(path_ids(res), std::vector<uint32_t>{42});
+}
+
+TEST(RibNexthop, DeleteIsIdempotentAndLeavesUsersUnresolved) {
+    rib r;
+    r.upsert_nexthop(singleton(11, via("10.0.1.2", 3)));
+    r.upsert_route(nhg_route("192.0.2.0/24", 11));
+    EXPECT_TRUE(r.delete_nexthop(11));
+    EXPECT_EQ(r.find_nexthop(11), nullptr);
+    EXPECT_FALSE(r.delete_nexthop(11));
+    EXPECT_EQ(r.counters().nh_deletes, 1u);
+    EXPECT_EQ(r.counters().nh_delete_unknown, 1u);
+    ASSERT_NE(r.find_route(key("192.0.2.0/24")), nullptr);  // the route stays
+    auto res = r.resolve(*r.find_route(key("192.0.2.0/24")));
+    EXPECT_EQ(res.state, resolve_state::unresolved);
+    EXPECT_EQ(res.missing_ids, std::vector<uint32_t>{11});
+    // Still a user: if the id comes back the route resolves again.
+    EXPECT_EQ(r.users_of(11), std::vector<route_key>{key("192.0.2.0/24")});
+}
+
+TEST(RibNexthop, DeletedMemberMakesGroupPartial) {
+    rib r;
+    r.upsert_nexthop(singleton(1, via("10.0.0.2", 4)));
+    r.upsert_nexthop(singleton(2, via("10.0.0.3", 4)));
+    r.upsert_nexthop(group(3, {{1, 1}, {2, 1}}));
+    r.upsert_route(nhg_route("192.0.2.0/24", 3));
+    r.delete_nexthop(2);
+    auto res = r.resolve(*r.find_route(key("192.0.2.0/24")));
+    EXPECT_EQ(res.state, resolve_state::partial);
+    EXPECT_EQ(res.missing_ids, std::vector<uint32_t>{2});
+}
+
+// --- users_of: reverse index
+
+TEST(RibUsers, DirectAndThroughGroups) {
+    rib r;
+    r.upsert_nexthop(singleton(1, via("10.0.0.2", 4)));
+    r.upsert_nexthop(singleton(2, via("10.0.0.3", 4)));
+    r.upsert_nexthop(group(3, {{1, 1}, {2, 1}}));
+    r.upsert_nexthop(group(4, {{1, 1}}));
+    r.upsert_route(nhg_route("10.1.0.0/24", 1));
+    r.upsert_route(nhg_route("10.3.0.0/24", 3));
+    r.upsert_route(nhg_route("10.3.1.0/24", 3, 1000));
+    r.upsert_route(nhg_route("10.4.0.0/24", 4));
+    r.upsert_route(inline_route("10.9.0.0/24", {via("10.0.0.2", 4)}));
+    EXPECT_EQ(r.users_of(1), (std::vector<route_key>{key("10.1.0.0/24"), key("10.3.0.0/24"),
+                                                     key("10.4.0.0/24"), key("10.3.1.0/24", 1000)}));
+    EXPECT_EQ(r.users_of(2), (std::vector<route_key>{key("10.3.0.0/24"), key("10.3.1.0/24", 1000)}));
+    EXPECT_EQ(r.users_of(3), (std::vector<route_key>{key("10.3.0.0/24"), key("10.3.1.0/24", 1000)}));
+    EXPECT_TRUE(r.users_of(99).empty());
+}
+
+TEST(RibUsers, FollowsRouteAndGroupChanges) {
+    rib r;
+    r.upsert_nexthop(singleton(1, via("10.0.0.2", 4)));
+    r.upsert_nexthop(singleton(2, via("10.0.0.3", 4)));
+    r.upsert_nexthop(group(3, {{1, 1}, {2, 1}}));
+    r.upsert_route(nhg_route("10.3.0.0/24", 3));
+    r.upsert_route(nhg_route("10.1.0.0/24", 1));
+
+    r.upsert_nexthop(group(3, {{1, 1}}));  // member 2 leaves the group
+    EXPECT_TRUE(r.users_of(2).empty());
+    r.upsert_route(nhg_route("10.1.0.0/24", 2));  // route moves from 1 to 2
+    EXPECT_EQ(r.users_of(1), std::vector<route_key>{key("10.3.0.0/24")});
+    EXPECT_EQ(r.users_of(2), std::vector<route_key>{key("10.1.0.0/24")});
+    r.delete_nexthop(3);  // the group goes: its route no longer uses 1 through it
+    EXPECT_TRUE(r.users_of(1).empty());
+    EXPECT_EQ(r.users_of(3), std::vector<route_key>{key("10.3.0.0/24")});  // still points at it
+    r.delete_route(key("10.3.0.0/24"));
+    EXPECT_TRUE(r.users_of(3).empty());
+}
+
+TEST(RibUsers, DuplicateMembershipReportsARouteOnce) {
+    rib r;
+    r.upsert_nexthop(group(3, {{1, 1}, {1, 2}}));
+    r.upsert_route(nhg_route("10.3.0.0/24", 3));
+    EXPECT_EQ(r.users_of(1), std::vector<route_key>{key("10.3.0.0/24")});
+}
+
+// --- route types and path-less routes
+
+TEST(RibResolve, RejectRoutesHaveNoPaths) {
+    rib r;
+    for (auto t : {route_type::blackhole, route_type::unreachable, route_type::prohibit}) {
+        route x = inline_route("203.0.113.0/25", {});
+        x.type = t;
+        auto res = r.resolve(x);
+        EXPECT_EQ(res.state, resolve_state::no_paths);
+        EXPECT_TRUE(res.paths.empty());
+    }
+}
+
+TEST(RibResolve, UnicastWithoutAnyNexthopIsUnresolved) {
+    rib r;
+    auto res = r.resolve(inline_route("203.0.113.0/25", {}));
+    EXPECT_EQ(res.state, resolve_state::unresolved);
+    EXPECT_TRUE(res.missing_ids.empty());
+}
+
+TEST(RibResolve, InlinePathsAreKeptInOrder) {
+    rib r;
+    auto res = r.resolve(inline_route("10.0.0.0/8", {via("10.0.0.2", 4, 3), via("10.0.0.3", 5)}));
+    EXPECT_EQ(res.state, resolve_state::ok);
+    ASSERT_EQ(res.paths.size(), 2u);
+    EXPECT_EQ(res.paths[0].path, via("10.0.0.2", 4, 3));
+    EXPECT_EQ(res.paths[1].path, via("10.0.0.3", 5));
+    EXPECT_EQ(res.paths[0].nh_id, 0u);
+}
+
+TEST(RibResolve, BlackholeObjectIsPathless) {
+    rib r;
+    r.upsert_nexthop(blackhole_nh(7));
+    r.upsert_route(nhg_route("203.0.113.0/25", 7));
+    auto res = r.resolve(*r.find_route(key("203.0.113.0/25")));
+    EXPECT_EQ(res.state, resolve_state::no_paths);
+    EXPECT_TRUE(res.paths.empty());
+}
+
+// --- local SIDs
+
+TEST(RibLocalSids, FirstResolvedPathDecides) {
+    rib r;
+    r.upsert_nexthop(singleton(24, end_dt6(10, 3)));
+    r.upsert_nexthop(singleton(25, via("fc00:1::2", 3)));
+    r.upsert_route(nhg_route("fc00:0:2::1/128", 24));
+    route inl;
+    inl.key = key("fc00:0:1::/48");
+    nexthop end;
+    end.ifindex = 9;
+    end.local = seg6local{};
+    inl.nexthops = {end};
+    r.upsert_route(inl);
+    r.upsert_route(nhg_route("2001:db8:aa::1/128", 25));  // headend route: not a SID
+    r.upsert_route(nhg_route("fc00:0:1::100/128", 99));   // unresolved: not a SID (yet)
+
+    auto sids = r.local_sids();
+    ASSERT_EQ(sids.size(), 2u);
+    // Sorted by prefix address: fc00:0:1:: before fc00:0:2::1.
+    EXPECT_EQ(sids[0].r->key, key("fc00:0:1::/48"));
+    EXPECT_EQ(sids[0].sid.action, behavior::end);
+    EXPECT_EQ(sids[0].nh_id, 0u);
+    EXPECT_EQ(sids[0].ifindex, 9u);
+    EXPECT_EQ(sids[1].r->key, key("fc00:0:2::1/128"));
+    EXPECT_EQ(sids[1].sid.action, behavior::end_dt6);
+    EXPECT_EQ(sids[1].sid.decap_table(), 10u);
+    EXPECT_EQ(sids[1].nh_id, 24u);
+    EXPECT_EQ(sids[1].ifindex, 3u);
+
+    // The missing object arrives as a seg6local one: a third SID appears, in order.
+    r.upsert_nexthop(singleton(99, end_dt6(20)));
+    sids = r.local_sids();
+    ASSERT_EQ(sids.size(), 3u);
+    EXPECT_EQ(sids[1].r->key, key("fc00:0:1::100/128"));
+    // An object that stops being seg6local takes its SID away.
+    r.upsert_nexthop(singleton(24, via("fc00:1::2", 3)));
+    sids = r.local_sids();
+    ASSERT_EQ(sids.size(), 2u);
+    EXPECT_EQ(sids[0].r->key, key("fc00:0:1::/48"));
+    EXPECT_EQ(sids[1].r->key, key("fc00:0:1::100/128"));
+}
+
+TEST(RibLocalSids, ThroughAGroupOnlyIfTheFirstPathIsLocal) {
+    rib r;
+    r.upsert_nexthop(singleton(1, end_dt6(10)));
+    r.upsert_nexthop(singleton(2, via("fc00:1::2", 3)));
+    r.upsert_nexthop(group(3, {{1, 1}, {2, 1}}));
+    r.upsert_nexthop(group(4, {{2, 1}, {1, 1}}));
+    r.upsert_route(nhg_route("fc00:0:1::3/128", 3));
+    r.upsert_route(nhg_route("fc00:0:1::4/128", 4));
+    auto sids = r.local_sids();
+    ASSERT_EQ(sids.size(), 1u);
+    EXPECT_EQ(sids[0].r->key, key("fc00:0:1::3/128"));
+    EXPECT_EQ(sids[0].nh_id, 1u);
+}
+
+TEST(RibLocalSids, SortedByAddressThenLength) {
+    rib r;
+    for (const char* d : {"fc00:0:2::/48", "fc00:0:1::100/128", "fc00:0:1::/48", "fc00:0:1::/64"}) {
+        route x;
+        x.key = key(d);
+        x.nexthops = {end_dt6(10)};
+        r.upsert_route(x);
+    }
+    auto sids = r.local_sids();
+    ASSERT_EQ(sids.size(), 4u);
+    EXPECT_EQ(sids[0].r->key, key("fc00:0:1::/48"));
+    EXPECT_EQ(sids[1].r->key, key("fc00:0:1::/64"));
+    EXPECT_EQ(sids[2].r->key, key("fc00:0:1::100/128"));
+    EXPECT_EQ(sids[3].r->key, key("fc00:0:2::/48"));
+}
+
+// --- mark and sweep
+
+struct SweepFixture : ::testing::Test {
+    rib r;
+    void SetUp() override {
+        r.upsert_nexthop(singleton(1, via("10.0.0.2", 4)));
+        r.upsert_nexthop(singleton(2, via("10.0.0.3", 4)));
+        r.upsert_route(nhg_route("10.1.0.0/24", 1));
+        r.upsert_route(nhg_route("10.2.0.0/24", 2));
+        r.upsert_pic_context(singleton(7, via("10.0.0.2", 4)));
+        r.upsert_sidlist("sl1", {parse_ip6("fc00::1").value()});
+    }
+};
+
+TEST_F(SweepFixture, OnlyRefreshedEntriesSurvive) {
+    r.begin_resync();
+    EXPECT_TRUE(r.resync_pending());
+    EXPECT_EQ(r.stale_count(), 6u);
+    const auto v = r.version();
+    // The replay: identical content refreshes without counting as a change.
+    EXPECT_FALSE(r.upsert_nexthop(singleton(1, via("10.0.0.2", 4))));
+    EXPECT_FALSE(r.upsert_route(nhg_route("10.1.0.0/24", 1)));
+    EXPECT_FALSE(r.upsert_sidlist("sl1", {parse_ip6("fc00::1").value()}));
+    EXPECT_TRUE(r.upsert_route(nhg_route("10.3.0.0/24", 1)));  // new: not stale
+    EXPECT_EQ(r.version(), v + 1);
+    EXPECT_EQ(r.stale_count(), 3u);  // route 10.2/24, nexthop 2, pic 7
+
+    EXPECT_EQ(r.sweep(), 3u);
+    EXPECT_FALSE(r.resync_pending());
+    EXPECT_EQ(r.stale_count(), 0u);
+    EXPECT_EQ(r.version(), v + 2);
+    EXPECT_EQ(r.find_route(key("10.2.0.0/24")), nullptr);
+    EXPECT_EQ(r.find_nexthop(2), nullptr);
+    EXPECT_TRUE(r.pic_contexts().empty());
+    EXPECT_NE(r.find_route(key("10.1.0.0/24")), nullptr);
+    EXPECT_NE(r.find_route(key("10.3.0.0/24")), nullptr);
+    EXPECT_NE(r.find_nexthop(1), nullptr);
+    EXPECT_EQ(r.sidlists().size(), 1u);
+    EXPECT_EQ(r.counters().swept_routes, 1u);
+    EXPECT_EQ(r.counters().swept_nexthops, 1u);
+    EXPECT_EQ(r.counters().swept_other, 1u);
+    EXPECT_EQ(r.counters().resyncs, 1u);
+    // Swept entries leave the indexes too.
+    EXPECT_TRUE(r.users_of(2).empty());
+}
+
+TEST_F(SweepFixture, EverythingStaysUntilSweep) {
+    const auto before = r.routes();
+    r.begin_resync();
+    EXPECT_EQ(r.routes(), before);
+    EXPECT_EQ(r.nexthops().size(), 2u);
+    EXPECT_EQ(r.resolve(*r.find_route(key("10.2.0.0/24"))).state, resolve_state::ok);
+}
+
+TEST_F(SweepFixture, SecondResyncBeforeSweepKeepsOnlyTheLatestReplay) {
+    r.begin_resync();  // connection 1: replays only 10.1/24 and NH 1, then drops
+    r.upsert_nexthop(singleton(1, via("10.0.0.2", 4)));
+    r.upsert_route(nhg_route("10.1.0.0/24", 1));
+    r.begin_resync();  // connection 2: everything is stale again, nothing removed yet
+    EXPECT_EQ(r.stale_count(), 6u);
+    EXPECT_EQ(r.routes().size(), 2u);
+    r.upsert_nexthop(singleton(2, via("10.0.0.3", 4)));
+    r.upsert_route(nhg_route("10.2.0.0/24", 2));
+    r.upsert_pic_context(singleton(7, via("10.0.0.2", 4)));
+    r.upsert_sidlist("sl1", {parse_ip6("fc00::1").value()});
+    // What only the first replay refreshed is gone: zebra would have replayed it again.
+    EXPECT_EQ(r.sweep(), 2u);
+    EXPECT_EQ(r.find_route(key("10.1.0.0/24")), nullptr);
+    EXPECT_EQ(r.find_nexthop(1), nullptr);
+    EXPECT_NE(r.find_route(key("10.2.0.0/24")), nullptr);
+    EXPECT_NE(r.find_nexthop(2), nullptr);
+    EXPECT_EQ(r.counters().resyncs, 2u);
+}
+
+TEST_F(SweepFixture, SweepWithoutResyncDoesNothing) {
+    const auto v = r.version();
+    EXPECT_EQ(r.sweep(), 0u);
+    EXPECT_EQ(r.routes().size(), 2u);
+    EXPECT_EQ(r.version(), v);
+    r.begin_resync();
+    r.upsert_route(nhg_route("10.1.0.0/24", 1));
+    EXPECT_EQ(r.sweep(), 5u);
+    EXPECT_EQ(r.sweep(), 0u);  // a second sweep finds nothing pending
+    EXPECT_EQ(r.routes().size(), 1u);
+}
+
+TEST_F(SweepFixture, ExplicitDeletesDuringResyncAreNotSweptAgain) {
+    r.begin_resync();
+    EXPECT_TRUE(r.delete_route(key("10.2.0.0/24")));  // a stale entry deleted by zebra
+    EXPECT_TRUE(r.delete_pic_context(7));
+    EXPECT_TRUE(r.delete_sidlist("sl1"));
+    EXPECT_EQ(r.stale_count(), 3u);
+    r.upsert_route(nhg_route("10.1.0.0/24", 1));
+    r.upsert_nexthop(singleton(1, via("10.0.0.2", 4)));
+    EXPECT_EQ(r.stale_count(), 1u);
+    EXPECT_EQ(r.sweep(), 1u);  // NH 2
+    EXPECT_EQ(r.nexthops().size(), 1u);
+}
+
+TEST_F(SweepFixture, ChangedUpsertAlsoRefreshes) {
+    r.begin_resync();
+    EXPECT_TRUE(r.upsert_route(nhg_route("10.1.0.0/24", 2)));
+    EXPECT_TRUE(r.upsert_nexthop(singleton(2, via("10.0.0.9", 4))));
+    EXPECT_TRUE(r.upsert_pic_context(singleton(7, via("10.0.0.9", 4))));
+    r.sweep();
+    EXPECT_NE(r.find_route(key("10.1.0.0/24")), nullptr);
+    EXPECT_NE(r.find_nexthop(2), nullptr);
+    EXPECT_EQ(r.pic_contexts().size(), 1u);
+    EXPECT_EQ(r.routes().size(), 1u);
+}
+
+// --- PIC contexts and SID lists
+
+TEST(RibOther, PicAndSidlistUpsertDelete) {
+    rib r;
+    EXPECT_TRUE(r.upsert_pic_context(singleton(7, via("10.0.0.2", 4))));
+    EXPECT_FALSE(r.upsert_pic_context(singleton(7, via("10.0.0.2", 4))));
+    EXPECT_TRUE(r.upsert_pic_context(singleton(7, via("10.0.0.3", 4))));
+    EXPECT_TRUE(r.nexthops().empty());  // own id space
+    const auto s1 = std::vector<ip6_addr>{parse_ip6("fc00::1").value()};
+    const auto s2 = std::vector<ip6_addr>{parse_ip6("fc00::1").value(), parse_ip6("fc00::2").value()};
+    EXPECT_TRUE(r.upsert_sidlist("a", s1));
+    EXPECT_FALSE(r.upsert_sidlist("a", s1));
+    EXPECT_TRUE(r.upsert_sidlist("a", s2));
+    EXPECT_EQ(r.sidlists().at("a"), s2);
+    EXPECT_EQ(r.version(), 4u);
+    EXPECT_TRUE(r.delete_pic_context(7));
+    EXPECT_FALSE(r.delete_pic_context(7));
+    EXPECT_TRUE(r.delete_sidlist("a"));
+    EXPECT_FALSE(r.delete_sidlist("a"));
+    EXPECT_EQ(r.version(), 6u);
+}
+
+}  // namespace
+}  // namespace fib
