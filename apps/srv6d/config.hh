@@ -1,0 +1,58 @@
+// srv6d configuration: an INI file (boost::program_options syntax, [section] key = value) plus
+// the same keys as command-line overrides (`--fpm.port 2621`). See docs/srv6d.md for every key.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fib/addr.hh"
+#include "util/log.hh"
+
+namespace srv6d {
+
+constexpr uint16_t default_fpm_port = 2620;  // FPM_DEFAULT_PORT, what zebra dials without `port N`
+
+struct config {
+    // [fpm]
+    std::string fpm_listen = "127.0.0.1";   // literal address, no brackets; zebra runs on this host
+    uint16_t fpm_port = default_fpm_port;   // 0 = any free port (tests)
+    // zebra replays everything on connect but sends no end marker: sweep stale state after the
+    // stream has been quiet this long, or at the latest resync_max after the connect.
+    std::chrono::milliseconds resync_quiet{10'000};
+    std::chrono::milliseconds resync_max{120'000};
+    // [mgmt]
+    std::string mgmt_socket = "/run/srv6d/srv6d.sock";
+    // [log]
+    util::level log_level = util::level::info;
+    // [eal]
+    std::vector<std::string> eal_args;      // defaults to fwd::default_eal_args()
+    // [dataplane]
+    bool dataplane_enabled = true;          // false: no EAL (machines without hugepages, tests)
+    // [encap]
+    std::optional<fib::ip6_addr> encap_source;  // H.Encaps outer source; FPM does not carry it
+
+    std::string config_file;                // the file that was read; empty when none
+};
+
+// A config with every default, eal_args included.
+config default_config();
+
+enum class action : uint8_t { run, help, version, error };
+
+struct parse_result {
+    action what = action::run;
+    config cfg;
+    std::string text;  // help or version text, or the error (naming the key and the value)
+};
+
+// Command line first, then the file named by -c/--config: a key given on the command line wins.
+parse_result parse_args(int argc, const char* const* argv);
+
+// One "section.key" = value, validated into `cfg`; returns an error message or "" when valid.
+// Exposed so that tests can check each key's rules directly.
+std::string apply_setting(config& cfg, const std::string& key, const std::string& value);
+
+}  // namespace srv6d

@@ -1,0 +1,211 @@
+#include "apps/srv6d/config.hh"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "forward/eal.hh"
+
+namespace srv6d {
+namespace {
+
+using namespace std::chrono_literals;
+
+parse_result run(const std::vector<std::string>& args) {
+    std::vector<const char*> argv{"srv6d"};
+    for (const auto& a : args)
+        argv.push_back(a.c_str());
+    return parse_args(static_cast<int>(argv.size()), argv.data());
+}
+
+// A real file on disk: parse_args reads what the daemon would read.
+class temp_file {
+public:
+    explicit temp_file(const std::string& text) {
+        _path = std::filesystem::temp_directory_path() /
+                ("srv6d_config_test_" + std::to_string(::getpid()) + "_" + std::to_string(_n++) + ".conf");
+        std::ofstream(_path) << text;
+    }
+    ~temp_file() { std::filesystem::remove(_path); }
+    std::string path() const { return _path.string(); }
+
+private:
+    static inline int _n = 0;
+    std::filesystem::path _path;
+};
+
+TEST(Config, Defaults) {
+    const auto r = run({});
+    ASSERT_EQ(r.what, action::run) << r.text;
+    EXPECT_EQ(r.cfg.fpm_listen, "127.0.0.1");
+    EXPECT_EQ(r.cfg.fpm_port, 2620);
+    EXPECT_EQ(r.cfg.resync_quiet, 10s);
+    EXPECT_EQ(r.cfg.resync_max, 120s);
+    EXPECT_EQ(r.cfg.mgmt_socket, "/run/srv6d/srv6d.sock");
+    EXPECT_EQ(r.cfg.log_level, util::level::info);
+    EXPECT_EQ(r.cfg.eal_args, fwd::default_eal_args());
+    EXPECT_TRUE(r.cfg.dataplane_enabled);
+    EXPECT_FALSE(r.cfg.encap_source.has_value());
+    EXPECT_TRUE(r.cfg.config_file.empty());
+}
+
+TEST(Config, FileSetsEveryKey) {
+    temp_file f(R"(# comment
+[fpm]
+listen = [::1]
+port = 2621
+resync-quiet-ms = 500
+resync-max-ms = 5000
+[mgmt]
+socket = /tmp/x.sock
+[log]
+level = debug
+[eal]
+args = -l 1 --no-huge -m 64
+[dataplane]
+enabled = false
+[encap]
+source = fc00:a::1
+)");
+    const auto r = run({"-c", f.path()});
+    ASSERT_EQ(r.what, action::run) << r.text;
+    EXPECT_EQ(r.cfg.config_file, f.path());
+    EXPECT_EQ(r.cfg.fpm_listen, "::1");
+    EXPECT_EQ(r.cfg.fpm_port, 2621);
+    EXPECT_EQ(r.cfg.resync_quiet, 500ms);
+    EXPECT_EQ(r.cfg.resync_max, 5000ms);
+    EXPECT_EQ(r.cfg.mgmt_socket, "/tmp/x.sock");
+    EXPECT_EQ(r.cfg.log_level, util::level::debug);
+    EXPECT_EQ(r.cfg.eal_args, (std::vector<std::string>{"-l", "1", "--no-huge", "-m", "64"}));
+    EXPECT_FALSE(r.cfg.dataplane_enabled);
+    ASSERT_TRUE(r.cfg.encap_source.has_value());
+    EXPECT_EQ(fib::to_string(*r.cfg.encap_source), "fc00:a::1");
+}
+
+TEST(Config, CommandLineOverridesFile) {
+    temp_file f("[fpm]\nport = 2621\nlisten = 127.0.0.2\n[log]\nlevel = warn\n");
+    // The override comes before -c on purpose: precedence must not depend on argument order.
+    const auto r = run({"--fpm.port", "2699", "--config", f.path(), "--dataplane.enabled=no"});
+    ASSERT_EQ(r.what, action::run) << r.text;
+    EXPECT_EQ(r.cfg.fpm_port, 2699);               // command line wins
+    EXPECT_EQ(r.cfg.fpm_listen, "127.0.0.2");      // file still applies where not overridden
+    EXPECT_EQ(r.cfg.log_level, util::level::warn);
+    EXPECT_FALSE(r.cfg.dataplane_enabled);
+}
+
+TEST(Config, OverridesWithoutFile) {
+    const auto r = run({"--fpm.listen", "::", "--fpm.port", "0", "--encap.source", "2001:db8::1"});
+    ASSERT_EQ(r.what, action::run) << r.text;
+    EXPECT_EQ(r.cfg.fpm_listen, "::");
+    EXPECT_EQ(r.cfg.fpm_port, 0);
+    EXPECT_TRUE(r.cfg.encap_source.has_value());
+}
+
+struct bad_case {
+    std::string key, value, expect_in_message;
+};
+
+TEST(Config, InvalidValuesNameKeyAndValue) {
+    const std::vector<bad_case> cases = {
+        {"fpm.listen", "localhost", "an IPv4 or IPv6 address"},
+        {"fpm.listen", "10.0.0.300", "an IPv4 or IPv6 address"},
+        {"fpm.port", "65536", "0..65535"},
+        {"fpm.port", "-1", "0..65535"},
+        {"fpm.port", "26x", "0..65535"},
+        {"fpm.port", "", "0..65535"},
+        {"fpm.resync-quiet-ms", "0", "milliseconds"},
+        {"fpm.resync-max-ms", "1e3", "milliseconds"},
+        {"log.level", "verbose", "error, warn, info or debug"},
+        {"dataplane.enabled", "maybe", "true or false"},
+        {"encap.source", "10.0.0.1", "unicast IPv6"},
+        {"encap.source", "::", "unicast IPv6"},
+        {"encap.source", "ff02::1", "unicast IPv6"},
+        {"mgmt.socket", std::string(200, 'x'), "unix socket path"},
+    };
+    for (const auto& c : cases) {
+        const auto r = run({"--" + c.key, c.value});
+        EXPECT_EQ(r.what, action::error) << c.key << "=" << c.value;
+        EXPECT_NE(r.text.find(c.key), std::string::npos) << r.text;
+        EXPECT_NE(r.text.find("'" + c.value + "'"), std::string::npos) << r.text;
+        EXPECT_NE(r.text.find(c.expect_in_message), std::string::npos) << r.text;
+    }
+}
+
+TEST(Config, InvalidValueInFileNamesFileKeyAndValue) {
+    temp_file f("[fpm]\nport = 99999\n");
+    const auto r = run({"-c", f.path()});
+    ASSERT_EQ(r.what, action::error);
+    EXPECT_NE(r.text.find(f.path()), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("fpm.port"), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("'99999'"), std::string::npos) << r.text;
+}
+
+TEST(Config, UnknownKeyInFileIsAnError) {
+    temp_file f("[fpm]\nprot = 2620\n");
+    const auto r = run({"-c", f.path()});
+    ASSERT_EQ(r.what, action::error);
+    EXPECT_NE(r.text.find("fpm.prot"), std::string::npos) << r.text;
+}
+
+TEST(Config, UnknownOptionIsAnError) {
+    const auto r = run({"--fpm.prot", "1"});
+    ASSERT_EQ(r.what, action::error);
+    EXPECT_NE(r.text.find("fpm.prot"), std::string::npos) << r.text;
+}
+
+TEST(Config, StrayArgumentIsAnError) {
+    const auto r = run({"2621"});
+    EXPECT_EQ(r.what, action::error);
+}
+
+TEST(Config, MissingFileIsAnError) {
+    const auto r = run({"-c", "/nonexistent/srv6d.conf"});
+    ASSERT_EQ(r.what, action::error);
+    EXPECT_NE(r.text.find("/nonexistent/srv6d.conf"), std::string::npos) << r.text;
+}
+
+TEST(Config, ResyncMaxBelowQuietIsAnError) {
+    const auto r = run({"--fpm.resync-quiet-ms", "2000", "--fpm.resync-max-ms", "1000"});
+    ASSERT_EQ(r.what, action::error);
+    EXPECT_NE(r.text.find("fpm.resync-max-ms"), std::string::npos) << r.text;
+}
+
+TEST(Config, EmptyEncapSourceMeansNone) {
+    temp_file f("[encap]\nsource =\n");
+    const auto r = run({"-c", f.path()});
+    ASSERT_EQ(r.what, action::run) << r.text;
+    EXPECT_FALSE(r.cfg.encap_source.has_value());
+}
+
+TEST(Config, HelpAndVersion) {
+    auto r = run({"--help"});
+    EXPECT_EQ(r.what, action::help);
+    EXPECT_NE(r.text.find("--fpm.resync-quiet-ms"), std::string::npos);
+    r = run({"--version"});
+    EXPECT_EQ(r.what, action::version);
+    EXPECT_EQ(r.text.rfind("srv6d ", 0), 0u);
+}
+
+TEST(Config, SampleConfigParses) {
+    // etc/srv6d.conf documents every key with its default: it must stay valid and default-equal.
+    const std::string sample = std::string(SRV6D_FIXTURES) + "/../../etc/srv6d.conf";
+    const auto r = run({"-c", sample});
+    ASSERT_EQ(r.what, action::run) << r.text;
+    const auto d = default_config();
+    EXPECT_EQ(r.cfg.fpm_listen, d.fpm_listen);
+    EXPECT_EQ(r.cfg.fpm_port, d.fpm_port);
+    EXPECT_EQ(r.cfg.resync_quiet, d.resync_quiet);
+    EXPECT_EQ(r.cfg.resync_max, d.resync_max);
+    EXPECT_EQ(r.cfg.mgmt_socket, d.mgmt_socket);
+    EXPECT_EQ(r.cfg.log_level, d.log_level);
+    EXPECT_EQ(r.cfg.eal_args, d.eal_args);
+    EXPECT_EQ(r.cfg.dataplane_enabled, d.dataplane_enabled);
+}
+
+}  // namespace
+}  // namespace srv6d
