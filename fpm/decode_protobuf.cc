@@ -1,0 +1,340 @@
+// FRR's legacy protobuf encoding (FPM frame type 2, one fpm.Message per frame). Deprecated in
+// FRR since 7.2 and off in Debian's build, but still in FRR master: accepted for routes, and
+// for the SRv6 messages fpm.proto defines (which no FRR code fills yet).
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "fpm.pb.h"
+#include "fpm/decoder.hh"
+
+namespace fpm {
+namespace {
+
+namespace pb = ::srv6d::wire::fpm;
+namespace qpb = ::srv6d::wire::qpb;
+
+constexpr uint16_t pb_type_key = 0x8000;  // ingest_stats::msg_types key space of protobuf
+
+// zebra2proto() numbering, so that routes look the same whichever dialect brought them.
+uint8_t to_rtm_protocol(qpb::Protocol p) {
+    constexpr uint8_t rtprot_rip = 189, rtprot_ripng = 190;
+    switch (p) {
+    case qpb::LOCAL:
+    case qpb::CONNECTED:
+    case qpb::KERNEL: return fib::proto::kernel;
+    case qpb::STATIC: return fib::proto::zstatic;
+    case qpb::RIP: return rtprot_rip;
+    case qpb::RIPNG: return rtprot_ripng;
+    case qpb::OSPF: return fib::proto::ospf;
+    case qpb::ISIS: return fib::proto::isis;
+    case qpb::BGP: return fib::proto::bgp;
+    case qpb::OTHER: return fib::proto::zebra;
+    case qpb::UNKNOWN_PROTO: break;
+    }
+    return 0;
+}
+
+std::optional<fib::family> to_family(qpb::AddressFamily af, decode_ctx& ctx) {
+    switch (af) {
+    case qpb::IPV4: return fib::family::ipv4;
+    case qpb::IPV6: return fib::family::ipv6;
+    case qpb::UNKNOWN_AF: break;
+    }
+    ctx.report(reason::route_bad_family, fmt::format("protobuf address_family {}", static_cast<int>(af)));
+    return std::nullopt;
+}
+
+std::optional<fib::ip6_addr> to_ip6(const qpb::Ipv6Address& a, std::string_view what, decode_ctx& ctx) {
+    if (a.bytes().size() != 16) {
+        ctx.report(reason::pb_bad_address, fmt::format("{} of {} bytes", what, a.bytes().size()));
+        return std::nullopt;
+    }
+    fib::ip6_addr r;
+    std::copy(a.bytes().begin(), a.bytes().end(), r.bytes.begin());
+    return r;
+}
+
+fib::ip4_addr to_ip4(const qpb::Ipv4Address& a) {
+    const uint32_t v = a.value();  // a number in host order: the first octet is the high byte
+    return fib::ip4_addr{{static_cast<uint8_t>(v >> 24), static_cast<uint8_t>(v >> 16),
+                          static_cast<uint8_t>(v >> 8), static_cast<uint8_t>(v)}};
+}
+
+// Only ceil(length / 8) bytes are on the wire.
+std::optional<fib::prefix> to_prefix(fib::family af, const pb::RouteKey& key, decode_ctx& ctx) {
+    if (!key.has_prefix()) {
+        ctx.report(reason::pb_missing_field, "RouteKey.prefix");
+        return std::nullopt;
+    }
+    const auto& p = key.prefix();
+    if (p.length() > fib::prefix::max_len(af)) {
+        ctx.report(reason::route_bad_prefix_len, fmt::format("protobuf prefix /{}", p.length()));
+        return std::nullopt;
+    }
+    const size_t want = (p.length() + 7) / 8;
+    if (p.bytes().size() != want) {
+        ctx.report(reason::pb_bad_address,
+                   fmt::format("/{} prefix with {} bytes, not {}", p.length(), p.bytes().size(), want));
+        return std::nullopt;
+    }
+    fib::ip_addr a;
+    a.af = af;
+    std::copy(p.bytes().begin(), p.bytes().end(), a.bytes.begin());
+    return fib::prefix::make(a, static_cast<uint8_t>(p.length()));
+}
+
+bool has_address(const qpb::L3Address& a) { return a.has_v4() || a.has_v6(); }
+
+// Callers check has_address() first; nullopt after reporting a bad IPv6 size.
+std::optional<fib::ip_addr> to_gateway(const qpb::L3Address& a, decode_ctx& ctx) {
+    if (a.has_v4())
+        return fib::ip_addr(to_ip4(a.v4()));
+    if (auto v6 = to_ip6(a.v6(), "nexthop address", ctx))
+        return fib::ip_addr(*v6);
+    return std::nullopt;
+}
+
+// A path: ifindex and/or gateway. False after reporting.
+bool to_nexthop(const pb::Nexthop& in, decode_ctx& ctx, fib::nexthop& out) {
+    if (in.has_if_id() && in.if_id().has_index())
+        out.ifindex = in.if_id().index();
+    if (in.has_address() && has_address(in.address())) {
+        const auto gw = to_gateway(in.address(), ctx);
+        if (!gw)
+            return false;
+        out.gateway = gw;
+    }
+    return true;
+}
+
+fib::route_type to_route_type(pb::RouteType t) {
+    switch (t) {
+    case pb::UNREACHABLE: return fib::route_type::unreachable;
+    case pb::BLACKHOLE: return fib::route_type::blackhole;
+    case pb::NORMAL:
+    case pb::UNKNOWN: break;
+    }
+    return fib::route_type::unicast;
+}
+
+void add_route(const pb::AddRoute& m, decode_ctx& ctx, std::vector<update>& out) {
+    const auto af = to_family(m.address_family(), ctx);
+    if (!af)
+        return;
+    const auto dst = to_prefix(*af, m.key(), ctx);
+    if (!dst)
+        return;
+    fib::route r;
+    r.key.table = m.vrf_id();  // a VRF id (ifindex) in this dialect, kept as sent
+    r.key.dst = *dst;
+    r.type = to_route_type(m.route_type());
+    r.protocol = to_rtm_protocol(m.protocol());
+    for (const auto& in : m.nexthops()) {
+        fib::nexthop nh;
+        if (!to_nexthop(in, ctx, nh))
+            return;
+        r.nexthops.push_back(std::move(nh));
+    }
+    if (m.has_srv6_vpn_sid()) {
+        fib::seg6_encap s;
+        s.mode = fib::encap_mode::encap;
+        const auto sid = to_ip6(m.srv6_vpn_sid(), "srv6_vpn_sid", ctx);
+        if (!sid)
+            return;
+        s.segments.push_back(*sid);
+        if (m.has_srv6_encap_source_address()) {
+            const auto src = to_ip6(m.srv6_encap_source_address(), "srv6_encap_source_address", ctx);
+            if (!src)
+                return;
+            if (!src->is_zero())
+                s.source = src;
+        }
+        if (r.nexthops.empty())
+            r.nexthops.emplace_back();  // the SID is the path even when no interface is named
+        for (auto& nh : r.nexthops)
+            nh.seg6 = s;
+    }
+    out.push_back(update{dialect::protobuf, route_upsert{std::move(r)}});
+}
+
+void delete_route(const pb::DeleteRoute& m, decode_ctx& ctx, std::vector<update>& out) {
+    const auto af = to_family(m.address_family(), ctx);
+    if (!af)
+        return;
+    const auto dst = to_prefix(*af, m.key(), ctx);
+    if (!dst)
+        return;
+    fib::route_key key;
+    key.table = m.vrf_id();
+    key.dst = *dst;
+    out.push_back(update{dialect::protobuf, route_delete{key}});
+}
+
+// End.X-like behaviours: the nexthop's address is NH4/NH6, its interface the OIF/name.
+bool endpoint_nexthop(const pb::SRv6LocalSID& m, const pb::Nexthop* nh, decode_ctx& ctx, fib::seg6local& sl) {
+    if (!nh || !nh->has_address() || !has_address(nh->address())) {
+        ctx.report(reason::pb_missing_field, fmt::format("SRv6LocalSID behaviour {} without nexthop address",
+                                                         static_cast<int>(m.end_behavior_case())));
+        return false;
+    }
+    const auto gw = to_gateway(nh->address(), ctx);
+    if (!gw)
+        return false;
+    if (gw->is_v4())
+        sl.nh4 = gw->v4();
+    else
+        sl.nh6 = gw->v6();
+    if (nh->has_if_id()) {
+        if (nh->if_id().has_index() && nh->if_id().index() != 0)
+            sl.oif = nh->if_id().index();
+        sl.ifname = nh->if_id().name();
+    }
+    return true;
+}
+
+// Behaviour and its parameters from the oneof. False after reporting.
+bool to_seg6local(const pb::SRv6LocalSID& m, decode_ctx& ctx, fib::seg6local& sl) {
+    using fib::behavior;
+    using S = pb::SRv6LocalSID;
+    constexpr uint32_t csid = fib::flavor::next_csid;
+    const pb::Nexthop* nh = nullptr;
+    std::optional<uint32_t> vrf;  // has_vrf_id() or not: proto2 optional
+    auto take_vrf = [&](const auto& b) {
+        if (b.has_vrf_id())
+            vrf = b.vrf_id();
+    };
+    auto take_nh = [&](const auto& b) { nh = b.has_nexthop() ? &b.nexthop() : nullptr; };
+    switch (m.end_behavior_case()) {
+    case S::kEnd: sl.action = behavior::end; break;
+    case S::kEndX: sl.action = behavior::end_x; take_nh(m.end_x()); break;
+    case S::kEndT: sl.action = behavior::end_t; take_vrf(m.end_t()); break;
+    case S::kEndDx6: sl.action = behavior::end_dx6; take_nh(m.end_dx6()); break;
+    case S::kEndDx4: sl.action = behavior::end_dx4; take_nh(m.end_dx4()); break;
+    case S::kEndDt6: sl.action = behavior::end_dt6; take_vrf(m.end_dt6()); break;
+    case S::kEndDt4: sl.action = behavior::end_dt4; take_vrf(m.end_dt4()); break;
+    case S::kEndDt46: sl.action = behavior::end_dt46; take_vrf(m.end_dt46()); break;
+    case S::kUn: sl.action = behavior::end; sl.flavors = csid; break;
+    case S::kUa: sl.action = behavior::end_x; sl.flavors = csid; take_nh(m.ua()); break;
+    case S::kUdt6: sl.action = behavior::end_dt6; sl.flavors = csid; take_vrf(m.udt6()); break;
+    case S::kUdt4: sl.action = behavior::end_dt4; sl.flavors = csid; take_vrf(m.udt4()); break;
+    case S::kUdt46: sl.action = behavior::end_dt46; sl.flavors = csid; take_vrf(m.udt46()); break;
+    case S::END_BEHAVIOR_NOT_SET:
+        ctx.report(reason::pb_missing_field, "SRv6LocalSID.end_behavior");
+        return false;
+    }
+    switch (m.end_behavior_case()) {
+    case S::kEndX:
+    case S::kEndDx6:
+    case S::kEndDx4:
+    case S::kUa:
+        return endpoint_nexthop(m, nh, ctx, sl);
+    case S::kEndT:
+    case S::kEndDt6:
+    case S::kEndDt4:
+    case S::kEndDt46:
+    case S::kUdt6:
+    case S::kUdt4:
+    case S::kUdt46:
+        if (!vrf) {
+            ctx.report(reason::pb_missing_field, "SRv6LocalSID DT/T behaviour without vrf_id");
+            return false;
+        }
+        sl.table = *vrf;  // a VRF id here: the dialect tag tells the consumer
+        return true;
+    default:
+        return true;
+    }
+}
+
+void localsid(const pb::Message& msg, decode_ctx& ctx, std::vector<update>& out) {
+    if (!msg.has_srv6_localsid()) {
+        ctx.report(reason::pb_missing_field, "Message.srv6_localsid");
+        return;
+    }
+    const auto& m = msg.srv6_localsid();
+    const auto sid = to_ip6(m.sid(), "SRv6LocalSID.sid", ctx);
+    if (!sid)
+        return;
+    // fpm.proto has no SID prefix length: the SID is installed as a /128, in the default VRF's
+    // SID table like every local SID (deletes then find the same key).
+    fib::route_key key;
+    key.table = fib::main_table;
+    key.dst = fib::prefix::make(fib::ip_addr(*sid), 128);
+    if (msg.type() == pb::Message::DELETE_SRV6_LOCALSID) {
+        out.push_back(update{dialect::protobuf, route_delete{key}});
+        return;
+    }
+    fib::seg6local sl;
+    if (m.has_sid_format()) {
+        const auto& f = m.sid_format();
+        const uint64_t bits = uint64_t{f.locator_block_length()} + f.locator_node_length() + f.function_length() +
+                              f.argument_length();
+        if (bits > 128) {
+            ctx.report(reason::pb_bad_address, fmt::format("SID format of {} bits", bits));
+            return;
+        }
+        sl.structure = fib::sid_structure{static_cast<uint8_t>(f.locator_block_length()),
+                                          static_cast<uint8_t>(f.locator_node_length()),
+                                          static_cast<uint8_t>(f.function_length()),
+                                          static_cast<uint8_t>(f.argument_length())};
+    }
+    if (!to_seg6local(m, ctx, sl))
+        return;
+    if ((sl.flavors & fib::flavor::next_csid) && sl.structure && sl.structure->block_len) {
+        sl.lcblock_bits = sl.structure->block_len;
+        // A uN C-SID is the node alone; uA/uDT carry a function after it.
+        sl.lcnode_fn_bits = static_cast<uint8_t>(sl.structure->node_len +
+                                                 (sl.action == fib::behavior::end ? 0 : sl.structure->func_len));
+    }
+    fib::route r;
+    r.key = key;
+    r.type = fib::route_type::unicast;
+    fib::nexthop nh;
+    nh.local = std::move(sl);
+    r.nexthops.push_back(std::move(nh));
+    out.push_back(update{dialect::protobuf, route_upsert{std::move(r)}});
+}
+
+}  // namespace
+
+void decode_protobuf(nl::bytes payload, decode_ctx& ctx, std::vector<update>& out) {
+    pb::Message msg;
+    // Parse first, check required fields second, so that the two failures are told apart.
+    if (payload.size() > static_cast<size_t>(std::numeric_limits<int>::max()) ||
+        !msg.ParsePartialFromArray(payload.data(), static_cast<int>(payload.size()))) {
+        ctx.report(reason::pb_parse_failed, fmt::format("{} bytes", payload.size()));
+        return;
+    }
+    ++ctx.stats.messages;
+    ++ctx.stats.msg_types[static_cast<uint16_t>(pb_type_key | static_cast<uint16_t>(msg.type()))];
+    if (!msg.IsInitialized()) {
+        ctx.report(reason::pb_missing_field, msg.InitializationErrorString());
+        return;
+    }
+    switch (msg.type()) {
+    case pb::Message::ADD_ROUTE:
+        if (msg.has_add_route())
+            add_route(msg.add_route(), ctx, out);
+        else
+            ctx.report(reason::pb_missing_field, "Message.add_route");
+        return;
+    case pb::Message::DELETE_ROUTE:
+        if (msg.has_delete_route())
+            delete_route(msg.delete_route(), ctx, out);
+        else
+            ctx.report(reason::pb_missing_field, "Message.delete_route");
+        return;
+    case pb::Message::ADD_SRV6_LOCALSID:
+    case pb::Message::DELETE_SRV6_LOCALSID:
+        localsid(msg, ctx, out);
+        return;
+    case pb::Message::UNKNOWN_MSG:
+        break;
+    }
+    ctx.report(reason::ignored_msg_type, fmt::format("protobuf message type {}", static_cast<int>(msg.type())));
+}
+
+}  // namespace fpm

@@ -1,0 +1,224 @@
+// SONiC local SIDs (RTM_NEWSRV6LOCALSID 1000 / RTM_DELSRV6LOCALSID 1001) into SID routes of
+// the default VRF's table, the shape dplane_fpm_nl gives them as seg6local routes.
+#include <fmt/format.h>
+
+#include "fpm/sonic_decode.hh"
+#include "fpm/sonic_wire.hh"
+
+namespace fpm::sonic {
+namespace {
+
+struct localsid_msg {
+    std::optional<fib::ip6_addr> sid;
+    std::optional<fib::sid_structure> structure;
+    std::optional<uint32_t> action;
+    std::string vrf_name;
+    std::string ifname;
+    std::optional<fib::ip4_addr> nh4;
+    std::optional<fib::ip6_addr> nh6;
+};
+
+bool parse_format(nl::bytes nest, decode_ctx& ctx, fib::sid_structure& out) {
+    nl::attr_walker w(nest);
+    while (auto a = w.next()) {
+        uint8_t* field = nullptr;
+        switch (a->type) {
+        case format_attr::block_len: field = &out.block_len; break;
+        case format_attr::node_len: field = &out.node_len; break;
+        case format_attr::func_len: field = &out.func_len; break;
+        case format_attr::arg_len: field = &out.arg_len; break;
+        default:
+            ctx.report(reason::ignored_attr, fmt::format("SONiC FORMAT attribute {}", a->type));
+            continue;
+        }
+        const auto v = nl::get_exact<uint8_t>(a->payload);
+        if (!v) {
+            ctx.report(reason::sonic_bad_format,
+                       fmt::format("attribute {} has {} bytes, not 1", a->type, a->payload.size()));
+            return false;
+        }
+        *field = *v;
+    }
+    if (w.truncated()) {
+        ctx.report(reason::sonic_bad_format, "truncated nest");
+        return false;
+    }
+    const unsigned bits = 0u + out.block_len + out.node_len + out.func_len + out.arg_len;
+    if (bits > 128) {
+        ctx.report(reason::sonic_bad_format, fmt::format("block+node+func+arg = {} bits", bits));
+        return false;
+    }
+    return true;
+}
+
+bool is_param(uint16_t type) {
+    switch (type) {
+    case localsid_attr::format:
+    case localsid_attr::action:
+    case localsid_attr::vrfname:
+    case localsid_attr::nh6:
+    case localsid_attr::nh4:
+    case localsid_attr::ifname:
+        return true;
+    default:
+        return false;
+    }
+}
+
+// One behavior parameter (is_param() is true); false after reporting a malformed one.
+bool parse_param(const nl::attr& a, decode_ctx& ctx, localsid_msg& out) {
+    switch (a.type) {
+    case localsid_attr::format: {
+        fib::sid_structure s;
+        if (!parse_format(a.payload, ctx, s))
+            return false;
+        out.structure = s;
+        return true;
+    }
+    case localsid_attr::action:
+        out.action = nl::get_exact<uint32_t>(a.payload);
+        if (!out.action)
+            ctx.report(reason::attr_bad_len, fmt::format("SONiC ACTION of {} bytes", a.payload.size()));
+        return out.action.has_value();
+    case localsid_attr::vrfname:
+        out.vrf_name = bounded_string(a.payload);
+        return true;
+    case localsid_attr::ifname:
+        out.ifname = bounded_string(a.payload);
+        return true;
+    case localsid_attr::nh6:
+        out.nh6 = get_ip6(a.payload);
+        if (!out.nh6)
+            ctx.report(reason::attr_bad_len, fmt::format("SONiC NH6 of {} bytes", a.payload.size()));
+        return out.nh6.has_value();
+    case localsid_attr::nh4:
+        out.nh4 = get_ip4(a.payload);
+        if (!out.nh4)
+            ctx.report(reason::attr_bad_len, fmt::format("SONiC NH4 of {} bytes", a.payload.size()));
+        return out.nh4.has_value();
+    default:
+        return true;
+    }
+}
+
+// Fills `out`; false (after reporting) when the message is unusable. A delete needs only the
+// SID, so its other attributes are not checked.
+bool parse_attrs(nl::bytes attrs, bool is_new, decode_ctx& ctx, localsid_msg& out) {
+    nl::attr_walker w(attrs);
+    while (auto a = w.next()) {
+        if (a->type == localsid_attr::sid_value) {
+            const auto v = get_ip6(a->payload);
+            if (!v) {
+                ctx.report(reason::sonic_bad_sid, fmt::format("SID_VALUE of {} bytes", a->payload.size()));
+                return false;
+            }
+            // Newer encoders repeat the SID as RTA_DST, which has the same id: equal is fine.
+            if (out.sid && *out.sid != *v)
+                ctx.report(reason::attr_duplicate, "two different SID values; the first one is kept");
+            else
+                out.sid = v;
+        } else if (!is_param(a->type)) {
+            ctx.report(reason::ignored_attr, fmt::format("SONiC local SID attribute {}", a->type));
+        } else if (is_new && !parse_param(*a, ctx, out)) {
+            return false;
+        }
+    }
+    if (w.truncated()) {
+        ctx.report(reason::attr_truncated, "SONiC local SID attributes");
+        return false;
+    }
+    if (!out.sid) {
+        ctx.report(reason::sonic_bad_sid, "no SID_VALUE attribute");
+        return false;
+    }
+    return true;
+}
+
+// What each behavior cannot do without (the SONiC encoder always sends these).
+const char* missing_attr(fib::behavior b, const localsid_msg& m) {
+    using fib::behavior;
+    switch (b) {
+    case behavior::end_x:
+    case behavior::end_dx6:
+        return m.nh6 ? nullptr : "NH6";
+    case behavior::end_dx4:
+        return m.nh4 ? nullptr : "NH4";
+    case behavior::end_t:
+    case behavior::end_dt6:
+    case behavior::end_dt4:
+    case behavior::end_dt46:
+        return m.vrf_name.empty() ? "VRFNAME" : nullptr;
+    default:
+        return nullptr;
+    }
+}
+
+}  // namespace
+
+void decode_localsid(const nl::message& m, decode_ctx& ctx, std::vector<update>& out) {
+    const bool is_new = m.hdr.type == rtm_newsrv6localsid;
+    const auto rtm = read_rtmsg(m.body, ctx);
+    if (!rtm)
+        return;
+    if (rtm->family != rtnl::af_inet6) {
+        ctx.report(reason::route_bad_family, fmt::format("SONiC local SID with family {}", rtm->family));
+        return;
+    }
+    if (rtm->dst_len > 128) {
+        ctx.report(reason::route_bad_prefix_len, fmt::format("SONiC local SID /{}", rtm->dst_len));
+        return;
+    }
+    localsid_msg msg;
+    if (!parse_attrs(m.body.subspan(rtnl::rtmsg_size), is_new, ctx, msg))
+        return;
+
+    // Local SIDs live in the default VRF's SID table whatever rtm_table (a VRF ifindex) says.
+    fib::route_key key;
+    key.table = fib::main_table;
+    key.dst = fib::prefix::make(fib::ip_addr(*msg.sid), rtm->dst_len);
+    if (!is_new) {
+        out.push_back(update{dialect::sonic, route_delete{key}});
+        return;
+    }
+
+    if (!msg.action) {
+        ctx.report(reason::sonic_bad_action, "no ACTION attribute");
+        return;
+    }
+    const auto ep = to_endpoint(*msg.action);
+    if (!ep) {
+        ctx.report(reason::sonic_bad_action, fmt::format("action code {}", *msg.action));
+        return;
+    }
+    if (const char* what = missing_attr(ep->behavior, msg)) {
+        ctx.report(reason::seg6local_missing_attr, fmt::format("SONiC action {} without {}", *msg.action, what));
+        return;
+    }
+
+    fib::seg6local sl;
+    sl.action = ep->behavior;
+    sl.flavors = ep->flavors;
+    sl.structure = msg.structure;
+    sl.vrf_name = std::move(msg.vrf_name);
+    sl.ifname = std::move(msg.ifname);
+    sl.nh4 = msg.nh4;
+    sl.nh6 = msg.nh6;
+    if ((sl.flavors & fib::flavor::next_csid) && msg.structure && msg.structure->block_len) {
+        // NEXT-C-SID lengths (RFC 9800): a uN C-SID is the node alone; uA/uDX/uDT SIDs carry
+        // their function after it.
+        const auto& s = *msg.structure;
+        sl.lcblock_bits = s.block_len;
+        sl.lcnode_fn_bits = static_cast<uint8_t>(s.node_len + (sl.action == fib::behavior::end ? 0 : s.func_len));
+    }
+
+    fib::route r;
+    r.key = key;
+    r.type = fib::route_type::unicast;
+    r.protocol = rtm->protocol;
+    fib::nexthop nh;
+    nh.local = std::move(sl);
+    r.nexthops.push_back(std::move(nh));
+    out.push_back(update{dialect::sonic, route_upsert{std::move(r)}});
+}
+
+}  // namespace fpm::sonic
