@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# Live acceptance test: a real FRR 8.4.4 zebra feeds srv6d over FPM (dplane_fpm_nl, NHG mode).
+#
+#   sudo tests/live/fpm_zebra_test.sh [BUILD_DIR]      (default build/; or set SRV6D, SRV6CTL)
+#
+# Two namespaces (<prefix>-dut, <prefix>-peer) joined by two veth links. In the DUT: srv6d
+# (control plane only), zebra -M dplane_fpm_nl, staticd, bgpd (eBGP v4+v6 to the peer over
+# both links, so BGP routes come as ECMP groups), and kernel seg6/seg6local routes that zebra
+# learns and relays. The test compares zebra's selected routes with srv6d's RIB after
+#   1. the initial install, 2. live deletions, 3. a zebra crash (SIGKILL) with changes made
+#   while it was down, and its restart (replay + srv6d's mark-and-sweep).
+# Every wait polls with a bound; exit 0 only if every check passed. Needs root; missing
+# root/FRR/binaries is a failure, not a skip. See docs/testing.md.
+set -u
+if [ $# -ge 1 ]; then
+	: "${SRV6D:=$1/apps/srv6d}" "${SRV6CTL:=$1/apps/srv6ctl}"
+	export SRV6D SRV6CTL
+fi
+source "$(dirname "$0")/lib.sh"
+
+live_require
+live_init "${LIVE_PREFIX:-s6t-$$}"
+
+FAILS=0
+check() { # check DESCRIPTION CMD...: run one check, count failures, keep going
+	local what="$1"
+	shift
+	live_log "check: $what"
+	if "$@"; then
+		live_log "PASS: $what"
+	else
+		live_log "FAIL: $what"
+		FAILS=$((FAILS + 1))
+	fi
+}
+
+# ---- setup ------------------------------------------------------------------------------------
+topo_up
+topo_start 1500 # srv6d sweeps 1.5 s after a replay went quiet (default 10 s)
+live_log "setup done: BGP up, routes installed"
+
+TABLES=254,100,1000
+sids_file() { # sids_file NAME SID-JSON-LINES...: expectations for `rib_compare sids`
+	local f="$LIVE_WORK/$1.json" name="$1"
+	shift
+	{
+		echo '{"seg6": [{"prefix": "2001:db8:e1::/48", "segments": ["fc00:0:2::100"]}'
+		[ "$name" = sids1 ] && echo ',{"prefix": "10.201.0.0/24", "segments": ["fc00:0:2::101"]}'
+		echo '], "sids": ['
+		local IFS=,
+		echo "$*"
+		echo ']}'
+	} >"$f"
+	echo "$f"
+}
+SID_END='{"prefix": "fc00:0:1::1/128", "behavior": "End"}'
+SID_X='{"prefix": "fc00:0:1::2/128", "behavior": "End.X", "nh6": "fc00:12::2"}'
+SID_T='{"prefix": "fc00:0:1::3/128", "behavior": "End.T", "table": 100}'
+SID_DX4='{"prefix": "fc00:0:1::4/128", "behavior": "End.DX4", "nh4": "10.12.0.2"}'
+SID_DT6='{"prefix": "fc00:0:1::5/128", "behavior": "End.DT6", "table": 100}'
+SID_END9='{"prefix": "fc00:0:1::9/128", "behavior": "End"}'
+
+# ---- phase 1: initial install -------------------------------------------------------------------
+EXPECT1=(
+	254:10.12.0.0/24:1 254:10.13.0.0/24:1 254:fc00:12::/64:1 254:fc00:13::/64:1
+	254:192.0.2.0/24:1 254:198.51.100.0/24:2 254:172.16.0.0/16:2
+	254:203.0.113.0/25:0 254:203.0.113.128/25:0
+	254:2001:db8:100::/48:1 254:2001:db8:200::/48:2 254:2001:db8:dead::/48:0
+	254:10.50.0.0/24:2 254:10.51.0.0/24:2 254:2001:db8:50::/64:2
+	254:10.201.0.0/24:1 254:2001:db8:e1::/48:1
+	254:fc00:0:1::1/128:1 254:fc00:0:1::2/128:1 254:fc00:0:1::3/128:1
+	254:fc00:0:1::4/128:1 254:fc00:0:1::5/128:1
+	100:192.0.2.0/24:1 100:198.18.0.0/15:1 1000:192.0.2.0/24:1 1000:2001:db8:100::/48:1
+)
+args=()
+for e in "${EXPECT1[@]}"; do args+=(--expect "$e"); done
+check "1. initial install: zebra tables $TABLES == srv6d" \
+	rib_compare routes --ns "$DUT" --tables "$TABLES" "${args[@]}" --timeout 30
+check "1. local SIDs and seg6 SIDs in srv6d" \
+	rib_compare sids --expect-file "$(sids_file sids1 "$SID_END" "$SID_X" "$SID_T" "$SID_DX4" "$SID_DT6")"
+check "1. one FPM connection, replay swept once" rib_compare fpm --connections 1 --connected --sweeps 1
+
+# ---- phase 2: live deletions ----------------------------------------------------------------------
+live_log "phase 2: deleting static, kernel and BGP routes while connected"
+vtyc "$DUT" "no ip route 192.0.2.0/24 10.12.0.2" "no ipv6 route 2001:db8:dead::/48 blackhole" \
+	"no ip route 198.51.100.0/24 10.13.0.2" "no ip route 192.0.2.0/24 10.12.0.2 table 100"
+ip -n "$DUT" -6 route del fc00:0:1::1/128
+ip -n "$DUT" route del 10.201.0.0/24
+vtyc "$PEER" "router bgp 65002" "address-family ipv4 unicast" "no network 10.51.0.0/24"
+GONE2=(254:192.0.2.0/24 254:2001:db8:dead::/48 100:192.0.2.0/24 254:fc00:0:1::1/128
+	254:10.201.0.0/24 254:10.51.0.0/24)
+args=()
+for e in "${GONE2[@]}"; do args+=(--expect-absent "$e"); done
+check "2. after deletions: zebra tables $TABLES == srv6d" \
+	rib_compare routes --ns "$DUT" --tables "$TABLES" "${args[@]}" \
+	--expect 254:198.51.100.0/24:1 --expect 254:172.16.0.0/16:1 --expect 254:10.50.0.0/24:2
+check "2. deleted routes gone from srv6d" rib_compare absent "${GONE2[@]}"
+check "2. SIDs after deletions" \
+	rib_compare sids --expect-file "$(sids_file sids2 "$SID_X" "$SID_T" "$SID_DX4" "$SID_DT6")"
+
+# ---- phase 3: zebra crash, changes while it is down, restart ------------------------------------
+live_log "phase 3: SIGKILL zebra; change kernel routes and static config while it is down"
+rib_compare snapshot "$LIVE_WORK/before-kill.json" >/dev/null
+frr_stop "$DUT" zebra KILL
+# As watchfrr does when zebra dies, its clients are restarted too: FRR 8.4.4 bgpd reconnects
+# to a new zebra by itself but does not re-send its routes (they would stay missing).
+frr_stop "$DUT" staticd TERM
+frr_stop "$DUT" bgpd TERM
+check "3. srv6d saw the disconnect" rib_compare fpm --connections 1 --disconnected
+# Forwarding state stays while zebra is away: nothing may be removed before the next replay.
+STALE3=(254:fc00:0:1::3/128 254:203.0.113.128/25 1000:2001:db8:100::/48)
+check "3. routes about to go stale are in srv6d" rib_compare present "${STALE3[@]}"
+check "3. srv6d keeps every route while zebra is down" rib_compare unchanged "$LIVE_WORK/before-kill.json"
+ip -n "$DUT" -6 route del fc00:0:1::3/128
+ip -n "$DUT" -6 route add fc00:0:1::9/128 encap seg6local action End dev e1
+topo_staticd_conf restart
+frr_start "$DUT" zebra "$LIVE_WORK/dut-zebra.conf" -M dplane_fpm_nl
+topo_dut_clients_start 2
+args=()
+for e in "${STALE3[@]}"; do args+=(--expect-absent "$e"); done
+check "3. after restart + sweep: zebra tables $TABLES == srv6d" \
+	rib_compare routes --ns "$DUT" --tables "$TABLES" "${args[@]}" --timeout 40 \
+	--expect 254:192.0.2.0/24:1 --expect 254:fc00:0:1::9/128:1 --expect 254:10.50.0.0/24:2 \
+	--expect 254:2001:db8:50::/64:2 --expect 100:198.18.0.0/15:1 --expect 1000:192.0.2.0/24:1
+check "3. two FPM connections, second replay swept" rib_compare fpm --connections 2 --connected --sweeps 2
+check "3. stale entries swept from srv6d" rib_compare absent "${STALE3[@]}"
+check "3. SIDs after restart" \
+	rib_compare sids --expect-file "$(sids_file sids3 "$SID_X" "$SID_DX4" "$SID_DT6" "$SID_END9")"
+
+if [ "$FAILS" -ne 0 ]; then
+	live_log "$FAILS check(s) FAILED (logs: ${LIVE_LOGDIR:-set LIVE_LOGDIR to keep them})"
+	exit 1
+fi
+live_log "all checks passed"
