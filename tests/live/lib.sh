@@ -66,7 +66,8 @@ live_cleanup() {
 	set +e
 	trap - EXIT
 	if [ "${LIVE_KEEP:-0}" = 1 ]; then
-		live_log "LIVE_KEEP=1: leaving namespaces ${LIVE_NS[*]} and $LIVE_WORK in place"
+		live_log "LIVE_KEEP=1: leaving namespaces ${LIVE_NS[*]} and $LIVE_WORK in place;"
+		live_log "remove them with: tests/live/cleanup.sh $LIVE_PREFIX"
 		return $rc
 	fi
 	if [ "$rc" -ne 0 ] && [ -n "${LIVE_LOGDIR:-}" ]; then live_dump "$LIVE_LOGDIR"; fi
@@ -172,6 +173,11 @@ frr_start() {
 		live_die "$d did not start in $ns (see $LIVE_WORK/$ns-$d.stdout)"
 	# -d returns once the daemon is up; its vty socket exists by then
 	wait_until 10 "$d vty socket in $ns" test -S "$rundir/$d.vty" || live_die "$d in $ns has no vty"
+	# a config line the daemon rejected is only logged: treat it as fatal
+	if grep -E 'No such command|Unknown command|Command incomplete|Ambiguous command' \
+		"$LIVE_WORK/$ns-$d.log" "$LIVE_WORK/$ns-$d.stdout" >&2; then
+		live_die "$d in $ns rejected lines of $conf"
+	fi
 }
 
 frr_pid() { cat "/var/run/frr/$1/$2.pid" 2>/dev/null; }
@@ -233,6 +239,7 @@ srv6d_start() {
 	EOF
 	ip netns exec "$ns" "$SRV6D" -c "$LIVE_WORK/srv6d.conf" >"$LIVE_WORK/srv6d.log" 2>&1 &
 	SRV6D_PID=$!
+	echo "$SRV6D_PID" >"$LIVE_WORK/srv6d.pid" # for cleanup.sh after LIVE_KEEP=1
 	LIVE_PIDS+=("$SRV6D_PID")
 	wait_until 10 "srv6d listening on 127.0.0.1:$port in $ns" \
 		eval "[ -n \"\$(ip netns exec $ns ss -Htln 'sport = :$port')\" ] && [ -S $SRV6D_SOCK ]" ||
@@ -274,30 +281,21 @@ topo_up() {
 	topo_confs
 }
 
-# topo_staticd_conf [restart]: the DUT's static routes: single path, ECMP, recursive,
-# blackhole, reject, v4+v6, main table and tables 100 and 1000. "restart" is the variant the
-# live test switches to while zebra is down (some routes removed, one added).
+# topo_staticd_conf [restart]: the DUT's static routes, frr-conf/staticd.conf: single path,
+# ECMP, recursive, blackhole, reject, v4+v6, main table and tables 100 and 1000. "restart" is
+# the variant the live test switches to while zebra is down (some routes removed, one added).
 topo_staticd_conf() {
-	local r="${1:-}"
-	{
-		echo "hostname dut"
-		[ "$r" = restart ] && echo "ip route 192.0.2.0/24 10.13.0.2"
-		[ "$r" = restart ] || echo "ip route 192.0.2.0/24 10.12.0.2"
-		echo "ip route 198.51.100.0/24 10.12.0.2"
-		[ "$r" = restart ] || echo "ip route 198.51.100.0/24 10.13.0.2"
-		echo "ip route 172.16.0.0/16 198.51.100.77"
-		echo "ip route 203.0.113.0/25 blackhole"
-		[ "$r" = restart ] || echo "ip route 203.0.113.128/25 reject"
-		echo "ipv6 route 2001:db8:100::/48 fc00:12::2"
-		echo "ipv6 route 2001:db8:200::/48 fc00:12::2"
-		echo "ipv6 route 2001:db8:200::/48 fc00:13::2"
-		[ "$r" = restart ] || echo "ipv6 route 2001:db8:dead::/48 blackhole"
-		[ "$r" = restart ] || echo "ip route 192.0.2.0/24 10.12.0.2 table 100"
-		echo "ip route 198.18.0.0/15 10.13.0.2 table 100"
-		echo "ip route 192.0.2.0/24 10.12.0.2 table 1000"
-		[ "$r" = restart ] || echo "ipv6 route 2001:db8:100::/48 fc00:12::2 table 1000"
-		echo "!"
-	} >"$LIVE_WORK/dut-staticd.conf"
+	local f="$LIVE_WORK/dut-staticd.conf"
+	if [ "${1:-}" = restart ]; then
+		grep -v -x -e 'ip route 192.0.2.0/24 10.12.0.2' -e 'ip route 198.51.100.0/24 10.13.0.2' \
+			-e 'ip route 203.0.113.128/25 reject' -e 'ipv6 route 2001:db8:dead::/48 blackhole' \
+			-e 'ip route 192.0.2.0/24 10.12.0.2 table 100' \
+			-e 'ipv6 route 2001:db8:100::/48 fc00:12::2 table 1000' \
+			"$LIVE_REPO/frr-conf/staticd.conf" >"$f"
+		echo "ip route 192.0.2.0/24 10.13.0.2" >>"$f"
+	else
+		cp "$LIVE_REPO/frr-conf/staticd.conf" "$f"
+	fi
 }
 
 # topo_confs: every daemon's config file (frr-conf/ has annotated versions of the DUT's).
@@ -346,14 +344,12 @@ topo_confs() {
 	done
 }
 
-# zebra.conf of the DUT: FPM towards srv6d on PORT. NHG mode stays on (the 8.4.4 default):
-# SRv6 on ECMP routes only survives in RTM_NEWNEXTHOP objects.
+# zebra.conf of the DUT: frr-conf/zebra.conf with srv6d's port.
 topo_dut_zebra_conf() {
-	cat >"$LIVE_WORK/dut-zebra.conf" <<-EOF
-		hostname dut
-		fpm address 127.0.0.1 port $1
-		!
-	EOF
+	sed "s/^fpm address 127.0.0.1 port 2620\$/fpm address 127.0.0.1 port $1/" \
+		"$LIVE_REPO/frr-conf/zebra.conf" >"$LIVE_WORK/dut-zebra.conf"
+	grep -qx "fpm address 127.0.0.1 port $1" "$LIVE_WORK/dut-zebra.conf" ||
+		live_die "frr-conf/zebra.conf has no 'fpm address 127.0.0.1 port 2620' line"
 }
 
 # bgp_established NS N: at least N sessions Established.
