@@ -69,18 +69,22 @@ def zebra_tables(ns, tables):
     for table in tables:
         for fam in ("ip", "ipv6"):
             cmd = f"show {fam} route json" if table == 254 else f"show {fam} route table {table} json"
-            doc = json.loads(run(["vtysh", "-N", ns, "-c", cmd]) or "{}")
-            for prefix, entries in doc.items():
-                for e in entries:
-                    if not e.get("selected"):
-                        continue
-                    key = (table, canon_prefix(prefix))
-                    if not e.get("installed"):
-                        # kernel-rejected: zebra sends it in replays only (frr-capture README)
-                        notes.append(f"ignored {key}: selected but not installed in the kernel")
-                        continue
-                    out[key] = zebra_route(table, e)
+            zebra_doc_routes(table, json.loads(run(["vtysh", "-N", ns, "-c", cmd]) or "{}"), out, notes)
     return out, notes
+
+
+def zebra_doc_routes(table, doc, out, notes):
+    """Adds the selected routes of one `show ip[v6] route [table N] json` document to out."""
+    for prefix, entries in doc.items():
+        for e in entries:
+            if not e.get("selected"):
+                continue
+            key = (table, canon_prefix(prefix))
+            if not e.get("installed"):
+                # kernel-rejected: zebra sends such a route in replays only, never live
+                notes.append(f"ignored {key}: selected but not installed in the kernel")
+                continue
+            out[key] = zebra_route(table, e)
 
 
 def zebra_route(table, e):
@@ -154,8 +158,12 @@ def srv6d_nexthop(n):
 
 
 def srv6d_routes(args):
+    return srv6d_doc_routes(srv6ctl(args, ["routes"]))
+
+
+def srv6d_doc_routes(doc):
     out = {}
-    for table, r in srv6d_route_list(srv6ctl(args, ["routes"])):
+    for table, r in srv6d_route_list(doc):
         rtype = str(pick(r, "type", default="unicast")).lower()
         nhs = frozenset(srv6d_nexthop(n) for n in pick(r, "nexthops", default=[]))
         out[(int(table), canon_prefix(r["prefix"]))] = {
@@ -264,6 +272,13 @@ def flatten(d, out=None):
     return out
 
 
+def srv6d_doc_sids(doc):
+    """{prefix: flat attributes} of `srv6ctl show sids --json`; the behavior's own attributes
+    (seg6local.table = the decap table) win over the SID's (table = its route table)."""
+    sids = pick(doc, "sids", default=doc)
+    return {canon_prefix(s["prefix"]): flatten(s.get("seg6local", {}), dict(prefix=s["prefix"])) for s in sids}
+
+
 def same_value(a, b):
     try:
         return canon_addr(str(a)) == canon_addr(str(b))
@@ -276,11 +291,7 @@ def cmd_sids(args):
 
     def check():
         bad = []
-        doc = srv6ctl(args, ["sids"])
-        sids = pick(doc, "sids", default=doc)
-        # the behavior's own attributes (seg6local.table) win over the SID's (its route table)
-        got = {canon_prefix(s["prefix"]): flatten(s.get("seg6local", {}), dict(prefix=s["prefix"]))
-               for s in sids}
+        got = srv6d_doc_sids(srv6ctl(args, ["sids"]))
         want = {canon_prefix(s["prefix"]): s for s in exp.get("sids", [])}
         for p in sorted(set(got) - set(want)):
             bad.append(f"  unexpected SID in srv6d: {p} {got[p]}")
