@@ -1,0 +1,147 @@
+#include "mgmt/names.hh"
+
+#include <fmt/format.h>
+
+#include "fib/behaviors.hh"
+
+namespace mgmt {
+namespace {
+
+struct proto_entry {
+    uint8_t number;
+    std::string_view name;  // as zebra's `show ip route json` spells the route type
+    std::string_view code;  // vtysh's letter
+};
+
+// rtm_protocol values zebra2proto() produces. Kernel and connected routes share 2, so both
+// show as K: the wire does not tell them apart.
+constexpr proto_entry protocols[] = {
+    {fib::proto::kernel, "kernel", "K"},  {fib::proto::zebra, "zebra", "T"},
+    {42, "babel", "A"},                   {fib::proto::bgp, "bgp", "B"},
+    {fib::proto::isis, "isis", "I"},      {fib::proto::ospf, "ospf", "O"},
+    {189, "rip", "R"},                    {190, "ripng", "R"},
+    {191, "nhrp", "N"},                   {192, "eigrp", "E"},
+    {193, "ldp", "?"},                    {fib::proto::sharp, "sharp", "D"},
+    {195, "pbr", "F"},                    {fib::proto::zstatic, "static", "S"},
+    {197, "openfabric", "f"},             {198, "srte", "?"},
+};
+
+const proto_entry* find_protocol(uint8_t p) {
+    for (const auto& e : protocols)
+        if (e.number == p)
+            return &e;
+    return nullptr;
+}
+
+struct msg_type_entry {
+    uint16_t type;
+    std::string_view name;
+};
+
+constexpr uint16_t protobuf_bit = 0x8000;  // fpm::ingest_stats marks protobuf types this way
+
+constexpr msg_type_entry msg_types[] = {
+    {1, "NLMSG_NOOP"},
+    {2, "NLMSG_ERROR"},
+    {3, "NLMSG_DONE"},
+    {24, "RTM_NEWROUTE"},
+    {25, "RTM_DELROUTE"},
+    {28, "RTM_NEWNEIGH"},
+    {29, "RTM_DELNEIGH"},
+    {104, "RTM_NEWNEXTHOP"},
+    {105, "RTM_DELNEXTHOP"},
+    // SONiC dplane_fpm_sonic custom types
+    {1000, "RTM_NEWSRV6LOCALSID"},
+    {1001, "RTM_DELSRV6LOCALSID"},
+    {2000, "RTM_NEWPICCONTEXT"},
+    {2001, "RTM_DELPICCONTEXT"},
+    {3000, "RTM_NEWSRV6VPNROUTE"},
+    {3001, "RTM_DELSRV6VPNROUTE"},
+    {4000, "RTM_NEWSIDLIST"},
+    {4001, "RTM_DELSIDLIST"},
+    // legacy protobuf fpm.Message.Type
+    {protobuf_bit | 0, "UNKNOWN_MSG"},
+    {protobuf_bit | 1, "ADD_ROUTE"},
+    {protobuf_bit | 2, "DELETE_ROUTE"},
+    {protobuf_bit | 3, "ADD_SRV6_LOCALSID"},
+    {protobuf_bit | 4, "DELETE_SRV6_LOCALSID"},
+};
+
+}  // namespace
+
+std::string protocol_name(uint8_t protocol) {
+    if (const auto* e = find_protocol(protocol))
+        return std::string(e->name);
+    return fmt::format("proto {}", protocol);
+}
+
+std::string_view protocol_code(uint8_t protocol) {
+    const auto* e = find_protocol(protocol);
+    return e ? e->code : "?";
+}
+
+std::string msg_type_name(uint16_t type) {
+    for (const auto& e : msg_types)
+        if (e.type == type)
+            return std::string(e.name);
+    if (type & protobuf_bit)
+        return fmt::format("protobuf type {}", type & ~protobuf_bit);
+    return fmt::format("type {}", type);
+}
+
+std::string_view route_type_name(fib::route_type t) {
+    switch (t) {
+    case fib::route_type::unicast: return "unicast";
+    case fib::route_type::local: return "local";
+    case fib::route_type::blackhole: return "blackhole";
+    case fib::route_type::unreachable: return "unreachable";
+    case fib::route_type::prohibit: return "prohibit";
+    }
+    return "unknown";
+}
+
+std::string_view resolve_state_name(fib::resolve_state s) {
+    switch (s) {
+    case fib::resolve_state::ok: return "ok";
+    case fib::resolve_state::partial: return "partial";
+    case fib::resolve_state::unresolved: return "unresolved";
+    case fib::resolve_state::no_paths: return "no_paths";
+    }
+    return "unknown";
+}
+
+std::string_view encap_mode_name(fib::encap_mode m) {
+    switch (m) {
+    case fib::encap_mode::inline_srh: return "H.Insert";
+    case fib::encap_mode::encap: return "H.Encaps";
+    case fib::encap_mode::l2encap: return "H.Encaps.L2";
+    case fib::encap_mode::encap_red: return "H.Encaps.Red";
+    case fib::encap_mode::l2encap_red: return "H.Encaps.L2.Red";
+    }
+    return "unknown";
+}
+
+std::string printable(std::string_view s) {
+    std::string out(s);
+    for (char& c : out)
+        if (c < 0x20 || c > 0x7e)
+            c = '?';
+    return out;
+}
+
+std::string behavior_display_name(fib::behavior b, uint32_t flavors) {
+    const std::string_view rfc = fib::behavior_name(b);
+    if (!(flavors & fib::flavor::next_csid))
+        return std::string(rfc);
+    // RFC 9800 names the NEXT-C-SID variants uN, uA, uDT4...; FRR prints them that way.
+    switch (b) {
+    case fib::behavior::end: return "uN";
+    case fib::behavior::end_x: return "uA";
+    default: break;
+    }
+    if (rfc.starts_with("End.D"))
+        return fmt::format("u{}", rfc.substr(4));  // End.DT46 -> uDT46, End.DX4 -> uDX4
+    return std::string(rfc);
+}
+
+}  // namespace mgmt

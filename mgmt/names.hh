@@ -1,0 +1,35 @@
+// Operator-facing names of model values, shared by the renderers and the text output.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "fib/model.hh"
+#include "fib/rib.hh"
+
+namespace mgmt {
+
+// rtm_protocol as `show ip route json` names it ("kernel", "static", "bgp"); "proto N" otherwise.
+std::string protocol_name(uint8_t protocol);
+// vtysh's route code letter for rtm_protocol ("K", "S", "B", ...); "?" when vtysh has none.
+std::string_view protocol_code(uint8_t protocol);
+
+// FPM message type as counted in fpm::ingest_stats::msg_types: netlink and SONiC nlmsg_type,
+// or 0x8000 | fpm.Message.Type for protobuf frames. "type N" when unknown.
+std::string msg_type_name(uint16_t type);
+
+std::string_view route_type_name(fib::route_type t);      // unicast, local, blackhole, ...
+std::string_view resolve_state_name(fib::resolve_state s); // ok, partial, unresolved, no_paths
+std::string_view encap_mode_name(fib::encap_mode m);       // RFC 8986: H.Encaps, H.Encaps.Red, ...
+
+// The behavior as FRR shows it: RFC 8986 name, or the NEXT-C-SID (RFC 9800) name when that
+// flavor is set: End -> uN, End.X -> uA, End.DT46 -> uDT46.
+std::string behavior_display_name(fib::behavior b, uint32_t flavors);
+
+// Names that came off the wire (SONiC VRF and interface names, SID list names) may hold any
+// byte; proto3 strings must be UTF-8 and terminals should not get control codes. Every byte
+// outside printable ASCII becomes '?'.
+std::string printable(std::string_view s);
+
+}  // namespace mgmt

@@ -1,0 +1,94 @@
+#include <ctime>
+
+#include <fmt/format.h>
+
+#include "fpm/reasons.hh"
+#include "mgmt/names.hh"
+#include "mgmt/render.hh"
+
+namespace mgmt {
+namespace {
+
+std::string rfc3339(std::chrono::system_clock::time_point t) {
+    const std::time_t secs = std::chrono::system_clock::to_time_t(t);
+    std::tm tm{};
+    gmtime_r(&secs, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+void render_ingest(const fpm::ingest_stats& s, pb::IngestCounters& out) {
+    out.set_frames(s.frames);
+    out.set_bytes(s.bytes);
+    out.set_netlink_frames(s.netlink_frames);
+    out.set_protobuf_frames(s.protobuf_frames);
+    out.set_messages(s.messages);
+    out.set_updates(s.updates);
+    for (const auto& [type, count] : s.msg_types) {
+        auto* m = out.add_message_types();
+        m->set_type(type);
+        m->set_name(msg_type_name(type));
+        m->set_count(count);
+    }
+    for (size_t i = 0; i < fpm::reason_count; ++i) {
+        const auto r = static_cast<fpm::reason>(i);
+        auto* c = out.add_reasons();
+        c->set_name(std::string(fpm::name(r)));
+        c->set_description(std::string(fpm::describe(r)));
+        c->set_error(fpm::is_error(r));
+        c->set_count(s.reasons[i]);
+    }
+}
+
+void render_rib(const fib::rib& rib, pb::RibSummary& out) {
+    out.set_routes(rib.routes().size());
+    out.set_nexthops(rib.nexthops().size());
+    out.set_pic_contexts(rib.pic_contexts().size());
+    out.set_sidlists(rib.sidlists().size());
+    out.set_local_sids(rib.local_sids().size());
+    out.set_tables(rib.tables().size());
+    out.set_version(rib.version());
+    const auto& c = rib.counters();
+    out.set_route_upserts(c.route_upserts);
+    out.set_route_changes(c.route_changes);
+    out.set_route_deletes(c.route_deletes);
+    out.set_route_delete_unknown(c.route_delete_unknown);
+    out.set_nh_upserts(c.nh_upserts);
+    out.set_nh_changes(c.nh_changes);
+    out.set_nh_deletes(c.nh_deletes);
+    out.set_nh_delete_unknown(c.nh_delete_unknown);
+    out.set_resyncs(c.resyncs);
+    out.set_swept_routes(c.swept_routes);
+    out.set_swept_nexthops(c.swept_nexthops);
+    out.set_swept_other(c.swept_other);
+}
+
+}  // namespace
+
+pb::FpmStatus render_fpm(const fpm::session_info& session, const fpm::ingest_stats& stats,
+                         const fib::rib& rib, std::chrono::system_clock::time_point now) {
+    pb::FpmStatus out;
+    out.set_connected(session.connected);
+    out.set_listen(session.listen);
+    out.set_state(session.connected ? "connected" : "listening");
+    if (session.connected) {
+        out.set_peer(session.peer);
+        out.set_connected_since(rfc3339(session.connected_since));
+        const auto age = std::chrono::duration_cast<std::chrono::seconds>(now - session.connected_since);
+        out.set_connected_seconds(age.count() > 0 ? static_cast<uint64_t>(age.count()) : 0);
+    }
+    out.set_connections(session.connections);
+    out.set_refused(session.refused);
+    out.set_disconnects(session.disconnects);
+    out.set_framing_resets(session.framing_resets);
+    out.set_last_disconnect_reason(printable(session.last_disconnect_reason));
+    out.set_resync_pending(session.resync_pending);
+    out.set_sweeps(session.sweeps);
+    out.set_last_sweep_removed(session.last_sweep_removed);
+    render_ingest(stats, *out.mutable_ingest());
+    render_rib(rib, *out.mutable_rib());
+    return out;
+}
+
+}  // namespace mgmt
