@@ -1,0 +1,149 @@
+#include "mgmt/ctl_args.hh"
+
+#include <array>
+#include <charconv>
+#include <sstream>
+#include <vector>
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+
+namespace mgmt {
+namespace po = boost::program_options;
+
+namespace {
+
+// Values land straight in `args` (no boost::any casts) when given one; the usage passes none.
+po::options_description visible_options(ctl_args* args) {
+    po::options_description o("Options");
+    o.add_options()                                                                           //
+        ("socket,s", po::value<std::string>(args ? &args->socket : nullptr)->value_name("PATH"),  //
+         fmt::format("srv6d socket (default {})", default_socket_path).c_str())        //
+        ("json,j", po::bool_switch(args ? &args->json : nullptr), "print JSON instead of text")   //
+        ("help,h", po::bool_switch(args ? &args->help : nullptr), "print this help");
+    return o;
+}
+
+// vtysh-style matching: an exact word, or a prefix of exactly one candidate.
+template <size_t N>
+std::optional<std::string_view> match(std::string_view word, const std::array<std::string_view, N>& candidates,
+                                      std::string& error) {
+    std::optional<std::string_view> found;
+    size_t prefixes = 0;
+    for (auto c : candidates) {
+        if (c == word)
+            return c;
+        if (!word.empty() && c.starts_with(word)) {
+            found = c;
+            ++prefixes;
+        }
+    }
+    if (prefixes == 1)
+        return found;
+    error = prefixes == 0 ? fmt::format("unknown command '{}'", word) : fmt::format("ambiguous command '{}'", word);
+    return std::nullopt;
+}
+
+std::optional<uint32_t> parse_u32(std::string_view s) {
+    uint32_t v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc{} || end != s.data() + s.size())
+        return std::nullopt;
+    return v;
+}
+
+// Fills `req` from the command words; false with `error` set when they do not form a command.
+bool parse_words(const std::vector<std::string>& words, pb::Request& req, std::string& error) {
+    if (words.empty()) {
+        error = "missing command";
+        return false;
+    }
+    constexpr std::array<std::string_view, 1> verbs{"show"};
+    if (!match(words[0], verbs, error))
+        return false;
+    if (words.size() < 2) {
+        error = "show what? fpm, routes, nexthops or sids";
+        return false;
+    }
+    constexpr std::array<std::string_view, 4> subjects{"fpm", "routes", "nexthops", "sids"};
+    const auto subject = match(words[1], subjects, error);
+    if (!subject)
+        return false;
+    size_t used = 2;
+    if (*subject == "fpm") {
+        req.mutable_show_fpm();
+    } else if (*subject == "nexthops") {
+        req.mutable_show_nexthops();
+    } else if (*subject == "sids") {
+        req.mutable_show_sids();
+    } else {
+        auto* routes = req.mutable_show_routes();
+        constexpr std::array<std::string_view, 1> filters{"table"};
+        if (words.size() > 2) {
+            if (!match(words[2], filters, error))
+                return false;
+            if (words.size() < 4) {
+                error = "table needs a table id";
+                return false;
+            }
+            const auto id = parse_u32(words[3]);
+            if (!id) {
+                error = fmt::format("table id '{}' is not a number from 0 to 4294967295", words[3]);
+                return false;
+            }
+            routes->set_table(*id);
+            used = 4;
+        }
+    }
+    if (words.size() > used) {
+        error = fmt::format("unexpected '{}'", words[used]);
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+std::string ctl_usage() {
+    std::ostringstream os;
+    os << "usage: srv6ctl [options] show fpm\n"
+          "       srv6ctl [options] show routes [table N]\n"
+          "       srv6ctl [options] show nexthops\n"
+          "       srv6ctl [options] show sids\n"
+          "Options may also follow the command; words may be abbreviated (sh ro = show routes).\n\n"
+       << visible_options(nullptr);
+    return os.str();
+}
+
+ctl_parse_result parse_ctl_args(int argc, const char* const argv[]) {
+    ctl_args args;
+    std::vector<std::string> words;
+    po::options_description all = visible_options(&args);
+    all.add_options()("words", po::value<std::vector<std::string>>(&words));
+    po::positional_options_description positional;
+    positional.add("words", -1);
+
+    ctl_parse_result result;
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        result.error = e.what();
+        return result;
+    }
+    if (args.help) {
+        result.args = std::move(args);
+        return result;
+    }
+    if (args.socket.empty()) {
+        result.error = "--socket needs a path";
+        return result;
+    }
+    if (!parse_words(words, args.request, result.error))
+        return result;
+    result.args = std::move(args);
+    return result;
+}
+
+}  // namespace mgmt

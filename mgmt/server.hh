@@ -1,0 +1,57 @@
+// The management socket: a unix stream socket on which srv6ctl sends framed Requests and reads
+// framed Responses (mgmt/framing.hh). Several requests may follow each other on one connection;
+// each is answered in order. Runs on the caller's io_context; the handler is called on that
+// io_context's thread, so it may read state owned by that thread (the RIB) without locks.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <boost/asio/io_context.hpp>
+
+#include "mgmt/framing.hh"
+#include "mgmt/proto.hh"
+
+namespace mgmt {
+
+namespace detail {
+struct server_state;  // shared with the connections, which may outlive close() by one handler
+}  // namespace detail
+
+using handler = std::function<pb::Response(const pb::Request&)>;
+
+struct server_options {
+    // A connection that completes no request for this long is closed: srv6ctl sends its
+    // request right after connecting, so an idle connection is a stuck or stray client.
+    std::chrono::milliseconds idle_timeout{std::chrono::seconds(30)};
+    // Connections beyond this are accepted and closed at once, so that a runaway client cannot
+    // exhaust the daemon's file descriptors.
+    size_t max_connections = 32;
+    size_t max_message = max_message_size;
+};
+
+class server {
+public:
+    // Creates the parent directory of `path` if needed, replaces a stale socket file (one no
+    // process accepts on), binds, sets mode 0660 and listens. Throws std::system_error naming
+    // the path if any step fails, or if another process is serving `path`.
+    server(boost::asio::io_context& io, std::string path, handler h, server_options opt = {});
+    ~server();
+    server(const server&) = delete;
+    server& operator=(const server&) = delete;
+
+    // Stops accepting, closes open connections and removes the socket file (if it is still
+    // ours). Idempotent. Call it on the io_context's thread, or once that thread has stopped.
+    void close();
+
+    const std::string& path() const;
+    size_t connections() const;  // open client connections
+
+private:
+    std::shared_ptr<detail::server_state> _state;
+};
+
+}  // namespace mgmt

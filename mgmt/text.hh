@@ -1,0 +1,29 @@
+// Human output of srv6ctl, built from the API's messages (not from the RIB), so that what the
+// operator reads is exactly what --json carries. Modelled on vtysh's `show ip route`.
+#pragma once
+
+#include <string>
+
+#include "mgmt/proto.hh"
+
+namespace mgmt {
+
+std::string format_fpm(const pb::FpmStatus& s);
+std::string format_routes(const pb::RouteTables& t);
+std::string format_nexthops(const pb::NexthopTable& t);
+std::string format_sids(const pb::SidTable& t);
+// Whichever result the response carries; the error text when it carries an error.
+std::string format_response(const pb::Response& r);
+
+// One forwarding path: "via 10.0.0.2, ifindex 3, weight 1, seg6 encap H.Encaps segs fc00::1".
+std::string format_path(const pb::Nexthop& nh);
+// The parameters of an endpoint behavior: "vrftable 10", "nh6 fe80::1, oif 3"; "" when none.
+std::string format_seg6local_context(const pb::Seg6Local& l);
+// "seg6local End.DT4 vrftable 10" as shown on a path.
+std::string format_seg6local(const pb::Seg6Local& l);
+// "H.Encaps segs fc00::1,fc00::2 src fc00::9".
+std::string format_seg6(const pb::Seg6Encap& e);
+// "00:01:02" below a day, "3d04h05m" above, as vtysh prints uptimes.
+std::string format_duration(uint64_t seconds);
+
+}  // namespace mgmt

@@ -1,0 +1,69 @@
+#include <algorithm>
+#include <array>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "mgmt/text.hh"
+
+namespace mgmt {
+namespace {
+
+constexpr size_t columns = 6;
+using row = std::array<std::string, columns>;
+
+std::string structure_text(const pb::Seg6Local& l) {
+    if (l.has_structure()) {
+        const auto& s = l.structure();
+        return fmt::format("block {} node {} func {} arg {}", s.block_len(), s.node_len(), s.func_len(),
+                           s.arg_len());
+    }
+    if (l.has_lcblock_bits() || l.has_lcnode_fn_bits())
+        return fmt::format("lcblock {} lcnode-fn {}", l.has_lcblock_bits() ? fmt::to_string(l.lcblock_bits()) : "-",
+                           l.has_lcnode_fn_bits() ? fmt::to_string(l.lcnode_fn_bits()) : "-");
+    return "-";
+}
+
+std::string context_text(const pb::LocalSid& s) {
+    std::string ctx = format_seg6local_context(s.seg6local());
+    // Behaviors that send to a neighbour go out of the SID route's own interface when the
+    // behavior does not name one (End.X before FRR 10.6).
+    const bool to_neighbour = s.seg6local().has_nh4() || s.seg6local().has_nh6();
+    if (to_neighbour && !s.seg6local().has_oif() && s.ifindex() != 0)
+        ctx += fmt::format(", ifindex {}", s.ifindex());
+    return ctx.empty() ? "-" : ctx;
+}
+
+}  // namespace
+
+std::string format_sids(const pb::SidTable& t) {
+    if (t.sids_size() == 0)
+        return {};
+    std::vector<row> rows;
+    rows.push_back({"SID", "Behavior", "Context", "Flavors", "Protocol", "Structure"});
+    for (const auto& s : t.sids()) {
+        const auto& l = s.seg6local();
+        rows.push_back({s.prefix(), l.behavior(), context_text(s),
+                        l.flavors_size() ? fmt::format("{}", fmt::join(l.flavors(), ",")) : "-",
+                        s.protocol_name(), structure_text(l)});
+    }
+    std::array<size_t, columns> width{};
+    for (const auto& r : rows)
+        for (size_t c = 0; c < columns; ++c)
+            width[c] = std::max(width[c], r[c].size());
+    std::string out;
+    size_t total = 0;
+    for (size_t c = 0; c < columns; ++c)
+        total += width[c] + (c + 1 < columns ? 2 : 0);
+    for (size_t i = 0; i < rows.size(); ++i) {
+        std::string line;
+        for (size_t c = 0; c < columns; ++c)
+            line += c + 1 < columns ? fmt::format("{:<{}}  ", rows[i][c], width[c]) : rows[i][c];
+        out += line + "\n";
+        if (i == 0)
+            out += std::string(total, '-') + "\n";
+    }
+    return out;
+}
+
+}  // namespace mgmt

@@ -1,0 +1,103 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <initializer_list>
+#include <vector>
+
+#include "mgmt/ctl_args.hh"
+
+namespace mgmt {
+namespace {
+
+ctl_parse_result parse(std::initializer_list<const char*> words) {
+    std::vector<const char*> argv(words.size() + 1, "srv6ctl");
+    std::copy(words.begin(), words.end(), argv.begin() + 1);
+    return parse_ctl_args(static_cast<int>(argv.size()), argv.data());
+}
+
+TEST(CtlArgs, ShowEachThing) {
+    auto p = parse({"show", "fpm"});
+    ASSERT_TRUE(p.args) << p.error;
+    EXPECT_TRUE(p.args->request.has_show_fpm());
+    EXPECT_EQ(p.args->socket, "/run/srv6d/srv6d.sock");
+    EXPECT_FALSE(p.args->json);
+    EXPECT_TRUE(parse({"show", "nexthops"}).args->request.has_show_nexthops());
+    EXPECT_TRUE(parse({"show", "sids"}).args->request.has_show_sids());
+    p = parse({"show", "routes"});
+    ASSERT_TRUE(p.args);
+    ASSERT_TRUE(p.args->request.has_show_routes());
+    EXPECT_FALSE(p.args->request.show_routes().has_table());
+}
+
+TEST(CtlArgs, RoutesTable) {
+    auto p = parse({"show", "routes", "table", "100"});
+    ASSERT_TRUE(p.args) << p.error;
+    ASSERT_TRUE(p.args->request.show_routes().has_table());
+    EXPECT_EQ(p.args->request.show_routes().table(), 100u);
+    p = parse({"show", "routes", "table", "0"});  // table 0 is a value, not "all"
+    ASSERT_TRUE(p.args);
+    EXPECT_TRUE(p.args->request.show_routes().has_table());
+    p = parse({"show", "routes", "table", "4294967295"});
+    ASSERT_TRUE(p.args);
+    EXPECT_EQ(p.args->request.show_routes().table(), 4294967295u);
+}
+
+void expect_sids_json_on_a(std::initializer_list<const char*> words) {
+    const auto p = parse(words);
+    ASSERT_TRUE(p.args) << p.error;
+    EXPECT_EQ(p.args->socket, "/tmp/a.sock");
+    EXPECT_TRUE(p.args->json);
+    EXPECT_TRUE(p.args->request.has_show_sids());
+}
+
+TEST(CtlArgs, OptionsBeforeOrAfterTheCommand) {
+    expect_sids_json_on_a({"--socket", "/tmp/a.sock", "--json", "show", "sids"});
+    expect_sids_json_on_a({"show", "sids", "--socket", "/tmp/a.sock", "--json"});
+    expect_sids_json_on_a({"show", "--json", "sids", "--socket=/tmp/a.sock"});
+    expect_sids_json_on_a({"-s", "/tmp/a.sock", "show", "sids", "-j"});
+}
+
+TEST(CtlArgs, Abbreviations) {
+    auto p = parse({"sh", "ro", "ta", "5"});
+    ASSERT_TRUE(p.args) << p.error;
+    EXPECT_EQ(p.args->request.show_routes().table(), 5u);
+    EXPECT_TRUE(parse({"s", "n"}).args->request.has_show_nexthops());
+    EXPECT_TRUE(parse({"show", "f"}).args->request.has_show_fpm());
+}
+
+TEST(CtlArgs, Help) {
+    const auto p = parse({"--help"});
+    ASSERT_TRUE(p.args);
+    EXPECT_TRUE(p.args->help);
+    EXPECT_TRUE(parse({"show", "-h"}).args->help);  // help wins over an incomplete command
+    EXPECT_NE(ctl_usage().find("show routes [table N]"), std::string::npos);
+    EXPECT_NE(ctl_usage().find("--socket"), std::string::npos);
+}
+
+void expect_error(std::initializer_list<const char*> words, std::string_view error) {
+    const auto p = parse(words);
+    EXPECT_FALSE(p.args) << error;
+    EXPECT_EQ(p.error, error);
+}
+
+TEST(CtlArgs, Errors) {
+    expect_error({}, "missing command");
+    expect_error({"frobnicate"}, "unknown command 'frobnicate'");
+    expect_error({"show"}, "show what? fpm, routes, nexthops or sids");
+    expect_error({"show", "interfaces"}, "unknown command 'interfaces'");
+    expect_error({"show", "routes", "vrf", "red"}, "unknown command 'vrf'");
+    expect_error({"show", "routes", "table"}, "table needs a table id");
+    expect_error({"show", "routes", "table", "ten"}, "table id 'ten' is not a number from 0 to 4294967295");
+    expect_error({"show", "routes", "table", "4294967296"},
+                 "table id '4294967296' is not a number from 0 to 4294967295");
+    expect_error({"show", "routes", "table", "10x"}, "table id '10x' is not a number from 0 to 4294967295");
+    expect_error({"show", "routes", "table", "1", "2"}, "unexpected '2'");
+    expect_error({"show", "fpm", "now"}, "unexpected 'now'");
+    expect_error({"show", "fpm", "--socket", ""}, "--socket needs a path");
+    // Options the parser does not know, or that lack their value, are errors too.
+    EXPECT_FALSE(parse({"show", "fpm", "--bogus"}).args);
+    EXPECT_FALSE(parse({"show", "fpm", "--socket"}).args);
+}
+
+}  // namespace
+}  // namespace mgmt

@@ -1,0 +1,220 @@
+// Human output, exact text: what an operator reads must not drift by accident.
+#include <gtest/gtest.h>
+
+#include "mgmt/render.hh"
+#include "mgmt/text.hh"
+#include "sample_rib.hh"
+
+namespace mgmt {
+namespace {
+
+class TextTest : public ::testing::Test {
+protected:
+    void SetUp() override { testing::fill_sample(rib); }
+    fib::rib rib;
+};
+
+TEST_F(TextTest, Routes) {
+    EXPECT_EQ(format_routes(render_routes(rib)),
+              "Codes: K - kernel/connected, S - static, B - BGP, O - OSPF, I - IS-IS,\n"
+              "       R - RIP/RIPng, N - NHRP, E - EIGRP, D - SHARP, F - PBR,\n"
+              "       f - OpenFabric, A - Babel, T - zebra/table, ? - other\n"
+              "\n"
+              "Table 10:\n"
+              "K   10.10.0.0/24 is directly connected, ifindex 7, weight 1\n"
+              "\n"
+              "Table 254 (main):\n"
+              "S   10.1.0.0/24 [nhid 12] via 10.0.0.2, ifindex 3, weight 1\n"
+              "B   10.2.0.0/24 [nhid 13] via fe80::1, ifindex 5, weight 1, seg6 encap H.Encaps segs fc00:0:2:e000::, "
+              "src 10.0.0.1\n"
+              "B   10.3.0.0/24 [nhid 40] via 10.0.0.2, ifindex 3, weight 1\n"
+              "                          partial: nexthop 14 unknown\n"
+              "B   10.9.0.0/24 [nhid 42] unresolved: nexthop 42 unknown\n"
+              "S   192.0.2.0/24 blackhole\n"
+              "B   203.0.113.0/24 via 10.0.0.2, ifindex 3, weight 1, label 16/17\n"
+              "                   via 10.0.1.2, ifindex 4, onlink, weight 3\n"
+              "S   fc00:0:1::/48 [nhid 50] is directly connected, ifindex 9, weight 1, seg6local uN flavors next-csid "
+              "lcblock 32 lcnode-fn 16\n"
+              "K   fc00:0:1::2/128 is directly connected, ifindex 2, weight 1, seg6local End.X nh6 fc00:12::2 flavors "
+              "psp\n"
+              "B   fc00:0:1:e000::/128 is directly connected, ifindex 9, weight 1, seg6local End.DT46 vrftable 10\n");
+}
+
+TEST_F(TextTest, EmptyRibPrintsNothing) {
+    // As vtysh: no legend without routes.
+    EXPECT_EQ(format_routes(render_routes(fib::rib{})), "");
+    EXPECT_EQ(format_sids(render_sids(fib::rib{})), "");
+    EXPECT_EQ(format_nexthops(render_nexthops(fib::rib{})), "");
+}
+
+TEST_F(TextTest, SourceSpecificRouteAndRouteAttributes) {
+    fib::rib r2;
+    auto r = testing::make_route(fib::main_table, "2001:db8::/64", fib::proto::zstatic);
+    r.key.src = testing::pfx("2001:db8:9::/48");
+    r.nexthops = {testing::via("fe80::1", 3), testing::via("fe80::2", 4)};
+    r.mtu = 1400;
+    r2.upsert_route(r);
+    r = testing::make_route(fib::main_table, "10.0.0.0/8", fib::proto::ospf);
+    r.type = fib::route_type::prohibit;
+    r2.upsert_route(r);
+    const std::string text = format_routes(render_routes(r2));
+    const std::string header = "\nTable 254 (main):\n";
+    ASSERT_NE(text.find(header), std::string::npos);
+    EXPECT_EQ(text.substr(text.find(header) + header.size()),
+              "O   10.0.0.0/8 prohibit\n"
+              "S   2001:db8::/64 from 2001:db8:9::/48 via fe80::1, ifindex 3, weight 1, mtu 1400\n"
+              "                                       via fe80::2, ifindex 4, weight 1\n");
+}
+
+TEST_F(TextTest, Paths) {
+    pb::Nexthop nh;
+    nh.set_weight(1);
+    EXPECT_EQ(format_path(nh), "weight 1");  // SONiC VPN path: no gateway, no interface
+    auto* s = nh.mutable_seg6();
+    s->set_mode("H.Encaps.Red");
+    s->add_segments("fc00::1");
+    s->add_segments("fc00::2");
+    s->add_segments("fc00::3");
+    s->set_source("fc00:0:1::1");
+    EXPECT_EQ(format_path(nh), "weight 1, seg6 encap H.Encaps.Red segs fc00::1,fc00::2,fc00::3 src fc00:0:1::1");
+    nh.set_gateway("10.0.0.1");
+    nh.clear_seg6();
+    EXPECT_EQ(format_path(nh), "via 10.0.0.1, weight 1");
+}
+
+TEST_F(TextTest, Seg6LocalContext) {
+    pb::Seg6Local l;
+    l.set_behavior("End.B6.Encaps");
+    EXPECT_EQ(format_seg6local(l), "seg6local End.B6.Encaps");
+    l.mutable_srh()->set_mode("H.Encaps");
+    l.mutable_srh()->add_segments("fc00::1");
+    l.set_table(100);
+    l.set_oif(4);
+    EXPECT_EQ(format_seg6local(l), "seg6local End.B6.Encaps table 100, oif 4, H.Encaps segs fc00::1");
+}
+
+TEST_F(TextTest, Nexthops) {
+    fib::nexthop_object bh;
+    bh.id = 60;
+    bh.protocol = fib::proto::zstatic;
+    bh.blackhole = true;
+    rib.upsert_nexthop(bh);
+    rib.upsert_sidlist("sl1", {testing::addr6("fc00::1"), testing::addr6("fc00::2")});
+    EXPECT_EQ(format_nexthops(render_nexthops(rib)),
+              "ID: 12 (static)\n"
+              "     Used by: 2 routes\n"
+              "           via 10.0.0.2, ifindex 3, weight 1\n"
+              "ID: 13 (bgp)\n"
+              "     Used by: 1 route\n"
+              "           via fe80::1, ifindex 5, weight 1, seg6 encap H.Encaps segs fc00:0:2:e000::\n"
+              "ID: 40 (bgp)\n"
+              "     Used by: 1 route\n"
+              "     Depends: (12) (14)\n"
+              "           nhid 12, weight 1\n"
+              "           nhid 14, weight 2 (not received)\n"
+              "ID: 50 (static)\n"
+              "     Used by: 1 route\n"
+              "           is directly connected, ifindex 9, weight 1, seg6local uN flavors next-csid lcblock 32 "
+              "lcnode-fn 16\n"
+              "ID: 60 (static)\n"
+              "     Used by: 0 routes\n"
+              "           blackhole\n"
+              "\n"
+              "SID lists:\n"
+              "sl1: fc00::1, fc00::2\n");
+}
+
+TEST_F(TextTest, Sids) {
+    EXPECT_EQ(format_sids(render_sids(rib)),
+              "SID                  Behavior  Context                    Flavors    Protocol  Structure\n"
+              "------------------------------------------------------------------------------------------------------\n"
+              "fc00:0:1::/48        uN        -                          next-csid  static    lcblock 32 lcnode-fn 16\n"
+              "fc00:0:1::2/128      End.X     nh6 fc00:12::2, ifindex 2  psp        kernel    -\n"
+              "fc00:0:1:e000::/128  End.DT46  vrftable 10                -          bgp       -\n");
+}
+
+TEST_F(TextTest, Fpm) {
+    fpm::ingest_stats st;
+    st.frames = 10;
+    st.bytes = 1000;
+    st.netlink_frames = 10;
+    st.messages = 12;
+    st.updates = 11;
+    st.msg_types[24] = 8;
+    st.msg_types[77] = 1;
+    st.msg_types[1000] = 1;
+    st.msg_types[0x8001] = 2;
+    st.reasons[static_cast<size_t>(fpm::reason::ignored_attr)] = 5;
+    st.reasons[static_cast<size_t>(fpm::reason::attr_truncated)] = 1;
+    fpm::session_info si;
+    si.listen = "127.0.0.1:2620";
+    si.connected = true;
+    si.peer = "127.0.0.1:40612";
+    si.connected_since = std::chrono::system_clock::from_time_t(1767322800);
+    si.connections = 2;
+    si.disconnects = 1;
+    si.last_disconnect_reason = "peer closed the connection";
+    si.sweeps = 1;
+    si.last_sweep_removed = 3;
+    const auto s = render_fpm(si, st, rib, si.connected_since + std::chrono::seconds(90061));
+    EXPECT_EQ(format_fpm(s),
+              "FPM listener 127.0.0.1:2620\n"
+              "  State: connected to 127.0.0.1:40612 since 2026-01-02T03:00:00Z (1d01h01m)\n"
+              "  Connections: 2 accepted, 0 refused, 1 disconnects, 0 framing resets\n"
+              "  Last disconnect: peer closed the connection\n"
+              "  Resync: done, 1 sweeps, last removed 3\n"
+              "\n"
+              "Ingest:\n"
+              "  Frames:   10 (netlink 10, protobuf 0)\n"
+              "  Bytes:    1000\n"
+              "  Messages: 12\n"
+              "  Updates:  11\n"
+              "\n"
+              "Messages by type:\n"
+              "  RTM_NEWROUTE (24)                    8\n"
+              "  type 77                              1\n"
+              "  RTM_NEWSRV6LOCALSID (1000)           1\n"
+              "  ADD_ROUTE (protobuf 1)               2\n"
+              "\n"
+              "Errors (dropped input):\n"
+              "  attr_truncated           1  attribute header or payload runs past its container\n"
+              "\n"
+              "Ignored on purpose:\n"
+              "  ignored_attr           5  attribute not used by srv6d, skipped by length\n"
+              "\n"
+              "RIB:\n"
+              "  Routes: 10 in 2 tables, 3 local SIDs\n"
+              "  Nexthop objects: 4, PIC contexts: 0, SID lists: 0\n"
+              "  Route updates: 10 upserts, 10 changes, 0 deletes, 0 deletes of unknown routes\n"
+              "  Nexthop updates: 4 upserts, 4 changes, 0 deletes, 0 deletes of unknown ids\n"
+              "  Resyncs: 0, swept: 0 routes, 0 nexthops, 0 other\n");
+}
+
+TEST_F(TextTest, FpmListeningWithResyncPending) {
+    fpm::session_info si;
+    si.listen = "127.0.0.1:2620";
+    si.resync_pending = true;
+    const std::string text = format_fpm(render_fpm(si, {}, rib));
+    EXPECT_NE(text.find("  State: listening, no zebra connected\n"), std::string::npos);
+    EXPECT_NE(text.find("  Resync: pending, replay being received (0 sweeps so far)\n"), std::string::npos);
+    // No counters: no per-type or per-reason sections at all.
+    EXPECT_EQ(text.find("Messages by type"), std::string::npos);
+    EXPECT_EQ(text.find("Errors"), std::string::npos);
+    EXPECT_EQ(text.find("Ignored"), std::string::npos);
+}
+
+TEST_F(TextTest, Durations) {
+    EXPECT_EQ(format_duration(0), "00:00:00");
+    EXPECT_EQ(format_duration(86399), "23:59:59");
+    EXPECT_EQ(format_duration(86400), "1d00h00m");
+    EXPECT_EQ(format_duration(10 * 86400 + 3 * 3600 + 7 * 60 + 5), "10d03h07m");
+}
+
+TEST_F(TextTest, ErrorResponse) {
+    pb::Response r;
+    r.set_error("boom");
+    EXPECT_EQ(format_response(r), "boom\n");
+}
+
+}  // namespace
+}  // namespace mgmt
