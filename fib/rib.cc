@@ -1,6 +1,7 @@
 #include "fib/rib.hh"
 
 #include <algorithm>
+#include <iterator>
 #include <tuple>
 #include <utility>
 
@@ -354,20 +355,28 @@ resolution rib::resolve(const route& r) const {
 }
 
 std::vector<route_key> rib::users_of(uint32_t nh_id) const {
-    std::vector<route_key> out;
+    // Each user set is sorted already: merge them instead of sorting the union.
+    std::vector<const std::set<route_key>*> sets;
     auto add = [&](uint32_t id) {
         auto it = _nh_users.find(id);
         if (it != _nh_users.end())
-            out.insert(out.end(), it->second.begin(), it->second.end());
+            sets.push_back(&it->second);
     };
     add(nh_id);
-    auto g = _groups_with.find(nh_id);
-    if (g != _groups_with.end()) {
+    if (auto g = _groups_with.find(nh_id); g != _groups_with.end())
         for (uint32_t group : g->second)
             add(group);
+    std::vector<route_key> out, merged;
+    for (const auto* s : sets) {
+        if (out.empty()) {
+            out.assign(s->begin(), s->end());
+            continue;
+        }
+        merged.clear();
+        merged.reserve(out.size() + s->size());
+        std::set_union(out.begin(), out.end(), s->begin(), s->end(), std::back_inserter(merged));
+        out.swap(merged);
     }
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
 }
 
