@@ -1,0 +1,75 @@
+// The FPM server zebra's dplane_fpm_nl connects to. One connection at a time; every complete
+// frame is decoded and applied to the RIB as one batch; on every connect the RIB is marked
+// stale and swept once zebra's replay is over (see docs/srv6d.md, "Resync").
+//
+// The listener owns its io objects only. The RIB, the counters and the session info are the
+// caller's, and are touched on the io_context's thread only: run the io_context on one thread.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "fib/rib.hh"
+#include "fpm/decode_ctx.hh"
+#include "fpm/session.hh"
+#include "fpm/update.hh"
+
+// g++ 12 at -O2 reports a null dereference inside Asio's scheduler (thread_info of the running
+// thread, set on every path that reaches it). Middle-end warnings are located in the header
+// that is first included here, so this silences it for that code only, not for ours.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wnull-dereference"
+#include <boost/asio/io_context.hpp>
+#pragma GCC diagnostic pop
+
+namespace fpm {
+
+struct listener_options {
+    std::string address = "127.0.0.1";  // literal IPv4 or IPv6 address ("[::1]" accepted)
+    uint16_t port = 2620;               // 0: any free port (tests), see listener::port()
+    // zebra sends no end-of-replay marker: sweep after this much silence ...
+    std::chrono::milliseconds resync_quiet{10'000};
+    // ... or this long after the connect, whichever comes first, so a steady trickle of
+    // updates cannot postpone the sweep forever.
+    std::chrono::milliseconds resync_max{120'000};
+};
+
+struct listener_hooks {
+    // After all updates of one frame were applied to the RIB (the place to publish tables).
+    std::function<void(std::span<const update>)> on_batch_applied;
+    // After a resync sweep removed `removed` stale entries (0 included).
+    std::function<void(size_t removed)> on_sweep;
+};
+
+class listener {
+public:
+    listener(boost::asio::io_context& io, listener_options opts, fib::rib& rib, ingest_stats& stats,
+             session_info& session, listener_hooks hooks = {});
+    // Closes whatever is still open. Destroy the listener only when the io_context is not
+    // running on another thread; handlers still queued then complete as no-ops.
+    ~listener();
+    listener(const listener&) = delete;
+    listener& operator=(const listener&) = delete;
+
+    // Binds (SO_REUSEADDR), listens and starts accepting. False, with `error` naming the
+    // address, when the address cannot be used.
+    bool start(std::string& error);
+
+    // Closes the acceptor and the connection and cancels the timers, without sweeping (the RIB
+    // stays as it is). Safe from any thread: it runs on the io_context's thread.
+    void stop();
+
+    // The bound port, once start() succeeded (the chosen one when the options said 0).
+    uint16_t port() const;
+
+private:
+    class impl;
+    std::shared_ptr<impl> _impl;  // shared with in-flight handlers, which may outlive *this
+};
+
+}  // namespace fpm

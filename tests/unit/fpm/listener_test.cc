@@ -1,0 +1,499 @@
+// The FPM listener over real TCP on loopback: a real client socket writes FRR 8.4.4 capture
+// streams (tests/fixtures/frr8/f-reconnect, four reconnects of one zebra) in random chunks.
+// The listener runs its io_context on its own thread, as in the daemon; every look at the RIB
+// or the session goes through that thread.
+#include "fpm/listener.hh"
+
+#include <gtest/gtest.h>
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wnull-dereference"  // see listener.hh
+#include <boost/asio/post.hpp>
+#pragma GCC diagnostic pop
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <fstream>
+#include <future>
+#include <iterator>
+#include <random>
+#include <thread>
+
+#include "fpm/apply.hh"
+#include "fpm/decoder.hh"
+#include "fpm/framer.hh"
+
+namespace fpm {
+namespace {
+
+using namespace std::chrono_literals;
+using bytes = std::vector<uint8_t>;
+
+const std::string f_reconnect = std::string(SRV6D_FIXTURES) + "/frr8/f-reconnect/";
+
+bytes read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    EXPECT_TRUE(in) << path;
+    return bytes(std::istreambuf_iterator<char>(in), {});
+}
+
+// fpm-c1.bin: zebra's first full replay (21 frames). fpm-c2.bin: the replay after
+// 203.0.113.0/24 was added and 192.0.2.0/24 and the SID fc00:0:1::1 were removed while the
+// connection was down: 19 frames in its first 1092 bytes, then live deletes (fpm.marks).
+constexpr size_t c1_frames = 21;
+constexpr size_t c2_replay_bytes = 1092;
+constexpr size_t c2_replay_frames = 19;
+
+bytes c1() { return read_file(f_reconnect + "fpm-c1.bin"); }
+bytes c2_replay() {
+    auto b = read_file(f_reconnect + "fpm-c2.bin");
+    b.resize(std::min(b.size(), c2_replay_bytes));
+    return b;
+}
+
+fib::route_key key(const char* prefix, fib::table_id table = fib::main_table) {
+    fib::route_key k;
+    k.table = table;
+    k.dst = *fib::parse_prefix(prefix);
+    return k;
+}
+
+// A blocking BSD-socket client: nothing shared with the code under test.
+class client {
+public:
+    client(const std::string& addr, uint16_t port) {
+        sockaddr_storage ss{};
+        socklen_t len = 0;
+        if (addr.find(':') != std::string::npos) {
+            auto* s6 = reinterpret_cast<sockaddr_in6*>(&ss);
+            s6->sin6_family = AF_INET6;
+            s6->sin6_port = htons(port);
+            ::inet_pton(AF_INET6, addr.c_str(), &s6->sin6_addr);
+            len = sizeof(sockaddr_in6);
+        } else {
+            auto* s4 = reinterpret_cast<sockaddr_in*>(&ss);
+            s4->sin_family = AF_INET;
+            s4->sin_port = htons(port);
+            ::inet_pton(AF_INET, addr.c_str(), &s4->sin_addr);
+            len = sizeof(sockaddr_in);
+        }
+        _fd = ::socket(ss.ss_family, SOCK_STREAM, 0);
+        const int one = 1;  // small chunks leave as small segments
+        ::setsockopt(_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        connected = ::connect(_fd, reinterpret_cast<sockaddr*>(&ss), len) == 0;
+    }
+    ~client() { close(); }
+    client(const client&) = delete;
+    client& operator=(const client&) = delete;
+
+    void close() {
+        if (_fd >= 0)
+            ::close(_fd);
+        _fd = -1;
+    }
+
+    bool send(std::span<const uint8_t> b) {
+        while (!b.empty()) {
+            const ssize_t n = ::send(_fd, b.data(), b.size(), MSG_NOSIGNAL);
+            if (n <= 0)
+                return false;
+            b = b.subspan(static_cast<size_t>(n));
+        }
+        return true;
+    }
+
+    // Random chunks of 1..max_chunk bytes, with the occasional pause so the server reads
+    // mid-header and mid-frame, not just whole coalesced writes.
+    bool send_chunked(std::span<const uint8_t> b, std::mt19937& rng, size_t max_chunk = 97) {
+        std::uniform_int_distribution<size_t> size(1, max_chunk);
+        std::uniform_int_distribution<int> pause(0, 3);
+        while (!b.empty()) {
+            const size_t n = std::min(size(rng), b.size());
+            if (!send(b.first(n)))
+                return false;
+            b = b.subspan(n);
+            if (pause(rng) == 0)
+                std::this_thread::sleep_for(200us);
+        }
+        return true;
+    }
+
+    // True once the server closed the connection (EOF or reset) within `timeout`.
+    bool closed_by_peer(std::chrono::milliseconds timeout = 10s) {
+        const auto until = std::chrono::steady_clock::now() + timeout;
+        while (std::chrono::steady_clock::now() < until) {
+            pollfd p{_fd, POLLIN, 0};
+            if (::poll(&p, 1, 50) > 0) {
+                uint8_t b[256];
+                const ssize_t n = ::recv(_fd, b, sizeof b, 0);
+                if (n <= 0)
+                    return true;
+            }
+        }
+        return false;
+    }
+
+    bool connected = false;
+
+private:
+    int _fd = -1;
+};
+
+// The listener with its io_context running on a thread of its own.
+class harness {
+public:
+    explicit harness(listener_options o) {
+        o.port = 0;
+        if (o.address.empty())
+            o.address = "127.0.0.1";
+        _l = std::make_unique<listener>(_io, o, _rib, _stats, _session,
+                                        listener_hooks{[this](std::span<const update> b) {
+                                                           ++batches;
+                                                           updates += b.size();
+                                                       },
+                                                       [this](size_t) { ++sweep_hooks; }});
+        std::string err;
+        started = _l->start(err);
+        EXPECT_TRUE(started) << err;
+        _thread = std::thread([this] { _io.run(); });
+    }
+    ~harness() {
+        _l->stop();
+        _thread.join();  // run() returns once stop() closed everything
+        _l.reset();
+    }
+
+    uint16_t port() const { return _l->port(); }
+    void stop() { _l->stop(); }
+
+    // Runs f on the io thread and returns its result.
+    template <typename F>
+    auto on_io(F f) {
+        std::packaged_task<decltype(f())()> task(std::move(f));
+        auto fut = task.get_future();
+        boost::asio::post(_io, [&task] { task(); });
+        return fut.get();
+    }
+
+    // Polls `pred` (run on the io thread) until it holds; false after 10 s.
+    template <typename F>
+    bool eventually(F pred) {
+        const auto until = std::chrono::steady_clock::now() + 10s;
+        while (std::chrono::steady_clock::now() < until) {
+            if (on_io(pred))
+                return true;
+            std::this_thread::sleep_for(2ms);
+        }
+        return false;
+    }
+
+    session_info session() { return on_io([this] { return _session; }); }
+    bool has_route(const char* prefix) {
+        return on_io([&] { return _rib.find_route(key(prefix)) != nullptr; });
+    }
+    bool has_nexthop(uint32_t id) {
+        return on_io([&] { return _rib.find_nexthop(id) != nullptr; });
+    }
+    uint64_t frames() { return on_io([this] { return _stats.frames; }); }
+    bool wait_frames(uint64_t n) {
+        return eventually([this, n] { return _stats.frames >= n; });
+    }
+    bool wait_connected(bool c) {
+        return eventually([this, c] { return _session.connected == c; });
+    }
+
+    bool started = false;
+    // Written by the hooks on the io thread; read in the test through on_io.
+    size_t batches = 0, updates = 0, sweep_hooks = 0;
+
+    fib::rib _rib;
+    ingest_stats _stats;
+    session_info _session;
+
+private:
+    boost::asio::io_context _io;
+    std::unique_ptr<listener> _l;
+    std::thread _thread;
+};
+
+listener_options no_sweep_for_a_while() {
+    listener_options o;
+    o.resync_quiet = 60s;
+    o.resync_max = 120s;
+    return o;
+}
+
+// The same stream decoded in one go, without sockets: what the listener's RIB must equal.
+void reference_rib(const bytes& stream, fib::rib& rib) {
+    ingest_stats stats;
+    decode_ctx ctx(stats);
+    framer f;
+    f.feed(stream);
+    std::vector<update> batch;
+    while (auto frame = f.next()) {
+        batch.clear();
+        decode_frame(*frame, ctx, batch);
+        apply_batch(batch, rib);
+    }
+}
+
+TEST(Listener, CaptureInRandomChunksBuildsTheSameRib) {
+    harness h(no_sweep_for_a_while());
+    ASSERT_TRUE(h.started);
+    const auto stream = c1();
+    ASSERT_FALSE(stream.empty());
+
+    std::mt19937 rng(20261202);
+    client c("127.0.0.1", h.port());
+    ASSERT_TRUE(c.connected);
+    ASSERT_TRUE(c.send_chunked(stream, rng));
+    ASSERT_TRUE(h.wait_frames(c1_frames));
+
+    fib::rib expected;
+    reference_rib(stream, expected);
+    h.on_io([&] {
+        EXPECT_EQ(h._rib.routes(), expected.routes());
+        EXPECT_EQ(h._rib.nexthops(), expected.nexthops());
+        EXPECT_EQ(h._stats.frames, c1_frames);
+        EXPECT_EQ(h.batches, c1_frames);  // one batch per frame
+        EXPECT_EQ(h.updates, h._stats.updates);
+        return 0;
+    });
+    EXPECT_EQ(h.on_io([&] { return h._rib.routes().size(); }), 9u);
+    EXPECT_TRUE(h.has_route("192.0.2.0/24"));
+    EXPECT_TRUE(h.has_route("fc00:0:1::1/128"));
+    const auto s = h.session();
+    EXPECT_TRUE(s.connected);
+    EXPECT_EQ(s.connections, 1u);
+    EXPECT_EQ(s.peer.rfind("127.0.0.1:", 0), 0u) << s.peer;
+    EXPECT_EQ(s.listen, "127.0.0.1:" + std::to_string(h.port()));
+    EXPECT_TRUE(s.resync_pending);
+    EXPECT_EQ(s.sweeps, 0u);
+}
+
+TEST(Listener, EveryChunkSizeFromOneByte) {
+    // One byte per write is the worst case for the framer: every header split everywhere.
+    harness h(no_sweep_for_a_while());
+    const auto stream = c1();
+    std::mt19937 rng(7);
+    client c("127.0.0.1", h.port());
+    ASSERT_TRUE(c.send_chunked(stream, rng, 1));
+    ASSERT_TRUE(h.wait_frames(c1_frames));
+    fib::rib expected;
+    reference_rib(stream, expected);
+    EXPECT_TRUE(h.on_io([&] { return h._rib.routes() == expected.routes(); }));
+}
+
+TEST(Listener, SecondConnectionIsRefusedAndCounted) {
+    harness h(no_sweep_for_a_while());
+    client first("127.0.0.1", h.port());
+    ASSERT_TRUE(first.connected);
+    ASSERT_TRUE(h.wait_connected(true));
+    const std::string first_peer = h.session().peer;
+
+    client second("127.0.0.1", h.port());
+    ASSERT_TRUE(second.connected);  // the kernel completes the handshake; srv6d closes it at once
+    EXPECT_TRUE(second.closed_by_peer());
+    EXPECT_TRUE(h.eventually([&] { return h._session.refused == 1; }));
+
+    // The first connection is untouched and still feeds the RIB.
+    std::mt19937 rng(1);
+    ASSERT_TRUE(first.send_chunked(c1(), rng));
+    ASSERT_TRUE(h.wait_frames(c1_frames));
+    EXPECT_TRUE(h.has_route("192.0.2.0/24"));
+    const auto s = h.session();
+    EXPECT_TRUE(s.connected);
+    EXPECT_EQ(s.peer, first_peer);
+    EXPECT_EQ(s.connections, 1u);
+    EXPECT_EQ(s.refused, 1u);
+    EXPECT_EQ(s.disconnects, 0u);
+}
+
+TEST(Listener, LostFramingClosesTheConnectionAndTheNextOneWorks) {
+    harness h(no_sweep_for_a_while());
+    const auto stream = c1();
+    {
+        client c("127.0.0.1", h.port());
+        // Two good frames (44 bytes each), then a header with version 2: no way to find the
+        // next frame boundary, so the connection must go.
+        ASSERT_TRUE(c.send(std::span(stream).first(88)));
+        const uint8_t bad[] = {2, 1, 0, 8, 0, 0, 0, 0};
+        ASSERT_TRUE(c.send(bad));
+        EXPECT_TRUE(c.closed_by_peer());
+    }
+    ASSERT_TRUE(h.wait_connected(false));
+    auto s = h.session();
+    EXPECT_EQ(s.framing_resets, 1u);
+    EXPECT_EQ(s.disconnects, 1u);
+    EXPECT_NE(s.last_disconnect_reason.find("frame_bad_version"), std::string::npos) << s.last_disconnect_reason;
+    EXPECT_EQ(h.on_io([&] { return h._stats.reasons[static_cast<size_t>(reason::frame_bad_version)]; }), 1u);
+    EXPECT_EQ(h.frames(), 2u);  // the good frames before the bad header were applied
+    EXPECT_TRUE(h.has_nexthop(16));
+    EXPECT_TRUE(h.has_nexthop(18));
+
+    client again("127.0.0.1", h.port());
+    std::mt19937 rng(2);
+    ASSERT_TRUE(again.send_chunked(stream, rng));
+    ASSERT_TRUE(h.wait_frames(2 + c1_frames));
+    EXPECT_TRUE(h.has_route("192.0.2.0/24"));
+    s = h.session();
+    EXPECT_TRUE(s.connected);
+    EXPECT_EQ(s.connections, 2u);
+    EXPECT_EQ(s.framing_resets, 1u);
+}
+
+TEST(Listener, ReplayAfterReconnectSweepsWhatZebraNoLongerHas) {
+    listener_options o;
+    o.resync_quiet = 150ms;
+    o.resync_max = 60s;
+    harness h(o);
+    std::mt19937 rng(3);
+    {
+        client c("127.0.0.1", h.port());
+        ASSERT_TRUE(c.send_chunked(c1(), rng));
+        ASSERT_TRUE(h.wait_frames(c1_frames));
+        // The first connection's resync completes too (nothing was stale).
+        ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == 1; }));
+        EXPECT_EQ(h.session().last_sweep_removed, 0u);
+    }
+    ASSERT_TRUE(h.wait_connected(false));
+    EXPECT_TRUE(h.has_route("192.0.2.0/24"));
+
+    client c("127.0.0.1", h.port());
+    ASSERT_TRUE(c.send_chunked(c2_replay(), rng));
+    ASSERT_TRUE(h.wait_frames(c1_frames + c2_replay_frames));
+    ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == 2; }));
+
+    // Removed while the connection was down: zebra sent no delete, only the sweep removes them.
+    EXPECT_FALSE(h.has_route("192.0.2.0/24"));
+    EXPECT_FALSE(h.has_route("fc00:0:1::1/128"));
+    EXPECT_FALSE(h.has_nexthop(24));  // the SID's End.DT6 nexthop, not replayed
+    // Replayed: kept, and the route added while down is there.
+    EXPECT_TRUE(h.has_route("198.51.100.0/24"));
+    EXPECT_TRUE(h.has_route("2001:db8:aa::1/128"));
+    EXPECT_TRUE(h.has_route("203.0.113.0/24"));
+    EXPECT_TRUE(h.has_nexthop(25));
+    const auto s = h.session();
+    EXPECT_FALSE(s.resync_pending);
+    EXPECT_EQ(s.last_sweep_removed, 3u);  // 2 routes + nexthop 24
+    EXPECT_EQ(h.on_io([&] { return h.sweep_hooks; }), 2u);
+    EXPECT_TRUE(s.connected);  // the sweep does not touch the connection
+}
+
+TEST(Listener, DisconnectBeforeTheSweepKeepsEverything) {
+    harness h(no_sweep_for_a_while());
+    std::mt19937 rng(4);
+    {
+        client c("127.0.0.1", h.port());
+        ASSERT_TRUE(c.send_chunked(c1(), rng));
+        ASSERT_TRUE(h.wait_frames(c1_frames));
+    }
+    ASSERT_TRUE(h.wait_connected(false));
+    {
+        // The second replay lacks 192.0.2.0/24, but ends before the quiet period: it may be
+        // incomplete, so nothing is swept.
+        client c("127.0.0.1", h.port());
+        ASSERT_TRUE(c.send_chunked(c2_replay(), rng));
+        ASSERT_TRUE(h.wait_frames(c1_frames + c2_replay_frames));
+    }
+    ASSERT_TRUE(h.wait_connected(false));
+    EXPECT_TRUE(h.has_route("192.0.2.0/24"));
+    EXPECT_TRUE(h.has_route("fc00:0:1::1/128"));
+    EXPECT_TRUE(h.has_route("203.0.113.0/24"));
+    const auto s = h.session();
+    EXPECT_EQ(s.sweeps, 0u);
+    EXPECT_TRUE(s.resync_pending);
+    EXPECT_EQ(s.connections, 2u);
+    EXPECT_EQ(s.disconnects, 2u);
+    EXPECT_EQ(s.last_disconnect_reason, "closed by peer");
+    EXPECT_EQ(h.on_io([&] { return h.sweep_hooks; }), 0u);
+}
+
+TEST(Listener, ResyncMaxSweepsDespiteATrickle) {
+    // A quiet period longer than the whole test: only resync-max can cause this sweep.
+    listener_options o;
+    o.resync_quiet = 30s;
+    o.resync_max = 200ms;
+    harness h(o);
+    const auto stream = c1();
+    client c("127.0.0.1", h.port());
+    ASSERT_TRUE(c.send(stream));
+    ASSERT_TRUE(h.wait_frames(c1_frames));
+    // Keep re-sending one frame (the replay of a route) every 10 ms, for at most 10 s.
+    const auto frame = std::span(stream).subspan(668, 56);  // RTM_NEWROUTE 10.0.1.0/24
+    bool swept = false;
+    for (int i = 0; i < 1000 && !swept; ++i) {
+        ASSERT_TRUE(c.send(frame));
+        std::this_thread::sleep_for(10ms);
+        swept = h.session().sweeps == 1;
+    }
+    EXPECT_TRUE(swept);
+    EXPECT_TRUE(h.session().connected);
+    EXPECT_FALSE(h.session().resync_pending);
+}
+
+TEST(Listener, StopClosesTheConnectionWithoutSweeping) {
+    harness h(no_sweep_for_a_while());
+    client c("127.0.0.1", h.port());
+    std::mt19937 rng(5);
+    ASSERT_TRUE(c.send_chunked(c1(), rng));
+    ASSERT_TRUE(h.wait_frames(c1_frames));
+    h.stop();
+    EXPECT_TRUE(c.closed_by_peer());
+    // New connections are no longer accepted: connect() fails or the socket is closed at once.
+    client late("127.0.0.1", h.port());
+    EXPECT_TRUE(!late.connected || late.closed_by_peer());
+}
+
+TEST(Listener, Ipv6Loopback) {
+    listener_options o = no_sweep_for_a_while();
+    o.address = "[::1]";
+    harness h(o);
+    if (!h.started)
+        GTEST_SKIP() << "no IPv6 loopback here";
+    client c("::1", h.port());
+    ASSERT_TRUE(c.connected);
+    std::mt19937 rng(6);
+    ASSERT_TRUE(c.send_chunked(c1(), rng));
+    ASSERT_TRUE(h.wait_frames(c1_frames));
+    EXPECT_TRUE(h.has_route("2001:db8:100::/48"));
+    const auto s = h.session();
+    EXPECT_EQ(s.listen, "[::1]:" + std::to_string(h.port()));
+    EXPECT_EQ(s.peer.rfind("[::1]:", 0), 0u) << s.peer;
+}
+
+TEST(Listener, UnusableAddressIsReported) {
+    boost::asio::io_context io;
+    fib::rib rib;
+    ingest_stats stats;
+    session_info session;
+    listener_options o;
+    o.address = "192.0.2.1";  // TEST-NET-1: not configured on this host, bind() fails
+    listener l(io, o, rib, stats, session);
+    std::string err;
+    EXPECT_FALSE(l.start(err));
+    EXPECT_NE(err.find("192.0.2.1"), std::string::npos) << err;
+}
+
+TEST(Listener, PortInUseIsReported) {
+    harness h(no_sweep_for_a_while());
+    boost::asio::io_context io;
+    fib::rib rib;
+    ingest_stats stats;
+    session_info session;
+    listener_options o;
+    o.port = h.port();
+    listener l(io, o, rib, stats, session);
+    std::string err;
+    EXPECT_FALSE(l.start(err));
+    EXPECT_NE(err.find(std::to_string(h.port())), std::string::npos) << err;
+}
+
+}  // namespace
+}  // namespace fpm
