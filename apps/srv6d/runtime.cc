@@ -1,0 +1,152 @@
+#include "apps/srv6d/runtime.hh"
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wnull-dereference"  // g++ 12 false positive in Asio, see fpm/listener.hh
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#pragma GCC diagnostic pop
+
+#include <pthread.h>
+
+#include <csignal>
+#include <exception>
+#include <optional>
+#include <thread>
+
+#include "fib/rib.hh"
+#include "forward/eal.hh"
+#include "fpm/decode_ctx.hh"
+#include "fpm/listener.hh"
+#include "fpm/session.hh"
+#include "mgmt/answer.hh"
+#include "mgmt/server.hh"
+#include "util/log.hh"
+
+namespace srv6d {
+namespace {
+
+using util::level;
+using util::log;
+
+std::string join(const std::vector<std::string>& v) {
+    std::string out;
+    for (const auto& s : v)
+        out += (out.empty() ? "" : " ") + s;
+    return out;
+}
+
+// Everything the control thread owns. Members are destroyed in reverse order: the io objects
+// (mgmt server, listener) go before the state their handlers read.
+struct control_plane {
+    explicit control_plane(const config& c) : cfg(c) {}
+
+    const config& cfg;
+    boost::asio::io_context io;
+    fib::rib rib;
+    fpm::ingest_stats stats;
+    fpm::session_info session;
+    std::optional<fpm::listener> listener;
+    std::optional<::mgmt::server> mgmt;  // ::mgmt: srv6d::mgmt is the generated protobuf namespace
+    boost::asio::signal_set signals{io, SIGINT, SIGTERM};
+
+    bool start();
+    void shutdown();
+};
+
+bool control_plane::start() {
+    fpm::listener_options lo;
+    lo.address = cfg.fpm_listen;
+    lo.port = cfg.fpm_port;
+    lo.resync_quiet = cfg.resync_quiet;
+    lo.resync_max = cfg.resync_max;
+    fpm::listener_hooks hooks;
+    // The table compiler (issue 3) publishes here; until then the RIB is the whole state.
+    hooks.on_batch_applied = [](std::span<const fpm::update>) {};
+    hooks.on_sweep = [this](size_t) {
+        log(level::info, "srv6d: RIB after resync: {} routes, {} nexthop objects", rib.routes().size(),
+            rib.nexthops().size());
+    };
+    listener.emplace(io, lo, rib, stats, session, std::move(hooks));
+    std::string error;
+    if (!listener->start(error)) {
+        log(level::error, "{}", error);
+        return false;
+    }
+    try {
+        // The handler runs on this io_context's thread: it may read the RIB without locks.
+        mgmt.emplace(io, cfg.mgmt_socket,
+                     [this](const ::mgmt::pb::Request& req) { return ::mgmt::answer(req, rib, stats, session); });
+    } catch (const std::exception& e) {
+        log(level::error, "mgmt: cannot serve {}: {}", cfg.mgmt_socket, e.what());
+        return false;
+    }
+    signals.async_wait([this](const boost::system::error_code& ec, int signo) {
+        if (ec)
+            return;
+        log(level::info, "srv6d: {} received, shutting down", signo == SIGINT ? "SIGINT" : "SIGTERM");
+        shutdown();
+    });
+    return true;
+}
+
+// On the control thread. Once every io object is closed, io.run() runs out of work and returns.
+void control_plane::shutdown() {
+    boost::system::error_code ignored;
+    signals.cancel(ignored);
+    if (listener)
+        listener->stop();
+    if (mgmt)
+        mgmt->close();
+}
+
+}  // namespace
+
+int run(const config& cfg, const std::string& prog) {
+    // Peers that vanish mid-write must not kill the daemon (Asio sends with MSG_NOSIGNAL, but
+    // libraries may not).
+    std::signal(SIGPIPE, SIG_IGN);
+
+    log(level::info, "srv6d starting: fpm {}:{}, mgmt {}, dataplane {}{}", cfg.fpm_listen, cfg.fpm_port,
+        cfg.mgmt_socket, cfg.dataplane_enabled ? "on" : "off",
+        cfg.config_file.empty() ? std::string{} : ", config " + cfg.config_file);
+    if (cfg.encap_source)
+        log(level::info, "srv6d: H.Encaps source {}", fib::to_string(*cfg.encap_source));
+
+    // EAL first, on the main thread: it pins the calling thread and starts its own threads.
+    if (cfg.dataplane_enabled) {
+        std::string error;
+        log(level::info, "eal: {}", join(cfg.eal_args));
+        if (!fwd::eal_init(prog, cfg.eal_args, error)) {
+            log(level::error, "eal: {} (set [dataplane] enabled = false to run the control plane alone)", error);
+            return 1;
+        }
+    }
+
+    int rc = 0;
+    {
+        control_plane cp(cfg);
+        if (!cp.start()) {
+            rc = 1;
+        } else {
+            // The control thread: sole owner of the RIB, the FPM connection and the mgmt socket.
+            std::thread control([&cp, &rc] {
+                pthread_setname_np(pthread_self(), "srv6d-control");
+                try {
+                    cp.io.run();
+                } catch (const std::exception& e) {
+                    log(level::error, "srv6d: control thread failed: {}", e.what());
+                    rc = 1;
+                    cp.shutdown();
+                    cp.io.run();  // let the closed objects finish their handlers
+                }
+            });
+            control.join();
+        }
+    }
+    if (cfg.dataplane_enabled)
+        fwd::eal_cleanup();
+    log(level::info, "srv6d stopped");
+    return rc;
+}
+
+}  // namespace srv6d
