@@ -48,7 +48,7 @@ public:
     void close();
 
     const std::string& path() const;
-    size_t connections() const;  // open client connections
+    size_t connections() const;  // open client connections (same thread rule as close())
 
 private:
     std::shared_ptr<detail::server_state> _state;
