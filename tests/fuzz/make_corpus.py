@@ -128,6 +128,25 @@ def synthetic():
     add = pb(1, 0) + pb(2, 1) + pb(3, 1) + pb(4, key) + pb(5, 1) + pb(6, 4) + pb(8, 0) + pb(9, nh)
     yield fpm(pb(1, 1) + pb(2, add), ftype=2)
     yield fpm(pb(1, 2) + pb(3, pb(1, 0) + pb(2, 1) + pb(3, 1) + pb(4, key)), ftype=2)
+    # IPv6 SRv6 VPN route with its SID and encap source; SRv6LocalSID uDT46 / uA / delete.
+    v6 = lambda a: pb(1, bytes.fromhex(a))
+    key6 = pb(1, pb(1, 48) + pb(2, bytes.fromhex("20010db80100")))
+    nh6 = pb(2, pb(1, 3)) + pb(3, pb(2, v6("fc000001000000000000000000000002")))
+    add6 = (pb(1, 5) + pb(2, 2) + pb(3, 1) + pb(4, key6) + pb(6, 9) + pb(8, 20) + pb(9, nh6)
+            + pb(10, v6("fc000001000000000000000000000001")) + pb(11, v6("fc000002000000000000000000000100")))
+    yield fpm(pb(1, 1) + pb(2, add6), ftype=2)
+    sid_fmt = pb(2, pb(1, 32) + pb(2, 16) + pb(3, 16) + pb(4, 0))
+    yield fpm(pb(1, 3) + pb(4, pb(1, v6(SID.hex())) + sid_fmt + pb(16, pb(1, 5))), ftype=2)
+    yield fpm(pb(1, 3) + pb(4, pb(1, v6(SID.hex())) + sid_fmt + pb(13, pb(1, nh6))), ftype=2)
+    yield fpm(pb(1, 4) + pb(4, pb(1, v6(SID.hex()))), ftype=2)
+    # SONiC SID list: RTA_TABLE = segment count, RTA_ENCAP (101) {NAME, LEN, [{index, type, addr}]}.
+    segs = b"".join(struct.pack("<II", i, 10) + bytes.fromhex(a) for i, a in
+                    enumerate(["fc000002000000000000000000000001", "fc000003000000000000000000000001"]))
+    lst = attr(5, b"sl1\0") + attr(6, struct.pack("<I", 2)) + attr(7, segs)
+    yield fpm(nlmsg(4000, rtmsg(10, 0, 0, 186, 1) + attr(15, struct.pack("<I", 2))
+                    + attr(21, struct.pack("<H", 101)) + attr(0x8016, lst)))
+    yield fpm(nlmsg(4001, rtmsg(10, 0, 0, 186, 0) + attr(21, struct.pack("<H", 101))
+                    + attr(0x8016, attr(5, b"sl1\0"))))
 
 
 def main():
