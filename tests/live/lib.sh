@@ -47,6 +47,7 @@ live_require() {
 
 # live_init [PREFIX]: work directory + cleanup trap.
 live_init() {
+	live_reap_stale
 	LIVE_PREFIX="${1:-s6t-$$}"
 	LIVE_WORK="$(mktemp -d "/tmp/$LIVE_PREFIX.XXXXXX")"
 	# the daemons drop privileges to frr and write their logs here
@@ -57,8 +58,26 @@ live_init() {
 		mkdir -p "$LIVE_LOGDIR"
 	fi
 	trap live_cleanup EXIT
+	trap 'exit 129' HUP
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
+}
+
+# live_reap_stale: remove what runs killed without a chance to clean up (SIGKILL, ctest
+# timeout) left behind. Default prefixes are s6t-<pid>/s6demo-<pid> of the test's shell, so
+# a prefix whose shell is gone is stale; its daemons are found by their pid files.
+live_reap_stale() {
+	local ns pre pid done=" "
+	for ns in $(ip netns list 2>/dev/null | awk '{print $1}'); do
+		[[ "$ns" =~ ^(s6t|s6demo)-([0-9]+)-(dut|peer)$ ]] || continue
+		pre="${BASH_REMATCH[1]}-${BASH_REMATCH[2]}"
+		pid="${BASH_REMATCH[2]}"
+		[[ "$done" == *" $pre "* ]] && continue
+		done+="$pre "
+		[ "$pid" != "$$" ] && ! kill -0 "$pid" 2>/dev/null || continue
+		live_log "removing leftovers of an interrupted run: $pre"
+		bash "$LIVE_HOME/cleanup.sh" "$pre" >/dev/null
+	done
 }
 
 live_cleanup() {

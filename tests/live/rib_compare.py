@@ -22,6 +22,7 @@ on timeout it prints what differed and exits 1.
 import argparse
 import ipaddress
 import json
+import os
 import subprocess
 import sys
 import time
@@ -228,7 +229,10 @@ def zebra_expectations(z, args):
 def poll(timeout, check):
     """check() -> list of problems; poll until empty. Returns the last problems."""
     deadline = time.monotonic() + timeout
+    parent = os.getppid()
     while True:
+        if os.getppid() != parent:
+            sys.exit("rib_compare: the test that started me is gone")
         try:
             problems = check()
         except (RuntimeError, json.JSONDecodeError, KeyError, ValueError, subprocess.TimeoutExpired) as e:
