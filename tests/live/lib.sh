@@ -39,6 +39,10 @@ live_require() {
 	for b in "$FRR_BIN/zebra" "$FRR_BIN/staticd" "$FRR_BIN/bgpd" /usr/bin/vtysh; do
 		[ -x "$b" ] || live_die "FRR 8.4.4 missing: $b (apt-get install frr)"
 	done
+	# the configs and expectations are FRR 8.4's (FRR 10 needs mgmtd, sr0, ...: frr-conf/README.md)
+	local v
+	v="$("$FRR_BIN/zebra" --version 2>/dev/null | head -1)"
+	[[ "$v" == "zebra version 8."* ]] || live_die "FRR 8.x expected, found '$v'"
 	for b in ip ss ps "$LIVE_PY"; do command -v "$b" >/dev/null || live_die "missing tool: $b"; done
 	id frr >/dev/null 2>&1 || live_die "user frr missing (Debian's frr package creates it)"
 	[ -x "$SRV6D" ] || live_die "srv6d not found at '$SRV6D' (build first or set SRV6D)"
