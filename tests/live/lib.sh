@@ -78,7 +78,7 @@ live_reap_stale() {
 		pid="${BASH_REMATCH[2]}"
 		[[ "$done" == *" $pre "* ]] && continue
 		done+="$pre "
-		[ "$pid" != "$$" ] && ! kill -0 "$pid" 2>/dev/null || continue
+		if [ "$pid" = "$$" ] || kill -0 "$pid" 2>/dev/null; then continue; fi
 		live_log "removing leftovers of an interrupted run: $pre"
 		bash "$LIVE_HOME/cleanup.sh" "$pre" >/dev/null
 	done
@@ -246,7 +246,6 @@ free_port() {
 srv6d_start() {
 	local ns="$1" port="$2" quiet="${3:-1500}"
 	SRV6D_SOCK="$LIVE_WORK/srv6d.sock"
-	SRV6D_PORT="$port"
 	cat >"$LIVE_WORK/srv6d.conf" <<-EOF
 		[fpm]
 		listen = 127.0.0.1
@@ -304,7 +303,7 @@ topo_up() {
 	topo_confs
 }
 
-# topo_staticd_conf [restart]: the DUT's static routes, frr-conf/staticd.conf: single path,
+# topo_staticd_conf initial|restart: the DUT's static routes, frr-conf/staticd.conf: single path,
 # ECMP, recursive, blackhole, reject, v4+v6, main table and tables 100 and 1000. "restart" is
 # the variant the live test switches to while zebra is down (some routes removed, one added).
 topo_staticd_conf() {
@@ -324,7 +323,7 @@ topo_staticd_conf() {
 # topo_confs: every daemon's config file (frr-conf/ has annotated versions of the DUT's).
 topo_confs() {
 	echo "hostname peer" >"$LIVE_WORK/peer-zebra.conf"
-	topo_staticd_conf
+	topo_staticd_conf initial
 	local side as peer_as id n1 n2 n3 n4 nets4 nets6
 	for side in dut peer; do
 		if [ $side = dut ]; then
@@ -387,6 +386,7 @@ bgp_established() {
 # (it truncates longer lists) and the seg6local actions End, End.X, End.T, End.DX4, End.DT6.
 kernel_srv6_routes_add() {
 	local ns="$1"
+	# shellcheck disable=SC2015 # any failing step is fatal
 	ip -n "$ns" -6 route add 2001:db8:e1::/48 encap seg6 mode encap segs fc00:0:2::100 via fc00:12::2 dev e0 &&
 		ip -n "$ns" route add 10.201.0.0/24 encap seg6 mode encap segs fc00:0:2::101 dev e0 &&
 		ip -n "$ns" -6 route add fc00:0:1::1/128 encap seg6local action End dev e0 &&
