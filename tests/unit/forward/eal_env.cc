@@ -1,0 +1,24 @@
+// One EAL per test process (rte_eal_init cannot run twice). --no-huge works on machines with
+// no hugepages reserved (and implies legacy memory, so it cannot be combined with --in-memory).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "forward/eal.hh"
+
+namespace {
+
+class eal_environment : public ::testing::Environment {
+public:
+    void SetUp() override {
+        std::string err;
+        const std::vector<std::string> args = {"-l", "0", "--no-huge", "-m", "512", "--no-pci", "--no-shconf",
+                                               "--no-telemetry", "--log-level=lib.eal:error"};
+        ASSERT_TRUE(fwd::eal_init("unit_forward", args, err)) << err;
+    }
+    void TearDown() override { fwd::eal_cleanup(); }
+};
+
+const auto* const g_env = ::testing::AddGlobalTestEnvironment(new eal_environment);
+
+}  // namespace
