@@ -1,6 +1,8 @@
 // LWTUNNEL_ENCAP_SEG6_LOCAL (7): the endpoint side, a local SID and its behavior. Attributes are
 // collected first (ACTION need not come first), then checked against fib::behavior_table().
 #include <optional>
+#include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -133,7 +135,12 @@ bool read_attr(const nl::attr& a, decode_ctx& ctx, wire_sid& w) {
         return true;
     case seg6_local_table: return u32(w.table, sp::table);
     case seg6_local_vrftable: return u32(w.vrftable, sp::vrftable);
-    case seg6_local_oif: return u32(w.oif, sp::oif);
+    case seg6_local_oif:  // sharp sends 0: like a nexthop's ifindex 0, "no interface given"
+        if (!u32(w.oif, sp::oif))
+            return false;
+        if (w.oif == 0)
+            w.present &= static_cast<uint16_t>(~sp::oif);
+        return true;
     case seg6_local_nh4: {
         const auto v = nl::get_exact<fib::ip4_addr>(a.payload);
         if (!v)

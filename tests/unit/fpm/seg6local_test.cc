@@ -107,13 +107,13 @@ INSTANTIATE_TEST_SUITE_P(
         capture_case{"c2 nhg.txt conn 1 #21 uN psp 32/16",
                      "08000100010000001c000b80080001001200000005000200200000000500030010000000",
                      with_flavors(sid(behavior::end), flv::psp | csid, 32, 16)},
-        capture_case{"c2 nhg.txt conn 1 #23 End.X (OIF 0 from sharp)",
+        capture_case{"c2 nhg.txt conn 1 #23 End.X (sharp's OIF 0 = none)",
                      "080001000200000014000500fc0000010000000000000000000000020800070000000000",
-                     end_x("fc00:1::2", 0)},
+                     end_x("fc00:1::2", {})},
         capture_case{"c2 nhg.txt conn 1 #25 uA 32/16",
                      "080001000200000014000500fc00000100000000000000000000000208000700000000001c000b8008000100"
                      "1000000005000200200000000500030010000000",
-                     with_flavors(end_x("fc00:1::2", 0), csid, 32, 16)},
+                     with_flavors(end_x("fc00:1::2", {}), csid, 32, 16)},
         capture_case{"c2 nhg.txt conn 1 #27 End.T 10", "0800010003000000080003000a000000",
                      with_table(behavior::end_t, 10, {})},
         capture_case{"c2 nhg.txt conn 1 #29 uDT (End.T + NEXT-CSID)", "0800010003000000080003000a0000000c000b800800010010000000",
@@ -219,6 +219,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(missing_case{behavior::end_x, u32_attr(oif, 3)},
                       missing_case{behavior::end_t, u32_attr(vrftable, 10)},  // End.T takes TABLE only
                       missing_case{behavior::end_dx2, {}},
+                      missing_case{behavior::end_dx2, u32_attr(oif, 0)},  // ifindex 0 is no interface
                       missing_case{behavior::end_dx4, attr(nh6, bytes_of(ip6("fc00::1")))},
                       missing_case{behavior::end_dx6, attr(nh4, {10, 0, 0, 1})},
                       missing_case{behavior::end_dt6, {}},
