@@ -1,10 +1,12 @@
 find_package(PkgConfig REQUIRED)
 # IMPORTED_TARGET turns DPDK's include dirs into -isystem, so -Werror holds under C++20.
 pkg_check_modules(DPDK REQUIRED IMPORTED_TARGET libdpdk)
-# libdpdk.pc forces -march=corei7; keep the project's own choice instead.
+# libdpdk.pc forces -march=corei7; keep the project's own choice instead, but keep the ISA that
+# DPDK's inline headers need (rte_memcpy inside mempool get/put uses SSSE3; SSE4.2 is DPDK's x86 baseline).
 get_target_property(_dpdk_opts PkgConfig::DPDK INTERFACE_COMPILE_OPTIONS)
 if(_dpdk_opts)
   list(FILTER _dpdk_opts EXCLUDE REGEX "^-march=")
+  list(APPEND _dpdk_opts -msse4.2)
   set_target_properties(PkgConfig::DPDK PROPERTIES INTERFACE_COMPILE_OPTIONS "${_dpdk_opts}")
 endif()
 pkg_check_modules(LIBNL REQUIRED IMPORTED_TARGET libnl-3.0 libnl-genl-3.0 libnl-route-3.0)
