@@ -1,0 +1,32 @@
+// Allocation of the immutable objects the workers read (LPM chunks and indexes, nexthops,
+// views): cache-line aligned blocks, counted by kind so the memory of the compiled tables can be
+// reported exactly, and poisoned when freed so that a reader that outlived its grace period
+// reads garbage that fails its checks instead of stale but plausible data.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace fib {
+
+enum class mem_kind : uint8_t { lpm4, lpm6, nexthop, view, count_ };
+constexpr size_t mem_kind_count = static_cast<size_t>(mem_kind::count_);
+
+// Bytes and blocks currently allocated per kind (control thread allocates and frees; relaxed
+// atomics only so that a stats reader on another thread sees sane numbers).
+struct mem_counters {
+    std::array<std::atomic<int64_t>, mem_kind_count> bytes{};
+    std::array<std::atomic<int64_t>, mem_kind_count> blocks{};
+};
+const mem_counters& memory();
+
+// The byte every freed block is filled with before it goes back to the allocator.
+constexpr uint8_t poison_byte = 0xa5;
+
+void* alloc_block(mem_kind k, size_t bytes);
+// Fills the block with poison_byte, then frees it. `bytes` must be what alloc_block got.
+void free_block(mem_kind k, void* p, size_t bytes) noexcept;
+
+}  // namespace fib
