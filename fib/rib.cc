@@ -79,7 +79,8 @@ void rib::index_group(const nexthop_object& nh, bool add) {
 
 bool rib::upsert_route(route r) {
     ++_counters.route_upserts;
-    auto it = _routes.find(r.key);
+    const route_key k = r.key;
+    auto it = _routes.find(k);
     if (it != _routes.end()) {
         auto& gen = _route_gen[r.key];
         refresh(gen, false);
@@ -95,6 +96,7 @@ bool rib::upsert_route(route r) {
         _routes.emplace(std::move(key), std::move(r));
     }
     ++_counters.route_changes;
+    note(k);
     touch();
     return true;
 }
@@ -113,6 +115,7 @@ bool rib::delete_route(const route_key& k) {
         _route_gen.erase(g);
     }
     ++_counters.route_deletes;
+    note(k);
     touch();
     return true;
 }
@@ -148,6 +151,7 @@ bool rib::upsert_nexthop(nexthop_object nh) {
         _nexthops.emplace(id, std::move(nh));
     }
     ++_counters.nh_changes;
+    note(id);
     touch();
     return true;
 }
@@ -166,6 +170,7 @@ bool rib::delete_nexthop(uint32_t id) {
         _nh_gen.erase(g);
     }
     ++_counters.nh_deletes;
+    note(id);
     touch();
     return true;
 }
@@ -214,8 +219,10 @@ bool rib::upsert_sidlist(std::string name, std::vector<ip6_addr> segments) {
         if (it->second == segments)
             return false;
         it->second = std::move(segments);
+        note(name);
     } else {
         refresh(_sidlist_gen[name], true);
+        note(name);
         _sidlists.emplace(std::move(name), std::move(segments));
     }
     touch();
@@ -226,6 +233,7 @@ bool rib::delete_sidlist(const std::string& name) {
     auto it = _sidlists.find(name);
     if (it == _sidlists.end())
         return false;
+    note(name);
     _sidlists.erase(it);
     auto g = _sidlist_gen.find(name);
     if (g != _sidlist_gen.end()) {
@@ -238,15 +246,30 @@ bool rib::delete_sidlist(const std::string& name) {
 
 // --- sweep
 
-size_t rib::sweep() {
+size_t rib::sweep() { return sweep(table_filter{}); }
+
+size_t rib::sweep(const table_filter& may_sweep) {
     if (!_resync_pending)
         return 0;
-    size_t routes = 0, nexthops = 0, other = 0;
+    size_t routes = 0, nexthops = 0, other = 0, kept_routes = 0, kept_nexthops = 0;
+    // Objects a kept route uses stay with it. Kept entries are stamped current, as if replayed,
+    // so that the stale count (0 after a sweep) stays exact.
+    std::set<uint32_t> keep_nh, keep_pic;
     // _routes and _route_gen hold the same keys in the same order: walk them side by side.
     auto g = _route_gen.begin();
     for (auto it = _routes.begin(); it != _routes.end();) {
-        if (g->second < _generation) {
+        if (g->second < _generation && may_sweep && !may_sweep(it->first.table)) {
+            g->second = _generation;
+            ++kept_routes;
+            if (it->second.nh_id)
+                keep_nh.insert(*it->second.nh_id);
+            if (it->second.pic_id)
+                keep_pic.insert(*it->second.pic_id);
+            ++it;
+            ++g;
+        } else if (g->second < _generation) {
             index_route(it->second, false);
+            note(it->first);
             it = _routes.erase(it);
             g = _route_gen.erase(g);
             ++routes;
@@ -255,21 +278,38 @@ size_t rib::sweep() {
             ++g;
         }
     }
+    // Groups hold singletons only (docs/rib.md): one level of members.
+    for (const uint32_t id : std::vector<uint32_t>(keep_nh.begin(), keep_nh.end()))
+        if (const auto* o = find_nexthop(id))
+            for (const auto& m : o->group)
+                keep_nh.insert(m.id);
     for (auto it = _nexthops.begin(); it != _nexthops.end();) {
         auto ng = _nh_gen.find(it->first);
         if (ng != _nh_gen.end() && ng->second >= _generation) {
             ++it;
             continue;
         }
+        if (keep_nh.count(it->first)) {
+            _nh_gen[it->first] = _generation;
+            ++kept_nexthops;
+            ++it;
+            continue;
+        }
         index_group(it->second, false);
         if (ng != _nh_gen.end())
             _nh_gen.erase(ng);
+        note(it->first);
         it = _nexthops.erase(it);
         ++nexthops;
     }
     for (auto it = _pic.begin(); it != _pic.end();) {
         auto pg = _pic_gen.find(it->first);
         if (pg != _pic_gen.end() && pg->second >= _generation) {
+            ++it;
+            continue;
+        }
+        if (keep_pic.count(it->first)) {
+            _pic_gen[it->first] = _generation;
             ++it;
             continue;
         }
@@ -281,6 +321,7 @@ size_t rib::sweep() {
     auto sg = _sidlist_gen.begin();  // same keys, same order as _sidlists
     for (auto it = _sidlists.begin(); it != _sidlists.end();) {
         if (sg->second < _generation) {
+            note(it->first);
             it = _sidlists.erase(it);
             sg = _sidlist_gen.erase(sg);
             ++other;
@@ -292,6 +333,8 @@ size_t rib::sweep() {
     _counters.swept_routes += routes;
     _counters.swept_nexthops += nexthops;
     _counters.swept_other += other;
+    _counters.kept_routes += kept_routes;
+    _counters.kept_nexthops += kept_nexthops;
     _stale = 0;
     _resync_pending = false;
     const size_t total = routes + nexthops + other;

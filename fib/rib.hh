@@ -5,11 +5,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "fib/model.hh"
@@ -48,6 +50,8 @@ struct rib_counters {
     uint64_t route_upserts = 0, route_changes = 0, route_deletes = 0, route_delete_unknown = 0;
     uint64_t nh_upserts = 0, nh_changes = 0, nh_deletes = 0, nh_delete_unknown = 0;
     uint64_t resyncs = 0, swept_routes = 0, swept_nexthops = 0, swept_other = 0;
+    // Stale entries a selective sweep kept (their table is not one zebra replays).
+    uint64_t kept_routes = 0, kept_nexthops = 0;
 };
 
 class rib {
@@ -71,6 +75,12 @@ public:
     // Remove everything not refreshed since the last begin_resync(); returns how many entries
     // went. No-op without a pending resync. Until it runs, stale entries keep forwarding.
     size_t sweep();
+    // The same, but stale routes of tables where may_sweep(table) is false are kept, with the
+    // nexthop objects (a group and its members) and PIC contexts they use: zebra does not replay
+    // every table (`ip route ... table N`). Kept entries count as refreshed. An empty filter
+    // sweeps every table.
+    using table_filter = std::function<bool(table_id)>;
+    size_t sweep(const table_filter& may_sweep);
     bool resync_pending() const { return _resync_pending; }
     size_t stale_count() const { return _stale; }
 
@@ -93,6 +103,18 @@ public:
     // Monotonic change counter: lets a compiler (issue 3) skip work when nothing changed.
     uint64_t version() const { return _version; }
 
+    // --- change journal for the table compiler (fibc/compiler.hh). Off until enabled; then every
+    // real change (not a refresh) records its route key, nexthop id or SID list name until the
+    // compiler drains them. Entries may repeat; PIC contexts are not recorded.
+    struct changes {
+        std::vector<route_key> routes;
+        std::vector<uint32_t> nexthops;
+        std::vector<std::string> sidlists;
+        bool empty() const { return routes.empty() && nexthops.empty() && sidlists.empty(); }
+    };
+    void enable_journal() { _journal_on = true; }
+    changes drain_changes() { return std::exchange(_journal, changes{}); }
+
 private:
     void index_route(const route& r, bool add);
     void index_group(const nexthop_object& nh, bool add);
@@ -100,6 +122,18 @@ private:
     void refresh(uint64_t& gen, bool fresh);
     void forget(uint64_t gen);  // an entry with stamp `gen` is going away
     void touch() { ++_version; }
+    void note(const route_key& k) {
+        if (_journal_on)
+            _journal.routes.push_back(k);
+    }
+    void note(uint32_t nh_id) {
+        if (_journal_on)
+            _journal.nexthops.push_back(nh_id);
+    }
+    void note(const std::string& sidlist) {
+        if (_journal_on)
+            _journal.sidlists.push_back(sidlist);
+    }
 
     std::map<route_key, route> _routes;
     std::map<uint32_t, nexthop_object> _nexthops;
@@ -124,6 +158,8 @@ private:
     bool _resync_pending = false;
     uint64_t _version = 0;
     rib_counters _counters;
+    bool _journal_on = false;
+    changes _journal;
 };
 
 }  // namespace fib

@@ -1,0 +1,522 @@
+#include "fibc/compiler.hh"
+
+#include <algorithm>
+#include <cstring>
+
+namespace fib {
+
+std::string_view name(route_state s) {
+    switch (s) {
+    case route_state::installed: return "installed";
+    case route_state::unbound: return "unbound";
+    case route_state::unresolved: return "unresolved";
+    case route_state::src_specific: return "src_specific";
+    }
+    return "unknown";
+}
+
+namespace {
+
+// Canonical bytes of what a nexthop is compiled from: equal keys share one nexthop index.
+class key_writer {
+public:
+    template <class T>
+    void pod(const T& v) {
+        _s.append(reinterpret_cast<const char*>(&v), sizeof(v));
+    }
+    void str(const std::string& v) {
+        pod(static_cast<uint32_t>(v.size()));
+        _s += v;
+    }
+    template <class T>
+    void opt(const std::optional<T>& v) {
+        pod(static_cast<uint8_t>(v.has_value()));
+        if (v)
+            pod(*v);
+    }
+    void encap(const seg6_encap& e) {
+        pod(e.mode);
+        pod(static_cast<uint32_t>(e.segments.size()));
+        for (const auto& s : e.segments)
+            pod(s.bytes);
+        opt(e.source);
+        str(e.sidlist_name);
+    }
+    std::string take() { return std::move(_s); }
+
+private:
+    std::string _s;
+};
+
+std::string path_key(family af, const nexthop& p) {
+    key_writer w;
+    w.pod('P');
+    w.pod(af);
+    w.pod(p.ifindex);
+    w.pod(static_cast<uint8_t>(p.gateway.has_value()));
+    if (p.gateway) {
+        w.pod(p.gateway->af);
+        w.pod(p.gateway->bytes);
+    }
+    w.pod(p.onlink);
+    // weight: a group's business, not the path's; MPLS labels: not used by SRv6 forwarding
+    w.pod(static_cast<uint8_t>(p.seg6.has_value()));
+    if (p.seg6)
+        w.encap(*p.seg6);
+    w.pod(static_cast<uint8_t>(p.local.has_value()));
+    if (p.local) {
+        const auto& l = *p.local;
+        w.pod(l.action);
+        w.pod(l.flavors);
+        w.opt(l.lcblock_bits);
+        w.opt(l.lcnode_fn_bits);
+        w.opt(l.table);
+        w.opt(l.vrftable);
+        w.pod(static_cast<uint8_t>(l.nh4.has_value()));
+        if (l.nh4)
+            w.pod(l.nh4->bytes);
+        w.pod(static_cast<uint8_t>(l.nh6.has_value()));
+        if (l.nh6)
+            w.pod(l.nh6->bytes);
+        w.opt(l.oif);
+        w.pod(static_cast<uint8_t>(l.srh.has_value()));
+        if (l.srh)
+            w.encap(*l.srh);
+        w.str(l.vrf_name);
+        w.str(l.ifname);
+    }
+    return w.take();
+}
+
+std::string group_key(family af, const std::vector<ecmp_member>& members) {
+    key_writer w;
+    w.pod('G');
+    w.pod(af);
+    for (const auto& m : members) {
+        w.pod(m.nh);
+        w.pod(m.weight);
+    }
+    return w.take();
+}
+
+bool is_host(const prefix& p) { return p.len == prefix::max_len(p.af); }
+
+const compiled_nh* make_fixed(nh_kind k, uint32_t idx) {
+    nh_fields f;
+    f.kind = k;
+    f.index = idx;
+    return compiled_nh::create(f, {}, {});
+}
+
+}  // namespace
+
+compiler::compiler(qsbr_domain& rcu) : _rcu(rcu), _miss(make_fixed(nh_kind::miss, nh_miss)), _nh(_miss) {
+    _entries.resize(idx_receive + 1);
+    const std::pair<uint32_t, nh_kind> fixed[] = {{idx_blackhole, nh_kind::blackhole},
+                                                  {idx_unreachable, nh_kind::unreachable},
+                                                  {idx_prohibit, nh_kind::prohibit},
+                                                  {idx_receive, nh_kind::receive}};
+    for (auto [idx, kind] : fixed) {
+        const uint32_t got = _nh.alloc();
+        (void)got;  // 1, 2, 3, 4 in order: a fresh table hands out indices from 1
+        _nh.set(idx, make_fixed(kind, idx), _batch);
+        _entries[idx].used = true;
+        _entries[idx].kind = kind;
+        ++_stats.nexthops[static_cast<size_t>(kind)];
+    }
+    ++_stats.nexthops[static_cast<size_t>(nh_kind::miss)];
+}
+
+compiler::~compiler() {
+    retire_batch last;
+    last.append(std::move(_batch));
+    last.add(_cell.exchange(nullptr));
+    for (auto& v : _vrfs)
+        if (v) {
+            v->v4.retire_all(last);
+            v->v6.retire_all(last);
+        }
+    _nh.retire_all(last);
+    last.add(_miss);
+    _rcu.retire(std::move(last));
+    _rcu.synchronize();
+}
+
+std::optional<compiler::route_info> compiler::find(const route_key& k) const {
+    auto it = _routes.find(k);
+    if (it == _routes.end())
+        return std::nullopt;
+    return route_info{it->second.state, it->second.vrf, it->second.nh};
+}
+
+std::string_view compiler::reason(uint32_t idx) const {
+    return idx < _entries.size() && _entries[idx].used ? std::string_view(_entries[idx].reason) : std::string_view();
+}
+
+compiler::vrf_tables& compiler::tables(vrf::vrf_id v) {
+    if (_vrfs.size() <= v)
+        _vrfs.resize(size_t{v} + 1);
+    if (!_vrfs[v])
+        _vrfs[v] = std::make_unique<vrf_tables>();
+    return *_vrfs[v];
+}
+
+bool compiler::lpm_set(vrf::vrf_id v, const prefix& p, uint32_t nh) {
+    auto& t = tables(v);
+    const bool changed = p.af == family::ipv4 ? t.v4.set(key4(p.bytes.data()), p.len, nh)
+                                              : t.v6.set(key6(p.bytes.data()), p.len, nh);
+    if (changed) {
+        ++_stats.lpm_changes;
+        _dirty = true;
+    }
+    return changed;
+}
+
+bool compiler::lpm_erase(vrf::vrf_id v, const prefix& p) {
+    auto& t = tables(v);
+    const bool changed =
+        p.af == family::ipv4 ? t.v4.erase(key4(p.bytes.data()), p.len) : t.v6.erase(key6(p.bytes.data()), p.len);
+    if (changed) {
+        ++_stats.lpm_changes;
+        _dirty = true;
+    }
+    return changed;
+}
+
+std::optional<vrf::vrf_id> compiler::vrf_of(table_id t, const vrf::registry& reg) {
+    auto it = _table_vrf.find(t);
+    if (it != _table_vrf.end())
+        return it->second;
+    const vrf::binding b = reg.lookup_table(t);
+    std::optional<vrf::vrf_id> v;
+    if (b.active())
+        v = b.vrf->id;
+    _table_vrf.emplace(t, v);
+    return v;
+}
+
+// --- nexthops
+
+void compiler::account(const nh_entry& e, int delta) {
+    auto bump = [delta](size_t& n) { n = static_cast<size_t>(static_cast<long>(n) + delta); };
+    bump(_stats.nexthops[static_cast<size_t>(e.kind)]);
+    if (e.kind == nh_kind::refused)
+        bump(_stats.refused[static_cast<size_t>(e.refusal)]);
+}
+
+void compiler::build(uint32_t idx, const nh_inputs& in) {
+    nh_entry& e = _entries[idx];
+    nh_built b;
+    if (e.group) {
+        b.fields.kind = nh_kind::ecmp;
+    } else {
+        b = build_path_nh(e.af, e.path, in);
+    }
+    b.fields.index = idx;
+    const compiled_nh* old = _nh.get(idx);
+    if (old != _miss && old->fields().kind == b.fields.kind && e.reason == b.reason &&
+        std::equal(b.tmpl.begin(), b.tmpl.end(), old->encap_bytes().begin(), old->encap_bytes().end())) {
+        // Same content (the registry or the source moved without affecting this one): keep
+        // the published object. Group fields are filled by create(): compare the rest only.
+        nh_fields cmp = old->fields();
+        cmp.group = b.fields.group;
+        cmp.encap.len = b.fields.encap.len;
+        if (std::memcmp(&cmp, &b.fields, sizeof(nh_fields)) == 0)
+            return;
+    }
+    if (old != _miss) {
+        account(e, -1);
+        ++_stats.nexthop_rebuilds;
+    }
+    _dep_registry.erase(idx);
+    _dep_src.erase(idx);
+    if (!e.sidlist.empty()) {
+        auto it = _dep_sidlist.find(e.sidlist);
+        if (it != _dep_sidlist.end() && (it->second.erase(idx), it->second.empty()))
+            _dep_sidlist.erase(it);
+    }
+    e.kind = b.fields.kind;
+    e.refusal = b.fields.refusal;
+    e.reason = std::move(b.reason);
+    e.uses_registry = b.uses_registry;
+    e.uses_global_src = b.uses_global_src;
+    e.sidlist = std::move(b.sidlist);
+    if (e.uses_registry)
+        _dep_registry.insert(idx);
+    if (e.uses_global_src)
+        _dep_src.insert(idx);
+    if (!e.sidlist.empty())
+        _dep_sidlist[e.sidlist].insert(idx);
+    account(e, +1);
+    _nh.set(idx, compiled_nh::create(b.fields, b.tmpl, e.members), _batch);
+    _dirty = true;
+}
+
+uint32_t compiler::acquire_path(family af, const fib::nexthop& p, const nh_inputs& in) {
+    std::string key = path_key(af, p);
+    auto it = _by_key.find(key);
+    if (it != _by_key.end()) {
+        ++_entries[it->second].refs;
+        return it->second;
+    }
+    const uint32_t idx = _nh.alloc();
+    if (_entries.size() <= idx)
+        _entries.resize(size_t{idx} + 1);
+    nh_entry& e = _entries[idx];
+    e = nh_entry{};
+    e.used = true;
+    e.af = af;
+    e.refs = 1;
+    e.key = key;
+    e.path = p;
+    e.path.weight = 1;
+    _by_key.emplace(std::move(key), idx);
+    build(idx, in);
+    return idx;
+}
+
+uint32_t compiler::acquire_group(family af, std::vector<ecmp_member> members) {
+    std::string key = group_key(af, members);
+    auto it = _by_key.find(key);
+    if (it != _by_key.end()) {
+        for (const auto& m : members)
+            release(m.nh);  // the existing group holds its own references
+        ++_entries[it->second].refs;
+        return it->second;
+    }
+    const uint32_t idx = _nh.alloc();
+    if (_entries.size() <= idx)
+        _entries.resize(size_t{idx} + 1);
+    nh_entry& e = _entries[idx];
+    e = nh_entry{};
+    e.used = true;
+    e.group = true;
+    e.af = af;
+    e.refs = 1;
+    e.key = key;
+    e.members = std::move(members);  // takes over the members' references
+    _by_key.emplace(std::move(key), idx);
+    nh_fields f;
+    f.kind = nh_kind::ecmp;
+    f.index = idx;
+    e.kind = nh_kind::ecmp;
+    account(e, +1);
+    _nh.set(idx, compiled_nh::create(f, {}, e.members), _batch);
+    _dirty = true;
+    return idx;
+}
+
+void compiler::release(uint32_t idx) {
+    if (idx <= idx_receive)
+        return;  // miss and the fixed nexthops live as long as the compiler
+    nh_entry& e = _entries[idx];
+    if (--e.refs > 0)
+        return;
+    account(e, -1);
+    _by_key.erase(e.key);
+    _dep_registry.erase(idx);
+    _dep_src.erase(idx);
+    if (!e.sidlist.empty()) {
+        auto it = _dep_sidlist.find(e.sidlist);
+        if (it != _dep_sidlist.end() && (it->second.erase(idx), it->second.empty()))
+            _dep_sidlist.erase(it);
+    }
+    std::vector<ecmp_member> members = std::move(e.members);
+    e = nh_entry{};
+    _nh.release(idx, _batch);
+    _dirty = true;
+    for (const auto& m : members)
+        release(m.nh);
+}
+
+// --- routes
+
+uint32_t compiler::route_nh(const route& rt, const rib& r, const nh_inputs& in, bool& receive) {
+    receive = false;
+    switch (rt.type) {
+    case route_type::blackhole: return idx_blackhole;
+    case route_type::unreachable: return idx_unreachable;
+    case route_type::prohibit: return idx_prohibit;
+    case route_type::local: receive = true; return idx_receive;
+    case route_type::unicast: break;
+    }
+    const resolution res = r.resolve(rt);
+    if (res.state == resolve_state::no_paths)
+        return idx_blackhole;
+    if (res.paths.empty())
+        return nh_miss;  // unresolved: not installed
+    const family af = rt.key.dst.af;
+    if (is_host(rt.key.dst) && rt.protocol == proto::kernel &&
+        std::all_of(res.paths.begin(), res.paths.end(), [](const resolved_path& p) {
+            return !p.path.gateway && !p.path.seg6 && !p.path.local;
+        })) {
+        receive = true;  // FRR 10's local routes: the router's own address
+        return idx_receive;
+    }
+    // A local SID is its first path (rib::local_sids() agrees); more paths make no sense there.
+    if (res.paths.size() == 1 || res.paths.front().path.local)
+        return acquire_path(af, res.paths.front().path, in);
+    std::vector<ecmp_member> members;
+    for (const auto& p : res.paths)
+        members.push_back({acquire_path(af, p.path, in), p.path.weight});
+    return acquire_group(af, std::move(members));
+}
+
+void compiler::compile_route(const route_key& k, const rib& r, const nh_inputs& in) {
+    const route* rt = r.find_route(k);
+    auto it = _routes.find(k);
+    const route_entry old = it != _routes.end() ? it->second : route_entry{};
+    const bool had = it != _routes.end();
+    route_entry now;
+    if (rt) {
+        if (k.src.len > 0) {
+            now.state = route_state::src_specific;
+        } else if (auto v = vrf_of(k.table, in.reg)) {
+            now.vrf = *v;
+            now.nh = route_nh(*rt, r, in, now.receive);
+            now.state = now.nh != nh_miss ? route_state::installed : route_state::unresolved;
+        } else {
+            now.state = route_state::unbound;
+        }
+    }
+    const bool was_in = had && old.state == route_state::installed;
+    const bool is_in = rt && now.state == route_state::installed;
+    if (was_in && (!is_in || old.vrf != now.vrf))
+        lpm_erase(old.vrf, k.dst);
+    if (is_in)
+        lpm_set(now.vrf, k.dst, now.nh);
+    if (was_in)
+        release(old.nh);  // after the new one was acquired: a shared nexthop survives
+
+    if (had) {
+        --_stats.routes[static_cast<size_t>(old.state)];
+        _stats.routes_receive -= old.receive ? 1 : 0;
+        if (old.state == route_state::unbound) {
+            auto u = _unbound.find(k.table);
+            if (u != _unbound.end() && --u->second == 0)
+                _unbound.erase(u);
+        }
+    }
+    if (rt) {
+        ++_stats.routes[static_cast<size_t>(now.state)];
+        _stats.routes_receive += now.receive ? 1 : 0;
+        if (now.state == route_state::unbound)
+            ++_unbound[k.table];
+        if (had)
+            it->second = now;
+        else
+            _routes.emplace(k, now);
+    } else if (had) {
+        _routes.erase(it);
+    }
+    ++_stats.route_updates;
+}
+
+void compiler::full_sync(rib& r, std::vector<route_key>& todo) {
+    r.enable_journal();
+    r.drain_changes();  // the full walk below covers whatever it held
+    todo.reserve(r.routes().size() + _routes.size());
+    for (const auto& [k, rt] : r.routes())
+        todo.push_back(k);
+    for (const auto& [k, e] : _routes)
+        todo.push_back(k);
+    ++_stats.full_syncs;
+    _synced = true;
+}
+
+void compiler::remap_tables(const rib& r, const vrf::registry& reg, std::vector<route_key>& todo) {
+    for (auto& [t, cached] : _table_vrf) {
+        const vrf::binding b = reg.lookup_table(t);
+        std::optional<vrf::vrf_id> now;
+        if (b.active())
+            now = b.vrf->id;
+        if (now == cached)
+            continue;
+        cached = now;
+        // Every route of the table moves: route_key orders by table first.
+        const route_key first{t, prefix{}, prefix{}};
+        for (auto it = r.routes().lower_bound(first); it != r.routes().end() && it->first.table == t; ++it)
+            todo.push_back(it->first);
+        for (auto it = _routes.lower_bound(first); it != _routes.end() && it->first.table == t; ++it)
+            todo.push_back(it->first);
+    }
+}
+
+bool compiler::compile(rib& r, const vrf::registry& reg, const vrf::encap_source_resolver& src) {
+    ++_stats.compiles;
+    const nh_inputs in{reg, src, r.sidlists()};
+    std::vector<route_key> todo;
+    std::set<std::string> sidlists;
+    if (!_synced) {
+        full_sync(r, todo);
+    } else {
+        rib::changes ch = r.drain_changes();
+        todo = std::move(ch.routes);
+        std::sort(ch.nexthops.begin(), ch.nexthops.end());
+        ch.nexthops.erase(std::unique(ch.nexthops.begin(), ch.nexthops.end()), ch.nexthops.end());
+        for (uint32_t id : ch.nexthops) {
+            auto users = r.users_of(id);
+            todo.insert(todo.end(), users.begin(), users.end());
+        }
+        sidlists.insert(ch.sidlists.begin(), ch.sidlists.end());
+    }
+
+    // Inputs of the nexthops: rebuild the dependants in place (same index, new object).
+    std::set<uint32_t> rebuild;
+    if (reg.version() != _reg_version) {
+        _reg_version = reg.version();
+        remap_tables(r, reg, todo);
+        rebuild.insert(_dep_registry.begin(), _dep_registry.end());
+    }
+    if (src.version() != _src_version) {
+        _src_version = src.version();
+        rebuild.insert(_dep_src.begin(), _dep_src.end());
+    }
+    for (const auto& name : sidlists) {
+        auto it = _dep_sidlist.find(name);
+        if (it != _dep_sidlist.end())
+            rebuild.insert(it->second.begin(), it->second.end());
+    }
+    for (uint32_t idx : rebuild)
+        if (_entries[idx].used)
+            build(idx, in);
+
+    std::sort(todo.begin(), todo.end());
+    todo.erase(std::unique(todo.begin(), todo.end()), todo.end());
+    for (const auto& k : todo)
+        compile_route(k, r, in);
+
+    if (!_dirty && _cell.load())
+        return false;
+    publish();
+    return true;
+}
+
+void compiler::publish() {
+    std::vector<vrf_lpm> vrfs(_vrfs.size());
+    for (size_t i = 0; i < _vrfs.size(); ++i) {
+        if (!_vrfs[i])
+            continue;
+        auto& t = *_vrfs[i];
+        // A family without routes publishes no table at all (lookups miss): most VRFs carry
+        // only one family, and 1 000 empty tables are not free.
+        if (t.v4.routes())
+            vrfs[i].v4 = t.v4.publish(_batch);
+        else if (t.v4.published())
+            t.v4.retire_all(_batch);
+        if (t.v6.routes())
+            vrfs[i].v6 = t.v6.publish(_batch);
+        else if (t.v6.published())
+            t.v6.retire_all(_batch);
+    }
+    const auto& pages = _nh.publish(_batch);
+    const dataplane_view* next = dataplane_view::create(++_epoch, vrfs, pages, _miss);
+    _batch.add(_cell.exchange(next));
+    _rcu.retire(std::move(_batch));
+    _batch = retire_batch{};
+    _rcu.reclaim();
+    _dirty = false;
+    ++_stats.publications;
+}
+
+}  // namespace fib
