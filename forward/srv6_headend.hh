@@ -86,9 +86,11 @@ inline uint32_t inner_flow_hash(const rte_mbuf* m, uint16_t l3_off, bool l2) {
 
 // `hash` is the inner flow hash (inner_flow_hash(), or the one the forwarding stage already
 // computed for ECMP in the VRF): the outer flow label is flow_label(hash).
-[[nodiscard]] inline rte_mbuf* h_encaps(rte_mbuf* m, uint16_t l3_off, uint32_t hash, const encap_tmpl_view& t,
-                                        headend_ctx& ctx, drop_reason& why) {
+[[nodiscard, gnu::always_inline]] inline rte_mbuf* h_encaps(rte_mbuf* m, uint16_t l3_off, uint32_t hash,
+                                                           const encap_tmpl_view& tv, headend_ctx& ctx,
+                                                           drop_reason& why) {
     using namespace headend_detail;
+    const encap_tmpl_view t = tv;  // a local copy: the header stores below cannot alias it
     const uint8_t* data = rte_pktmbuf_mtod(m, const uint8_t*);
     const uint16_t seg = m->data_len;
 
@@ -153,8 +155,8 @@ inline uint32_t inner_flow_hash(const rte_mbuf* m, uint16_t l3_off, bool l2) {
 }
 
 // The same, computing the inner flow hash itself.
-[[nodiscard]] inline rte_mbuf* h_encaps(rte_mbuf* m, uint16_t l3_off, const encap_tmpl_view& t, headend_ctx& ctx,
-                                        drop_reason& why) {
+[[nodiscard, gnu::always_inline]] inline rte_mbuf* h_encaps(rte_mbuf* m, uint16_t l3_off, const encap_tmpl_view& t,
+                                                           headend_ctx& ctx, drop_reason& why) {
     return h_encaps(m, l3_off, inner_flow_hash(m, l3_off, t.l2), t, ctx, why);
 }
 
