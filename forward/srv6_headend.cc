@@ -4,8 +4,8 @@
 
 namespace fwd {
 
-rte_mempool* headend_hdr_pool_create(const char* name, unsigned n, int socket) {
-    return header_pool_create(name, n, max_tmpl_len, RTE_PKTMBUF_HEADROOM, socket);
+rte_mempool* headend_hdr_pool_create(const char* name, unsigned n, int socket, uint16_t priv_size) {
+    return header_pool_create(name, n, max_tmpl_len, RTE_PKTMBUF_HEADROOM, socket, priv_size);
 }
 
 rte_mbuf* headend_chain(rte_mbuf* m, uint16_t strip, const encap_tmpl_view& t, headend_ctx& ctx, drop_reason& why) {

@@ -35,8 +35,9 @@ struct headend_ctx {
     uint64_t hdr_chained = 0;         // packets that needed a header mbuf
 };
 
-// Header pool sized for the longest template plus Ethernet and the usual headroom.
-rte_mempool* headend_hdr_pool_create(const char* name, unsigned n, int socket);
+// Header pool sized for the longest template plus the usual headroom in front (Ethernet, and
+// room to spare). `priv_size` as the packet pools' (the head carries the private area).
+rte_mempool* headend_hdr_pool_create(const char* name, unsigned n, int socket, uint16_t priv_size = 0);
 
 // Cold path: the template does not fit in front of the packet. Out of line on purpose.
 rte_mbuf* headend_chain(rte_mbuf* m, uint16_t strip, const encap_tmpl_view& t, headend_ctx& ctx, drop_reason& why);

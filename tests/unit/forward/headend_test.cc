@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <rte_mbuf.h>
 
+#include <cstring>
+#include <iterator>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -403,6 +405,38 @@ TEST_F(Headend, MultiSegmentInnerKeepsItsSegments) {
     EXPECT_EQ(to_hex(read_all(out)), to_hex(want));
     EXPECT_EQ(out->pkt_len, want.size());
     rte_pktmbuf_free(out);
+}
+
+TEST_F(Headend, ChainedHeadCarriesThePacketsMetadata) {
+    // Packets with a 16-byte private area (a metadata overlay) and dynamic fields set.
+    rte_mempool* pp = rte_pktmbuf_pool_create("hd_pkts_priv", 7, 0, 16, RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+    rte_mempool* hp = headend_hdr_pool_create("hd_hdrs_priv", 7, SOCKET_ID_ANY, 16);
+    ASSERT_NE(pp, nullptr);
+    ASSERT_NE(hp, nullptr);
+    rte_mbuf* m = make_mbuf(pp, ether(ipv4_packet({}), 0x0800));
+    for (size_t i = 0; i < 16; ++i)
+        reinterpret_cast<uint8_t*>(m + 1)[i] = static_cast<uint8_t>(0xa0 + i);
+    for (size_t i = 0; i < std::size(m->dynfield1); ++i)
+        m->dynfield1[i] = static_cast<uint32_t>(0x1000 + i);
+    m->port = 7;
+    m->hash.rss = 0xfeedbeef;
+    m->ol_flags |= RTE_MBUF_F_RX_RSS_HASH | RTE_MBUF_F_RX_IP_CKSUM_GOOD;
+    headend_ctx ctx{hp, 0};
+    const bytes t = build_template(encap_mode::encap, sid_list(8), k_src, 64);
+    drop_reason why{};
+    rte_mbuf* out = h_encaps(m, 14, view_of(t, encap_mode::encap), ctx, why);
+    ASSERT_NE(out, nullptr);
+    ASSERT_NE(out, m);
+    EXPECT_EQ(std::memcmp(out + 1, m + 1, 16), 0);
+    EXPECT_EQ(std::memcmp(out->dynfield1, m->dynfield1, sizeof m->dynfield1), 0);
+    EXPECT_EQ(out->port, 7);
+    EXPECT_EQ(out->hash.rss, 0xfeedbeefu);
+    EXPECT_EQ(out->ol_flags, RTE_MBUF_F_RX_RSS_HASH);  // RX checksum flags described the old first bytes
+    rte_pktmbuf_free(out);
+    EXPECT_EQ(rte_mempool_avail_count(pp), 7u);
+    EXPECT_EQ(rte_mempool_avail_count(hp), 7u);
+    rte_mempool_free(pp);
+    rte_mempool_free(hp);
 }
 
 // ---------------------------------------------------------------------------------------------
