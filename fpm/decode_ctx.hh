@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string_view>
 
 #include "fpm/reasons.hh"
@@ -31,6 +32,10 @@ public:
     void report(reason r, std::string_view detail = {});
 
     ingest_stats& stats;
+    // nlmsg_pid of the last netlink message decoded: zebra's netlink port id, constant for one
+    // zebra process, so the listener can tell "same zebra reconnected" from "zebra restarted".
+    // Unset until a netlink message is seen; whoever reads it per connection resets it.
+    std::optional<uint32_t> last_nlmsg_pid;
 
 private:
     std::array<util::rate_limit, reason_count> _limits{};

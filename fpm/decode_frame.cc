@@ -60,6 +60,7 @@ void decode_netlink(nl::bytes payload, decode_ctx& ctx, std::vector<update>& out
     while (auto m = walker.next()) {
         ++ctx.stats.messages;
         ++ctx.stats.msg_types[m->hdr.type];
+        ctx.last_nlmsg_pid = m->hdr.pid;
         switch (m->hdr.type) {
         case rtnl::rtm_newroute:
         case rtnl::rtm_delroute:

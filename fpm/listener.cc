@@ -43,6 +43,9 @@ constexpr int keepalive_count = 3;
 // After a failed accept (EMFILE...), wait before retrying instead of spinning.
 constexpr std::chrono::seconds accept_retry{1};
 
+// nlmsg_pids remembered per connection: `zebra -n` has one port id per netns. A bound only.
+constexpr size_t max_pids = 8;
+
 std::string endpoint_text(const tcp::endpoint& ep) {
     const auto a = ep.address();
     if (a.is_v6())
@@ -98,6 +101,13 @@ private:
     void arm_resync_timer();
     void on_resync_timer(const std::shared_ptr<connection>& c, const error_code& ec);
     steady::time_point sweep_deadline() const;
+    void note_pid(uint32_t pid);
+    struct sweep_plan {
+        sweep_scope scope = sweep_scope::full;
+        std::string reason;
+    };
+    sweep_plan plan_sweep() const;
+    bool replayed(fib::table_id t) const;
 
     asio::io_context& _io;
     listener_options _opts;
@@ -118,7 +128,20 @@ private:
     steady::time_point _connected_at{};
     steady::time_point _last_rx{};
     util::rate_limit _accept_errors;
+
+    // Which zebra the RIB's state comes from, to choose the sweep's scope. A zebra that merely
+    // reconnects does not replay `ip route ... table N` routes (tables that are not a VRF's), so
+    // they must survive its sweep; a restarted zebra rebuilt its RIB, so everything stale goes.
+    // Identity = nlmsg_pid, zebra's netlink port id (constant per process; several with `zebra -n`).
+    std::vector<uint32_t> _conn_pids;  // seen on the current connection, first one first
+    bool _conn_foreign = false;        // it carried SONiC or protobuf updates (tables = VRF ids)
+    std::vector<uint32_t> _rib_pids;   // of the connection whose replay was swept last
+    // A connection of another zebra (or dialect) fed the RIB and ended before its sweep: the next
+    // sweep must be full even if the zebra before it comes back.
+    bool _full_sweep_owed = false;
+    std::string _owed_reason;
 };
+
 
 bool listener::impl::start(std::string& error) {
     error_code ec;
@@ -210,6 +233,10 @@ void listener::impl::begin(tcp::socket s, std::string peer) {
     _session.peer = _conn->peer;
     _session.connected_since = std::chrono::system_clock::now();
     _framer.reset();
+    _conn_pids.clear();
+    _conn_foreign = false;
+    _ctx.last_nlmsg_pid.reset();
+    _session.zebra_pid.reset();
     // zebra now replays everything: whatever it does not replay is stale. A sweep pending from
     // an earlier, interrupted connection is superseded: this replay starts it over.
     _rib.begin_resync();
@@ -255,8 +282,14 @@ void listener::impl::process_frames() {
     while (const auto frame = _framer.next()) {
         _batch.clear();
         decode_frame(*frame, _ctx, _batch);
+        if (_ctx.last_nlmsg_pid) {
+            note_pid(*_ctx.last_nlmsg_pid);
+            _ctx.last_nlmsg_pid.reset();
+        }
         if (_batch.empty())
             continue;
+        for (const auto& u : _batch)
+            _conn_foreign |= u.from != dialect::netlink;
         // All updates of one frame together: an 8.4.4 DEL+NEW pair becomes one replace.
         apply_batch(_batch, _rib);
         if (util::current_level() >= util::level::debug)
@@ -275,6 +308,15 @@ void listener::impl::close(const std::string& why) {
     _conn->socket.close(ignored);
     const std::string peer = _conn->peer;
     _conn.reset();
+    // What this connection applied stays in the RIB until the next sweep: if it came from
+    // another zebra than the RIB's, that sweep cannot trust "same zebra" any more.
+    if (_session.resync_pending && (!_conn_pids.empty() || _conn_foreign)) {
+        auto plan = plan_sweep();
+        if (plan.scope == sweep_scope::full && !_full_sweep_owed) {
+            _full_sweep_owed = true;
+            _owed_reason = fmt::format("{}, on an earlier connection", plan.reason);
+        }
+    }
     _resync_timer.cancel();
     _framer.reset();
     ++_session.disconnects;
@@ -309,16 +351,60 @@ void listener::impl::on_resync_timer(const std::shared_ptr<connection>& c, const
         return;
     }
     const bool capped = now >= _connected_at + _opts.resync_max;
-    const size_t removed = _rib.sweep();
+    const auto plan = plan_sweep();
+    const uint64_t kept_before = _rib.counters().kept_routes;
+    const size_t removed = plan.scope == sweep_scope::full
+                               ? _rib.sweep()
+                               : _rib.sweep([this](fib::table_id t) { return replayed(t); });
     _session.resync_pending = false;
     ++_session.sweeps;
     _session.last_sweep_removed = removed;
-    util::log(util::level::info, "fpm: replay from {} {}: swept {} stale entries", c->peer,
+    _session.last_sweep_scope = plan.scope;
+    _session.last_sweep_reason = plan.reason;
+    _session.last_sweep_kept = _rib.counters().kept_routes - kept_before;
+    _rib_pids = _conn_pids;
+    _full_sweep_owed = false;
+    _owed_reason.clear();
+    util::log(util::level::info, "fpm: replay from {} {}: {} sweep ({}): swept {} stale entries{}", c->peer,
               capped ? fmt::format("still going after {} ms (resync-max)", _opts.resync_max.count())
                      : fmt::format("quiet for {} ms", _opts.resync_quiet.count()),
-              removed);
+              to_string(plan.scope), plan.reason, removed,
+              _session.last_sweep_kept
+                  ? fmt::format(", kept {} stale routes of tables zebra does not replay", _session.last_sweep_kept)
+                  : std::string{});
     if (_hooks.on_sweep)
         _hooks.on_sweep(removed);
+}
+
+void listener::impl::note_pid(uint32_t pid) {
+    if (std::find(_conn_pids.begin(), _conn_pids.end(), pid) != _conn_pids.end() || _conn_pids.size() >= max_pids)
+        return;
+    _conn_pids.push_back(pid);
+    if (!_session.zebra_pid)
+        _session.zebra_pid = pid;
+}
+
+bool listener::impl::replayed(fib::table_id t) const {
+    return t == fib::main_table || t == 0 || (_hooks.replayed_table && _hooks.replayed_table(t));
+}
+
+// Full unless this connection is provably the zebra whose replay the RIB was last swept against.
+listener::impl::sweep_plan listener::impl::plan_sweep() const {
+    if (_conn_foreign)
+        return {sweep_scope::full, "SONiC/protobuf stream: its tables are VRFs, all replayed"};
+    if (_conn_pids.empty())
+        return {sweep_scope::full, "zebra's nlmsg_pid unknown"};
+    if (_rib_pids.empty())
+        return {sweep_scope::full, fmt::format("first replay (zebra nlmsg_pid {})", _conn_pids.front())};
+    if (_full_sweep_owed)
+        return {sweep_scope::full, _owed_reason};
+    const bool same = std::any_of(_conn_pids.begin(), _conn_pids.end(), [this](uint32_t p) {
+        return std::find(_rib_pids.begin(), _rib_pids.end(), p) != _rib_pids.end();
+    });
+    if (!same)
+        return {sweep_scope::full,
+                fmt::format("zebra restarted (nlmsg_pid {} -> {})", _rib_pids.front(), _conn_pids.front())};
+    return {sweep_scope::replayed_tables, fmt::format("same zebra (nlmsg_pid {})", _conn_pids.front())};
 }
 
 // --- listener

@@ -1,6 +1,8 @@
 // The FPM server zebra's dplane_fpm_nl connects to. One connection at a time; every complete
 // frame is decoded and applied to the RIB as one batch; on every connect the RIB is marked
-// stale and swept once zebra's replay is over (see docs/srv6d.md, "Resync").
+// stale and swept once zebra's replay is over (see docs/srv6d.md, "Resync"). The sweep is full
+// after a zebra restart (a new nlmsg_pid) and limited to the tables zebra replays when the same
+// zebra reconnects.
 //
 // The listener owns its io objects only. The RIB, the counters and the session info are the
 // caller's, and are touched on the io_context's thread only: run the io_context on one thread.
@@ -44,6 +46,10 @@ struct listener_hooks {
     std::function<void(std::span<const update>)> on_batch_applied;
     // After a resync sweep removed `removed` stale entries (0 included).
     std::function<void(size_t removed)> on_sweep;
+    // Tables zebra's replay walks besides main (254) and 0 (SONiC's/protobuf's default VRF): the
+    // tables of its VRFs. When the same zebra reconnects, only these are swept; routes of other
+    // tables (`ip route ... table N`, never replayed) are kept. Unset: main and 0 only.
+    std::function<bool(fib::table_id)> replayed_table;
 };
 
 class listener {

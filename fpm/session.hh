@@ -3,9 +3,27 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace fpm {
+
+// What the last resync sweep was allowed to remove (docs/srv6d.md, "Which tables a sweep cleans").
+enum class sweep_scope : uint8_t {
+    none,             // no sweep yet
+    full,             // everything not refreshed by the replay (zebra restarted, or unknown)
+    replayed_tables,  // the same zebra reconnected: only tables its replay walks
+};
+
+constexpr std::string_view to_string(sweep_scope s) {
+    switch (s) {
+    case sweep_scope::none: return "none";
+    case sweep_scope::full: return "full";
+    case sweep_scope::replayed_tables: return "replayed tables only";
+    }
+    return "?";
+}
 
 struct session_info {
     std::string listen;                 // "127.0.0.1:2620"
@@ -21,6 +39,12 @@ struct session_info {
     bool resync_pending = false;        // a replay is being received; stale entries not swept yet
     uint64_t sweeps = 0;
     uint64_t last_sweep_removed = 0;
+    // zebra's netlink port id (nlmsg_pid) on the current or last connection: constant for one
+    // zebra process. Unset before any netlink message (and for protobuf-only streams).
+    std::optional<uint32_t> zebra_pid;
+    sweep_scope last_sweep_scope = sweep_scope::none;
+    std::string last_sweep_reason;      // why that scope: "same zebra (nlmsg_pid 42)", ...
+    uint64_t last_sweep_kept = 0;       // stale routes kept: their table is not in zebra's replay
 };
 
 }  // namespace fpm

@@ -576,6 +576,108 @@ TEST_F(SweepFixture, ChangedUpsertAlsoRefreshes) {
     EXPECT_EQ(r.routes().size(), 1u);
 }
 
+// --- selective sweep: the same zebra reconnected and does not replay `ip route ... table N`
+
+// Main-table routes are replayed; tables 100 and 1000 are not (docs/testing.md, FRR 8.4.4).
+bool replayed_table(table_id t) { return t == main_table; }
+
+struct SelectiveSweep : ::testing::Test {
+    rib r;
+    void SetUp() override {
+        r.upsert_nexthop(singleton(1, via("10.0.0.2", 4)));
+        r.upsert_nexthop(singleton(2, via("10.0.0.3", 4)));
+        r.upsert_nexthop(singleton(3, via("10.0.0.4", 4)));
+        r.upsert_nexthop(group(10, {{2, 1}, {3, 1}}));
+        r.upsert_nexthop(singleton(4, via("10.0.0.5", 4)));
+        r.upsert_route(nhg_route("10.1.0.0/24", 1));        // main, replayed
+        r.upsert_route(nhg_route("10.9.0.0/24", 4));        // main, deleted in zebra meanwhile
+        r.upsert_route(nhg_route("192.0.2.0/24", 10, 100)); // table 100 over group 10 = {2, 3}
+        r.upsert_route(nhg_route("198.18.0.0/15", 1, 1000));
+        r.upsert_pic_context(singleton(7, via("10.0.0.2", 4)));
+    }
+    // What zebra replays after an FPM-only reconnect: main-table state and objects it uses.
+    void replay_main_only() {
+        r.begin_resync();
+        r.upsert_nexthop(singleton(1, via("10.0.0.2", 4)));
+        r.upsert_route(nhg_route("10.1.0.0/24", 1));
+    }
+};
+
+TEST_F(SelectiveSweep, KeepsUnreplayedTablesAndTheObjectsTheyUse) {
+    replay_main_only();
+    const auto v = r.version();
+    // Removed: 10.9/24 (main, stale), NH 4 (only 10.9 used it), PIC 7 (nothing uses it).
+    EXPECT_EQ(r.sweep(replayed_table), 3u);
+    EXPECT_EQ(r.find_route(key("10.9.0.0/24")), nullptr);
+    EXPECT_EQ(r.find_nexthop(4), nullptr);
+    EXPECT_TRUE(r.pic_contexts().empty());
+    // Kept: the stale routes of tables 100 and 1000, group 10 and both its members.
+    ASSERT_NE(r.find_route(key("192.0.2.0/24", 100)), nullptr);
+    EXPECT_NE(r.find_route(key("198.18.0.0/15", 1000)), nullptr);
+    EXPECT_NE(r.find_nexthop(10), nullptr);
+    EXPECT_NE(r.find_nexthop(2), nullptr);
+    EXPECT_NE(r.find_nexthop(3), nullptr);
+    EXPECT_EQ(r.resolve(*r.find_route(key("192.0.2.0/24", 100))).state, resolve_state::ok);
+    EXPECT_EQ(r.resolve(*r.find_route(key("192.0.2.0/24", 100))).paths.size(), 2u);
+    EXPECT_EQ(r.counters().kept_routes, 2u);
+    EXPECT_EQ(r.counters().kept_nexthops, 3u);  // 10, 2, 3 (1 was replayed)
+    EXPECT_EQ(r.counters().swept_routes, 1u);
+    EXPECT_EQ(r.counters().swept_nexthops, 1u);
+    EXPECT_EQ(r.stale_count(), 0u);
+    EXPECT_FALSE(r.resync_pending());
+    EXPECT_EQ(r.version(), v + 1);
+}
+
+TEST_F(SelectiveSweep, KeptEntriesCountAsRefreshed) {
+    replay_main_only();
+    r.sweep(replayed_table);
+    // Refreshing a kept entry later must not disturb the stale count (it was restamped).
+    EXPECT_FALSE(r.upsert_route(nhg_route("192.0.2.0/24", 10, 100)));
+    EXPECT_EQ(r.stale_count(), 0u);
+    // The next connection of a restarted zebra: a full sweep removes them after all.
+    r.begin_resync();
+    EXPECT_EQ(r.stale_count(), r.routes().size() + r.nexthops().size());
+    r.upsert_nexthop(singleton(1, via("10.0.0.2", 4)));
+    r.upsert_route(nhg_route("10.1.0.0/24", 1));
+    EXPECT_EQ(r.sweep(), 5u);  // 2 routes, group 10, NH 2, NH 3
+    EXPECT_EQ(r.routes().size(), 1u);
+    EXPECT_EQ(r.nexthops().size(), 1u);
+}
+
+TEST_F(SelectiveSweep, AnObjectOnlyAnUnreplayedRouteUsesIsKeptEvenIfMainDroppedIt) {
+    // NH 1 is used by 10.1/24 (main) and 198.18/15 (table 1000). The replay no longer has
+    // 10.1/24 nor NH 1: the route goes, the object stays for table 1000.
+    r.begin_resync();
+    EXPECT_EQ(r.sweep(replayed_table), 4u);  // 10.1/24, 10.9/24, NH 4, PIC 7
+    EXPECT_EQ(r.find_route(key("10.1.0.0/24")), nullptr);
+    EXPECT_NE(r.find_nexthop(1), nullptr);
+    EXPECT_EQ(r.resolve(*r.find_route(key("198.18.0.0/15", 1000))).state, resolve_state::ok);
+}
+
+TEST_F(SelectiveSweep, EmptyFilterAndAllTablesAreAFullSweep) {
+    replay_main_only();
+    EXPECT_EQ(r.sweep(rib::table_filter{}), 8u);  // 3 routes, NH 2, 3, 4, group 10, PIC 7
+    EXPECT_EQ(r.routes().size(), 1u);
+    EXPECT_EQ(r.counters().kept_routes, 0u);
+
+    rib again;
+    again.upsert_route(nhg_route("192.0.2.0/24", 10, 100));
+    again.begin_resync();
+    EXPECT_EQ(again.sweep([](table_id) { return true; }), 1u);
+    EXPECT_TRUE(again.routes().empty());
+}
+
+TEST_F(SelectiveSweep, ReplayedTablesAreSweptAsBefore) {
+    replay_main_only();
+    // A filter that also allows table 100 (a VRF's table, replayed): only 1000 is kept.
+    // Removed: 10.9/24, 192.0.2.0/24 (100), NH 2, 3, 4, group 10, PIC 7.
+    EXPECT_EQ(r.sweep([](table_id t) { return t == main_table || t == 100; }), 7u);
+    EXPECT_EQ(r.find_route(key("192.0.2.0/24", 100)), nullptr);
+    EXPECT_EQ(r.find_nexthop(10), nullptr);
+    EXPECT_NE(r.find_route(key("198.18.0.0/15", 1000)), nullptr);
+    EXPECT_EQ(r.counters().kept_routes, 1u);
+}
+
 // --- PIC contexts and SID lists
 
 TEST(RibOther, PicAndSidlistUpsertDelete) {

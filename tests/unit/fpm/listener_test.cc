@@ -28,6 +28,7 @@
 #include "fpm/apply.hh"
 #include "fpm/decoder.hh"
 #include "fpm/framer.hh"
+#include "nl_builder.hh"
 
 namespace fpm {
 namespace {
@@ -157,7 +158,8 @@ public:
                                                            ++batches;
                                                            updates += b.size();
                                                        },
-                                                       [this](size_t) { ++sweep_hooks; }});
+                                                       [this](size_t) { ++sweep_hooks; },
+                                                       [this](fib::table_id t) { return t == vrf_table; }});
         std::string err;
         started = _l->start(err);
         EXPECT_TRUE(started) << err;
@@ -209,6 +211,8 @@ public:
     }
 
     bool started = false;
+    // A table zebra replays besides main (a VRF's), for the selective sweep.
+    static constexpr fib::table_id vrf_table = 10;
     // Written by the hooks on the io thread; read in the test through on_io.
     size_t batches = 0, updates = 0, sweep_hooks = 0;
 
@@ -385,6 +389,147 @@ TEST(Listener, ReplayAfterReconnectSweepsWhatZebraNoLongerHas) {
     EXPECT_EQ(s.last_sweep_removed, 3u);  // 2 routes + nexthop 24
     EXPECT_EQ(h.on_io([&] { return h.sweep_hooks; }), 2u);
     EXPECT_TRUE(s.connected);  // the sweep does not touch the connection
+    // Both connections come from one zebra (the capture's nlmsg_pid): every route is in main,
+    // which zebra replays, so the selective sweep removes the same entries as a full one.
+    ASSERT_TRUE(s.zebra_pid.has_value());
+    EXPECT_EQ(*s.zebra_pid, 3425875349u);
+    EXPECT_EQ(s.last_sweep_scope, sweep_scope::replayed_tables);
+    EXPECT_EQ(s.last_sweep_reason, "same zebra (nlmsg_pid 3425875349)");
+    EXPECT_EQ(s.last_sweep_kept, 0u);
+}
+
+// --- which tables a sweep cleans: decided by zebra's nlmsg_pid (docs/srv6d.md)
+
+namespace nl = fpm::test;
+
+// One RTM_NEWROUTE frame as zebra stamps it: table < 256 in rtm_table, one inline path.
+bytes route_frame(uint32_t pid, const char* dst, uint8_t len, uint8_t table) {
+    return nl::frame(nl::nlmsg(24,
+                               nl::cat({nl::rtmsg(2, len, table, 196, 1), nl::attr(1, nl::addr(dst)),
+                                        nl::attr(5, nl::addr("10.0.0.2")), nl::attr(4, nl::u32(3))}),
+                               0x501, pid));
+}
+
+constexpr uint32_t zebra_a = 0xcc32b595;  // port ids as the kernel hands them out
+constexpr uint32_t zebra_b = 0xd1f0a07b;
+
+// Main 10.1/24 and 10.9/24, table 10 (a VRF's: replayed) and table 100 (`ip route ... table
+// 100`: never replayed).
+bytes first_state(uint32_t pid) {
+    return nl::cat({route_frame(pid, "10.1.0.0", 24, 254), route_frame(pid, "10.9.0.0", 24, 254),
+                    route_frame(pid, "10.10.0.0", 24, harness::vrf_table), route_frame(pid, "192.0.2.0", 24, 100)});
+}
+constexpr uint64_t first_frames = 4;
+
+bool has(harness& h, const char* prefix, fib::table_id t) {
+    return h.on_io([&] { return h._rib.find_route(key(prefix, t)) != nullptr; });
+}
+
+// Connection 1 from zebra `pid`, swept; then it drops.
+void connect_and_sweep(harness& h, uint32_t pid, uint64_t sweeps_after) {
+    client c("127.0.0.1", h.port());
+    ASSERT_TRUE(c.send(first_state(pid)));
+    ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == sweeps_after; }));
+    c.close();
+    ASSERT_TRUE(h.wait_connected(false));
+}
+
+listener_options quick_sweep() {
+    listener_options o;
+    o.resync_quiet = 300ms;
+    o.resync_max = 60s;
+    return o;
+}
+
+TEST(ListenerSweepScope, SameZebraReconnectKeepsTablesItDoesNotReplay) {
+    harness h(quick_sweep());
+    connect_and_sweep(h, zebra_a, 1);
+    auto s = h.session();
+    EXPECT_EQ(s.last_sweep_scope, sweep_scope::full);  // nothing to compare with yet
+    EXPECT_EQ(s.last_sweep_reason, "first replay (zebra nlmsg_pid 3425875349)");
+
+    // The FPM connection dropped, zebra kept running: it replays main only (10.9/24 was
+    // deleted meanwhile, and table 10's route too).
+    client c("127.0.0.1", h.port());
+    ASSERT_TRUE(c.send(route_frame(zebra_a, "10.1.0.0", 24, 254)));
+    ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == 2; }));
+    EXPECT_TRUE(has(h, "10.1.0.0/24", 254));
+    EXPECT_FALSE(has(h, "10.9.0.0/24", 254));                  // main: replayed, so swept
+    EXPECT_FALSE(has(h, "10.10.0.0/24", harness::vrf_table));  // a VRF's table: replayed, swept
+    EXPECT_TRUE(has(h, "192.0.2.0/24", 100));                   // never replayed: kept
+    s = h.session();
+    ASSERT_TRUE(s.zebra_pid.has_value());
+    EXPECT_EQ(*s.zebra_pid, zebra_a);
+    EXPECT_EQ(s.last_sweep_scope, sweep_scope::replayed_tables);
+    EXPECT_EQ(s.last_sweep_reason, "same zebra (nlmsg_pid 3425875349)");
+    EXPECT_EQ(s.last_sweep_removed, 2u);
+    EXPECT_EQ(s.last_sweep_kept, 1u);
+    EXPECT_EQ(h.on_io([&] { return h._rib.counters().kept_routes; }), 1u);
+}
+
+TEST(ListenerSweepScope, RestartedZebraSweepsEveryTable) {
+    harness h(quick_sweep());
+    connect_and_sweep(h, zebra_a, 1);
+    // A new zebra process (new port id) rebuilt its RIB: table 100's route is gone with it.
+    client c("127.0.0.1", h.port());
+    ASSERT_TRUE(c.send(route_frame(zebra_b, "10.1.0.0", 24, 254)));
+    ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == 2; }));
+    EXPECT_TRUE(has(h, "10.1.0.0/24", 254));
+    EXPECT_FALSE(has(h, "10.9.0.0/24", 254));
+    EXPECT_FALSE(has(h, "192.0.2.0/24", 100));
+    const auto s = h.session();
+    EXPECT_EQ(*s.zebra_pid, zebra_b);
+    EXPECT_EQ(s.last_sweep_scope, sweep_scope::full);
+    EXPECT_EQ(s.last_sweep_reason, "zebra restarted (nlmsg_pid 3425875349 -> 3522207867)");
+    EXPECT_EQ(s.last_sweep_removed, 3u);
+    EXPECT_EQ(s.last_sweep_kept, 0u);
+}
+
+TEST(ListenerSweepScope, AnotherZebraInBetweenMakesTheNextSweepFull) {
+    listener_options o = quick_sweep();
+    o.resync_quiet = 1500ms;  // room for the middle connection to end before its sweep
+    harness h(o);
+    connect_and_sweep(h, zebra_a, 1);
+    {
+        // Another zebra connects, adds a route to table 100, and is gone before its sweep.
+        client c("127.0.0.1", h.port());
+        ASSERT_TRUE(c.send(route_frame(zebra_b, "198.51.100.0", 24, 100)));
+        ASSERT_TRUE(h.wait_frames(first_frames + 1));
+    }
+    ASSERT_TRUE(h.wait_connected(false));
+    EXPECT_EQ(h.session().sweeps, 1u);
+    // zebra A again: the RIB mixes both zebras' tables, so "same zebra" cannot be trusted.
+    client c("127.0.0.1", h.port());
+    ASSERT_TRUE(c.send(route_frame(zebra_a, "10.1.0.0", 24, 254)));
+    ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == 2; }));
+    EXPECT_FALSE(has(h, "192.0.2.0/24", 100));
+    EXPECT_FALSE(has(h, "198.51.100.0/24", 100));
+    const auto s = h.session();
+    EXPECT_EQ(s.last_sweep_scope, sweep_scope::full);
+    EXPECT_EQ(s.last_sweep_reason, "zebra restarted (nlmsg_pid 3425875349 -> 3522207867), on an earlier connection");
+
+    // After that full sweep, zebra A is the RIB's zebra again: the next reconnect is selective.
+    c.close();
+    ASSERT_TRUE(h.wait_connected(false));
+    client again("127.0.0.1", h.port());
+    ASSERT_TRUE(again.send(route_frame(zebra_a, "10.1.0.0", 24, 254)));
+    ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == 3; }));
+    EXPECT_EQ(h.session().last_sweep_scope, sweep_scope::replayed_tables);
+}
+
+TEST(ListenerSweepScope, UnknownPidSweepsEverything) {
+    harness h(quick_sweep());
+    connect_and_sweep(h, zebra_a, 1);
+    // A connection without a single netlink message (a protobuf stream; here an empty netlink
+    // frame) gives no port id: nothing proves it is the same zebra.
+    client c("127.0.0.1", h.port());
+    ASSERT_TRUE(c.send(nl::frame({})));
+    ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == 2; }));
+    EXPECT_FALSE(has(h, "192.0.2.0/24", 100));
+    const auto s = h.session();
+    EXPECT_FALSE(s.zebra_pid.has_value());
+    EXPECT_EQ(s.last_sweep_scope, sweep_scope::full);
+    EXPECT_EQ(s.last_sweep_reason, "zebra's nlmsg_pid unknown");
 }
 
 TEST(Listener, DisconnectBeforeTheSweepKeepsEverything) {
