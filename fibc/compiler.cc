@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include <boost/container/small_vector.hpp>
+
 namespace fib {
 
 std::string_view name(route_state s) {
@@ -17,86 +19,103 @@ std::string_view name(route_state s) {
 
 namespace {
 
-// Canonical bytes of what a nexthop is compiled from: equal keys share one nexthop index.
-class key_writer {
+// What a nexthop is compiled from, hashed without allocating: equal content (compared with
+// same_path / the member lists) shares one nexthop index. The weight belongs to the group, and
+// MPLS labels play no part in SRv6 forwarding.
+class hasher {
 public:
     template <class T>
     void pod(const T& v) {
-        _s.append(reinterpret_cast<const char*>(&v), sizeof(v));
+        const auto* b = reinterpret_cast<const unsigned char*>(&v);
+        for (size_t i = 0; i < sizeof(T); ++i)
+            _h = (_h ^ b[i]) * 0x100000001b3ull;
     }
     void str(const std::string& v) {
-        pod(static_cast<uint32_t>(v.size()));
-        _s += v;
+        pod(v.size());
+        for (char c : v)
+            pod(c);
     }
     template <class T>
     void opt(const std::optional<T>& v) {
-        pod(static_cast<uint8_t>(v.has_value()));
+        pod(v.has_value());
         if (v)
             pod(*v);
     }
     void encap(const seg6_encap& e) {
         pod(e.mode);
-        pod(static_cast<uint32_t>(e.segments.size()));
-        for (const auto& s : e.segments)
-            pod(s.bytes);
-        opt(e.source);
+        pod(e.segments.size());
+        for (const auto& sid : e.segments)
+            pod(sid.bytes);
+        pod(e.source.has_value());
+        if (e.source)
+            pod(e.source->bytes);
         str(e.sidlist_name);
     }
-    std::string take() { return std::move(_s); }
+    uint64_t value() const { return _h; }
 
 private:
-    std::string _s;
+    uint64_t _h = 0xcbf29ce484222325ull;
 };
 
-std::string path_key(family af, const nexthop& p) {
-    key_writer w;
-    w.pod('P');
-    w.pod(af);
-    w.pod(p.ifindex);
-    w.pod(static_cast<uint8_t>(p.gateway.has_value()));
+uint64_t path_hash(family af, const nexthop& p) {
+    hasher h;
+    h.pod('P');
+    h.pod(af);
+    h.pod(p.ifindex);
+    h.pod(p.gateway.has_value());
     if (p.gateway) {
-        w.pod(p.gateway->af);
-        w.pod(p.gateway->bytes);
+        h.pod(p.gateway->af);
+        h.pod(p.gateway->bytes);
     }
-    w.pod(p.onlink);
-    // weight: a group's business, not the path's; MPLS labels: not used by SRv6 forwarding
-    w.pod(static_cast<uint8_t>(p.seg6.has_value()));
+    h.pod(p.onlink);
+    h.pod(p.seg6.has_value());
     if (p.seg6)
-        w.encap(*p.seg6);
-    w.pod(static_cast<uint8_t>(p.local.has_value()));
+        h.encap(*p.seg6);
+    h.pod(p.local.has_value());
     if (p.local) {
         const auto& l = *p.local;
-        w.pod(l.action);
-        w.pod(l.flavors);
-        w.opt(l.lcblock_bits);
-        w.opt(l.lcnode_fn_bits);
-        w.opt(l.table);
-        w.opt(l.vrftable);
-        w.pod(static_cast<uint8_t>(l.nh4.has_value()));
+        h.pod(l.action);
+        h.pod(l.flavors);
+        h.opt(l.lcblock_bits);
+        h.opt(l.lcnode_fn_bits);
+        h.opt(l.table);
+        h.opt(l.vrftable);
+        h.pod(l.nh4.has_value());
         if (l.nh4)
-            w.pod(l.nh4->bytes);
-        w.pod(static_cast<uint8_t>(l.nh6.has_value()));
+            h.pod(l.nh4->bytes);
+        h.pod(l.nh6.has_value());
         if (l.nh6)
-            w.pod(l.nh6->bytes);
-        w.opt(l.oif);
-        w.pod(static_cast<uint8_t>(l.srh.has_value()));
+            h.pod(l.nh6->bytes);
+        h.opt(l.oif);
+        h.pod(l.srh.has_value());
         if (l.srh)
-            w.encap(*l.srh);
-        w.str(l.vrf_name);
-        w.str(l.ifname);
+            h.encap(*l.srh);
+        h.str(l.vrf_name);
+        h.str(l.ifname);
     }
-    return w.take();
+    return h.value();
 }
 
-std::string group_key(family af, const std::vector<ecmp_member>& members) {
-    key_writer w;
-    w.pod('G');
-    w.pod(af);
+bool same_path(const nexthop& a, const nexthop& b) {
+    return a.ifindex == b.ifindex && a.gateway == b.gateway && a.onlink == b.onlink && a.seg6 == b.seg6 &&
+           a.local == b.local;
+}
+
+uint64_t group_hash(family af, const std::vector<ecmp_member>& members) {
+    hasher h;
+    h.pod('G');
+    h.pod(af);
     for (const auto& m : members) {
-        w.pod(m.nh);
-        w.pod(m.weight);
+        h.pod(m.nh);
+        h.pod(m.weight);
     }
-    return w.take();
+    return h.value();
+}
+
+bool same_members(const std::vector<ecmp_member>& a, const std::vector<ecmp_member>& b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](const ecmp_member& x, const ecmp_member& y) {
+               return x.nh == y.nh && x.weight == y.weight;
+           });
 }
 
 bool is_host(const prefix& p) { return p.len == prefix::max_len(p.af); }
@@ -252,12 +271,25 @@ void compiler::build(uint32_t idx, const nh_inputs& in) {
     _dirty = true;
 }
 
+uint32_t compiler::find_shared(uint64_t hash, const nh_entry& want) const {
+    auto [b, e] = _by_hash.equal_range(hash);
+    for (auto it = b; it != e; ++it) {
+        const nh_entry& have = _entries[it->second];
+        if (have.af == want.af && have.group == want.group &&
+            (want.group ? same_members(have.members, want.members) : same_path(have.path, want.path)))
+            return it->second;
+    }
+    return nh_miss;
+}
+
 uint32_t compiler::acquire_path(family af, const fib::nexthop& p, const nh_inputs& in) {
-    std::string key = path_key(af, p);
-    auto it = _by_key.find(key);
-    if (it != _by_key.end()) {
-        ++_entries[it->second].refs;
-        return it->second;
+    const uint64_t hash = path_hash(af, p);
+    _probe.af = af;
+    _probe.group = false;
+    _probe.path = p;
+    if (const uint32_t hit = find_shared(hash, _probe); hit != nh_miss) {
+        ++_entries[hit].refs;
+        return hit;
     }
     const uint32_t idx = _nh.alloc();
     if (_entries.size() <= idx)
@@ -267,22 +299,24 @@ uint32_t compiler::acquire_path(family af, const fib::nexthop& p, const nh_input
     e.used = true;
     e.af = af;
     e.refs = 1;
-    e.key = key;
+    e.hash = hash;
     e.path = p;
     e.path.weight = 1;
-    _by_key.emplace(std::move(key), idx);
+    _by_hash.emplace(hash, idx);
     build(idx, in);
     return idx;
 }
 
 uint32_t compiler::acquire_group(family af, std::vector<ecmp_member> members) {
-    std::string key = group_key(af, members);
-    auto it = _by_key.find(key);
-    if (it != _by_key.end()) {
-        for (const auto& m : members)
+    const uint64_t hash = group_hash(af, members);
+    _probe.af = af;
+    _probe.group = true;
+    _probe.members = std::move(members);
+    if (const uint32_t hit = find_shared(hash, _probe); hit != nh_miss) {
+        for (const auto& m : _probe.members)
             release(m.nh);  // the existing group holds its own references
-        ++_entries[it->second].refs;
-        return it->second;
+        ++_entries[hit].refs;
+        return hit;
     }
     const uint32_t idx = _nh.alloc();
     if (_entries.size() <= idx)
@@ -293,9 +327,9 @@ uint32_t compiler::acquire_group(family af, std::vector<ecmp_member> members) {
     e.group = true;
     e.af = af;
     e.refs = 1;
-    e.key = key;
-    e.members = std::move(members);  // takes over the members' references
-    _by_key.emplace(std::move(key), idx);
+    e.hash = hash;
+    e.members = std::move(_probe.members);  // takes over the members' references
+    _by_hash.emplace(hash, idx);
     nh_fields f;
     f.kind = nh_kind::ecmp;
     f.index = idx;
@@ -313,7 +347,11 @@ void compiler::release(uint32_t idx) {
     if (--e.refs > 0)
         return;
     account(e, -1);
-    _by_key.erase(e.key);
+    for (auto [b, end] = _by_hash.equal_range(e.hash); b != end; ++b)
+        if (b->second == idx) {
+            _by_hash.erase(b);
+            break;
+        }
     _dep_registry.erase(idx);
     _dep_src.erase(idx);
     if (!e.sidlist.empty()) {
@@ -340,25 +378,33 @@ uint32_t compiler::route_nh(const route& rt, const rib& r, const nh_inputs& in, 
     case route_type::local: receive = true; return idx_receive;
     case route_type::unicast: break;
     }
-    const resolution res = r.resolve(rt);
-    if (res.state == resolve_state::no_paths)
-        return idx_blackhole;
-    if (res.paths.empty())
+    // Inline paths are used in place; only nexthop ids need rib::resolve() (which copies).
+    resolution res;
+    boost::container::small_vector<const fib::nexthop*, 8> paths;
+    if (rt.nh_id) {
+        res = r.resolve(rt);
+        if (res.state == resolve_state::no_paths)
+            return idx_blackhole;
+        for (const auto& p : res.paths)
+            paths.push_back(&p.path);
+    } else {
+        for (const auto& p : rt.nexthops)
+            paths.push_back(&p);
+    }
+    if (paths.empty())
         return nh_miss;  // unresolved: not installed
     const family af = rt.key.dst.af;
     if (is_host(rt.key.dst) && rt.protocol == proto::kernel &&
-        std::all_of(res.paths.begin(), res.paths.end(), [](const resolved_path& p) {
-            return !p.path.gateway && !p.path.seg6 && !p.path.local;
-        })) {
+        std::all_of(paths.begin(), paths.end(), [](const fib::nexthop* p) { return !p->gateway && !p->seg6 && !p->local; })) {
         receive = true;  // FRR 10's local routes: the router's own address
         return idx_receive;
     }
     // A local SID is its first path (rib::local_sids() agrees); more paths make no sense there.
-    if (res.paths.size() == 1 || res.paths.front().path.local)
-        return acquire_path(af, res.paths.front().path, in);
+    if (paths.size() == 1 || paths.front()->local)
+        return acquire_path(af, *paths.front(), in);
     std::vector<ecmp_member> members;
-    for (const auto& p : res.paths)
-        members.push_back({acquire_path(af, p.path, in), p.path.weight});
+    for (const auto* p : paths)
+        members.push_back({acquire_path(af, *p, in), p->weight});
     return acquire_group(af, std::move(members));
 }
 
@@ -434,10 +480,9 @@ void compiler::remap_tables(const rib& r, const vrf::registry& reg, std::vector<
             continue;
         cached = now;
         // Every route of the table moves: route_key orders by table first.
+        // (Routes the RIB no longer has are in the journal already.)
         const route_key first{t, prefix{}, prefix{}};
         for (auto it = r.routes().lower_bound(first); it != r.routes().end() && it->first.table == t; ++it)
-            todo.push_back(it->first);
-        for (auto it = _routes.lower_bound(first); it != _routes.end() && it->first.table == t; ++it)
             todo.push_back(it->first);
     }
 }

@@ -116,7 +116,7 @@ private:
         bool group = false;
         family af = family::ipv4;
         uint32_t refs = 0;
-        std::string key;
+        uint64_t hash = 0;
         fib::nexthop path;                 // path entries
         std::vector<ecmp_member> members;  // group entries
         nh_kind kind = nh_kind::miss;
@@ -134,6 +134,7 @@ private:
     uint32_t route_nh(const route& rt, const rib& r, const nh_inputs& in, bool& receive);
     uint32_t acquire_path(family af, const fib::nexthop& p, const nh_inputs& in);
     uint32_t acquire_group(family af, std::vector<ecmp_member> members);
+    uint32_t find_shared(uint64_t hash, const nh_entry& want) const;
     void release(uint32_t idx);
     void build(uint32_t idx, const nh_inputs& in);
     void account(const nh_entry& e, int delta);
@@ -147,11 +148,18 @@ private:
     const compiled_nh* _miss = nullptr;
     nh_table _nh;
     std::vector<nh_entry> _entries;  // by nexthop index
-    std::unordered_map<std::string, uint32_t> _by_key;
+    std::unordered_multimap<uint64_t, uint32_t> _by_hash;  // content hash -> nexthop index
+    nh_entry _probe;                                      // scratch for lookups by content
     std::set<uint32_t> _dep_registry, _dep_src;
     std::map<std::string, std::set<uint32_t>> _dep_sidlist;
     std::vector<std::unique_ptr<vrf_tables>> _vrfs;  // by vrf id
-    std::map<route_key, route_entry> _routes;
+    struct route_key_hash {
+        size_t operator()(const route_key& k) const noexcept {
+            const prefix_hash h;
+            return h(k.dst) ^ (h(k.src) * 31) ^ (size_t{k.table} * 0x9e3779b97f4a7c15ull);
+        }
+    };
+    std::unordered_map<route_key, route_entry, route_key_hash> _routes;
     std::unordered_map<table_id, std::optional<vrf::vrf_id>> _table_vrf;
     std::map<table_id, size_t> _unbound;
     retire_batch _batch;  // what the next publication unlinks

@@ -44,6 +44,8 @@ public:
         return *(page < _n_pages ? pages()[page]->at(idx) : _miss);
     }
     const vrf_lpm& tables(vrf::vrf_id vrf) const;  // {nullptr, nullptr} beyond vrf_count()
+    // Indices below this have a slot (possibly the miss nexthop); every LPM value is below it.
+    uint32_t nexthop_capacity() const { return _n_pages * nh_page_slots; }
 
 private:
     static constexpr uint32_t view_magic = 0x56494557;  // "VIEW"
