@@ -120,7 +120,7 @@ inline bytes ip6_packet(uint8_t hl, const char* src, const char* dst, const std:
                         uint8_t last_nh = 59, uint32_t flow = 0xabcde, uint8_t tc = 0x28) {
     bytes b(40);
     b[0] = static_cast<uint8_t>(0x60 | tc >> 4);
-    b[1] = static_cast<uint8_t>((tc & 0x0f) << 4 | (flow >> 16 & 0x0f));
+    b[1] = static_cast<uint8_t>(static_cast<uint32_t>(tc & 0x0f) << 4 | ((flow >> 16) & 0x0fu));
     put16(b, 2, static_cast<uint16_t>(flow));
     b[6] = layers.empty() ? last_nh : layers.front().proto;
     b[7] = hl;
