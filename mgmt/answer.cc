@@ -1,32 +1,78 @@
 #include "mgmt/answer.hh"
 
+#include <fmt/format.h>
+
+#include "mgmt/names.hh"
 #include "mgmt/render.hh"
 
 namespace mgmt {
+namespace {
 
-pb::Response answer(const pb::Request& req, const fib::rib& rib, const fpm::ingest_stats& stats,
-                    const fpm::session_info& session) {
+void show_routes(const pb::ShowRoutes& req, const daemon_view& d, pb::Response& resp) {
+    std::optional<fib::table_id> table;
+    if (req.has_table())
+        table = req.table();
+    if (req.has_vrf()) {
+        // A VRF is its table; one that is refused or in conflict still names the table it claims.
+        const vrf::vrf_info* v = d.vrfs ? d.vrfs->find(req.vrf()) : nullptr;
+        if (!v) {
+            resp.set_error(fmt::format("vrf {} is not known (neither configured nor a kernel VRF device)",
+                                       printable(req.vrf())));
+            return;
+        }
+        if (table && *table != v->table) {
+            resp.set_error(fmt::format("vrf {} is table {}, not table {}", printable(v->name), v->table, *table));
+            return;
+        }
+        table = v->table;
+    }
+    *resp.mutable_routes() = render_routes(d.rib, table);
+}
+
+}  // namespace
+
+pb::Response answer(const pb::Request& req, const daemon_view& d) {
     pb::Response resp;
     switch (req.cmd_case()) {
     case pb::Request::kShowFpm:
-        *resp.mutable_fpm() = render_fpm(session, stats, rib);
+        *resp.mutable_fpm() = render_fpm(d.session, d.stats, d.rib);
         break;
     case pb::Request::kShowRoutes:
-        *resp.mutable_routes() = render_routes(rib, req.show_routes().has_table()
-                                                        ? std::optional<fib::table_id>(req.show_routes().table())
-                                                        : std::nullopt);
+        show_routes(req.show_routes(), d, resp);
         break;
     case pb::Request::kShowNexthops:
-        *resp.mutable_nexthops() = render_nexthops(rib);
+        *resp.mutable_nexthops() = render_nexthops(d.rib);
         break;
     case pb::Request::kShowSids:
-        *resp.mutable_sids() = render_sids(rib);
+        if (d.vrfs) {
+            *resp.mutable_sids() = render_sids(d.rib, *d.vrfs, d.sids);
+        } else {
+            const vrf::registry only_default;
+            *resp.mutable_sids() = render_sids(d.rib, only_default, d.sids);
+        }
+        break;
+    case pb::Request::kShowVrfs:
+        if (d.vrfs)
+            *resp.mutable_vrfs() = render_vrfs(*d.vrfs, d.kernel_vrfs);
+        else
+            resp.set_error("this srv6d has no VRF registry");
+        break;
+    case pb::Request::kShowEncapSource:
+        if (d.encap)
+            *resp.mutable_encap_source() = render_encap_source(*d.encap, d.encap_configured, d.tunsrc);
+        else
+            resp.set_error("this srv6d has no encap source resolver");
         break;
     case pb::Request::CMD_NOT_SET:
         resp.set_error("unknown or empty request (is srv6ctl newer than srv6d?)");
         break;
     }
     return resp;
+}
+
+pb::Response answer(const pb::Request& req, const fib::rib& rib, const fpm::ingest_stats& stats,
+                    const fpm::session_info& session) {
+    return answer(req, daemon_view(rib, stats, session));
 }
 
 }  // namespace mgmt

@@ -1,15 +1,44 @@
 // One request in, one response out: the handler the daemon gives mgmt::server.
 #pragma once
 
+#include <optional>
+#include <string>
+
+#include "fib/addr.hh"
 #include "fib/rib.hh"
 #include "fpm/decode_ctx.hh"
 #include "fpm/session.hh"
 #include "mgmt/proto.hh"
+#include "vrf/encap_source.hh"
+#include "vrf/registry.hh"
+#include "vrf/sid_binding.hh"
+#include "vrf/tunsrc_poller.hh"
 
 namespace mgmt {
 
+// The daemon state the answers read (all of it owned by the control thread). The VRF pieces
+// are optional: without a registry `show sids` binds against the default VRF alone and
+// `show vrfs` / `show routes vrf` answer with an error; without a resolver `show encap-source` does.
+struct daemon_view {
+    daemon_view(const fib::rib& r, const fpm::ingest_stats& st, const fpm::session_info& se)
+        : rib(r), stats(st), session(se) {}
+
+    const fib::rib& rib;
+    const fpm::ingest_stats& stats;
+    const fpm::session_info& session;
+    const vrf::registry* vrfs = nullptr;
+    const vrf::sid_tracker* sids = nullptr;
+    std::string kernel_vrfs;  // state of the kernel VRF monitor, for `show vrfs`
+    const vrf::encap_source_resolver* encap = nullptr;
+    std::optional<fib::ip6_addr> encap_configured;
+    const vrf::tunsrc_poller* tunsrc = nullptr;
+};
+
 // Dispatches on the request's command; a request without a known command gets an error
 // response (a newer srv6ctl talking to an older srv6d sends commands this one lacks).
+pb::Response answer(const pb::Request& req, const daemon_view& d);
+
+// The FPM/RIB commands only (no VRF registry, no encap source).
 pb::Response answer(const pb::Request& req, const fib::rib& rib, const fpm::ingest_stats& stats,
                     const fpm::session_info& session);
 

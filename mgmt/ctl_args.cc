@@ -62,10 +62,10 @@ bool parse_words(const std::vector<std::string>& words, pb::Request& req, std::s
     if (!match(words[0], verbs, error))
         return false;
     if (words.size() < 2) {
-        error = "show what? fpm, routes, nexthops or sids";
+        error = "show what? fpm, routes, nexthops, sids, vrfs or encap-source";
         return false;
     }
-    constexpr std::array<std::string_view, 4> subjects{"fpm", "routes", "nexthops", "sids"};
+    constexpr std::array<std::string_view, 6> subjects{"fpm", "routes", "nexthops", "sids", "vrfs", "encap-source"};
     const auto subject = match(words[1], subjects, error);
     if (!subject)
         return false;
@@ -76,22 +76,31 @@ bool parse_words(const std::vector<std::string>& words, pb::Request& req, std::s
         req.mutable_show_nexthops();
     } else if (*subject == "sids") {
         req.mutable_show_sids();
+    } else if (*subject == "vrfs") {
+        req.mutable_show_vrfs();
+    } else if (*subject == "encap-source") {
+        req.mutable_show_encap_source();
     } else {
         auto* routes = req.mutable_show_routes();
-        constexpr std::array<std::string_view, 1> filters{"table"};
+        constexpr std::array<std::string_view, 2> filters{"table", "vrf"};
         if (words.size() > 2) {
-            if (!match(words[2], filters, error))
+            const auto filter = match(words[2], filters, error);
+            if (!filter)
                 return false;
             if (words.size() < 4) {
-                error = "table needs a table id";
+                error = *filter == "table" ? "table needs a table id" : "vrf needs a VRF name";
                 return false;
             }
-            const auto id = parse_u32(words[3]);
-            if (!id) {
-                error = fmt::format("table id '{}' is not a number from 0 to 4294967295", words[3]);
-                return false;
+            if (*filter == "vrf") {
+                routes->set_vrf(words[3]);
+            } else {
+                const auto id = parse_u32(words[3]);
+                if (!id) {
+                    error = fmt::format("table id '{}' is not a number from 0 to 4294967295", words[3]);
+                    return false;
+                }
+                routes->set_table(*id);
             }
-            routes->set_table(*id);
             used = 4;
         }
     }
@@ -107,9 +116,11 @@ bool parse_words(const std::vector<std::string>& words, pb::Request& req, std::s
 std::string ctl_usage() {
     std::ostringstream os;
     os << "usage: srv6ctl [options] show fpm\n"
-          "       srv6ctl [options] show routes [table N]\n"
+          "       srv6ctl [options] show routes [table N | vrf NAME]\n"
           "       srv6ctl [options] show nexthops\n"
           "       srv6ctl [options] show sids\n"
+          "       srv6ctl [options] show vrfs\n"
+          "       srv6ctl [options] show encap-source\n"
           "Options may also follow the command; words may be abbreviated (sh ro = show routes).\n\n"
        << visible_options(nullptr);
     return os.str();

@@ -4,12 +4,18 @@
 
 #include <chrono>
 #include <optional>
+#include <string>
 
+#include "fib/addr.hh"
 #include "fib/model.hh"
 #include "fib/rib.hh"
 #include "fpm/decode_ctx.hh"
 #include "fpm/session.hh"
 #include "mgmt/proto.hh"
+#include "vrf/encap_source.hh"
+#include "vrf/registry.hh"
+#include "vrf/sid_binding.hh"
+#include "vrf/tunsrc_poller.hh"
 
 namespace mgmt {
 
@@ -24,8 +30,17 @@ pb::RouteTables render_routes(const fib::rib& rib, std::optional<fib::table_id> 
 // `show nexthops`: nexthop objects and groups, PIC contexts and SID lists.
 pb::NexthopTable render_nexthops(const fib::rib& rib);
 
-// `show sids`: the local SIDs.
-pb::SidTable render_sids(const fib::rib& rib);
+// `show sids`: the local SIDs, each bound through the registry (vrf::bind_sid): active, with the
+// VRF an End.T/End.DT* SID uses, or refused with the reason. `tracker` adds the refusal totals.
+pb::SidTable render_sids(const fib::rib& rib, const vrf::registry& reg, const vrf::sid_tracker* tracker = nullptr);
+
+// `show vrfs`: every VRF of the registry by id; `kernel` describes the kernel VRF monitor.
+pb::VrfTable render_vrfs(const vrf::registry& reg, const std::string& kernel);
+
+// `show encap-source`: the global H.Encaps source with its origin, the configured value, and the
+// poller's last reading of the kernel tunsrc (absent poller: not read).
+pb::EncapSource render_encap_source(const vrf::encap_source_resolver& res, std::optional<fib::ip6_addr> configured,
+                                    const vrf::tunsrc_poller* poller = nullptr);
 
 // Model -> message pieces, shared by the renderers above.
 void render_nexthop(const fib::nexthop& nh, pb::Nexthop& out);

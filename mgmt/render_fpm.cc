@@ -62,6 +62,8 @@ void render_rib(const fib::rib& rib, pb::RibSummary& out) {
     out.set_swept_routes(c.swept_routes);
     out.set_swept_nexthops(c.swept_nexthops);
     out.set_swept_other(c.swept_other);
+    out.set_kept_routes(c.kept_routes);
+    out.set_kept_nexthops(c.kept_nexthops);
 }
 
 }  // namespace
@@ -86,6 +88,11 @@ pb::FpmStatus render_fpm(const fpm::session_info& session, const fpm::ingest_sta
     out.set_resync_pending(session.resync_pending);
     out.set_sweeps(session.sweeps);
     out.set_last_sweep_removed(session.last_sweep_removed);
+    if (session.zebra_pid)
+        out.set_zebra_pid(*session.zebra_pid);
+    out.set_last_sweep_scope(std::string(fpm::to_string(session.last_sweep_scope)));
+    out.set_last_sweep_reason(printable(session.last_sweep_reason));
+    out.set_last_sweep_kept(session.last_sweep_kept);
     render_ingest(stats, *out.mutable_ingest());
     render_rib(rib, *out.mutable_rib());
     return out;

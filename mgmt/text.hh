@@ -12,6 +12,8 @@ std::string format_fpm(const pb::FpmStatus& s);
 std::string format_routes(const pb::RouteTables& t);
 std::string format_nexthops(const pb::NexthopTable& t);
 std::string format_sids(const pb::SidTable& t);
+std::string format_vrfs(const pb::VrfTable& t);
+std::string format_encap_source(const pb::EncapSource& e);
 // Whichever result the response carries; the error text when it carries an error.
 std::string format_response(const pb::Response& r);
 

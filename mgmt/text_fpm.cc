@@ -33,10 +33,20 @@ std::string format_fpm(const pb::FpmStatus& s) {
                        s.connections(), s.refused(), s.disconnects(), s.framing_resets());
     if (!s.last_disconnect_reason().empty())
         out += fmt::format("  Last disconnect: {}\n", s.last_disconnect_reason());
+    if (s.has_zebra_pid())
+        out += fmt::format("  zebra: nlmsg_pid {}\n", s.zebra_pid());
     if (s.resync_pending())
         out += fmt::format("  Resync: pending, replay being received ({} sweeps so far)\n", s.sweeps());
     else
         out += fmt::format("  Resync: done, {} sweeps, last removed {}\n", s.sweeps(), s.last_sweep_removed());
+    if (!s.last_sweep_scope().empty() && s.last_sweep_scope() != "none") {
+        out += fmt::format("  Last sweep: {}{}", s.last_sweep_scope(),
+                           s.last_sweep_reason().empty() ? "" : fmt::format(", {}", s.last_sweep_reason()));
+        if (s.last_sweep_kept())
+            out += fmt::format("; kept {} stale route{} of tables zebra does not replay", s.last_sweep_kept(),
+                               s.last_sweep_kept() == 1 ? "" : "s");
+        out += "\n";
+    }
 
     const auto& in = s.ingest();
     out += "\nIngest:\n";
@@ -76,6 +86,8 @@ std::string format_fpm(const pb::FpmStatus& s) {
                        r.nh_upserts(), r.nh_changes(), r.nh_deletes(), r.nh_delete_unknown());
     out += fmt::format("  Resyncs: {}, swept: {} routes, {} nexthops, {} other\n", r.resyncs(), r.swept_routes(),
                        r.swept_nexthops(), r.swept_other());
+    if (r.kept_routes() || r.kept_nexthops())
+        out += fmt::format("  Kept by selective sweeps: {} routes, {} nexthops\n", r.kept_routes(), r.kept_nexthops());
     return out;
 }
 

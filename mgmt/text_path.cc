@@ -86,6 +86,8 @@ std::string format_response(const pb::Response& r) {
     case pb::Response::kRoutes: return format_routes(r.routes());
     case pb::Response::kNexthops: return format_nexthops(r.nexthops());
     case pb::Response::kSids: return format_sids(r.sids());
+    case pb::Response::kVrfs: return format_vrfs(r.vrfs());
+    case pb::Response::kEncapSource: return format_encap_source(r.encap_source());
     case pb::Response::RESULT_NOT_SET: break;
     }
     return {};

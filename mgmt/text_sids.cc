@@ -9,7 +9,7 @@
 namespace mgmt {
 namespace {
 
-constexpr size_t columns = 6;
+constexpr size_t columns = 8;
 using row = std::array<std::string, columns>;
 
 std::string structure_text(const pb::Seg6Local& l) {
@@ -34,18 +34,25 @@ std::string context_text(const pb::LocalSid& s) {
     return ctx.empty() ? "-" : ctx;
 }
 
+// "active", or "refused: table 100 is not bound to any VRF".
+std::string state_text(const pb::LocalSid& s) {
+    if (s.state().empty())
+        return "-";  // an srv6d without SID binding
+    return s.reason().empty() ? s.state() : fmt::format("{}: {}", s.state(), s.reason());
+}
+
 }  // namespace
 
 std::string format_sids(const pb::SidTable& t) {
     if (t.sids_size() == 0)
         return {};
     std::vector<row> rows;
-    rows.push_back({"SID", "Behavior", "Context", "Flavors", "Protocol", "Structure"});
+    rows.push_back({"SID", "Behavior", "Context", "VRF", "Flavors", "Protocol", "Structure", "State"});
     for (const auto& s : t.sids()) {
         const auto& l = s.seg6local();
-        rows.push_back({s.prefix(), l.behavior(), context_text(s),
+        rows.push_back({s.prefix(), l.behavior(), context_text(s), s.has_vrf() ? s.vrf() : "-",
                         l.flavors_size() ? fmt::format("{}", fmt::join(l.flavors(), ",")) : "-",
-                        s.protocol_name(), structure_text(l)});
+                        s.protocol_name(), structure_text(l), state_text(s)});
     }
     std::array<size_t, columns> width{};
     for (const auto& r : rows)
@@ -63,6 +70,12 @@ std::string format_sids(const pb::SidTable& t) {
         if (i == 0)
             out += std::string(total, '-') + "\n";
     }
+    std::string counts;
+    for (const auto& c : t.refusals())
+        if (c.now() || c.total())
+            counts += fmt::format("{}{} {}/{}", counts.empty() ? "" : ", ", c.name(), c.now(), c.total());
+    if (!counts.empty())
+        out += fmt::format("\nRefused SIDs (now/since start): {}\n", counts);
     return out;
 }
 

@@ -23,6 +23,12 @@ TEST(CtlArgs, ShowEachThing) {
     EXPECT_FALSE(p.args->json);
     EXPECT_TRUE(parse({"show", "nexthops"}).args->request.has_show_nexthops());
     EXPECT_TRUE(parse({"show", "sids"}).args->request.has_show_sids());
+    EXPECT_TRUE(parse({"show", "vrfs"}).args->request.has_show_vrfs());
+    EXPECT_TRUE(parse({"show", "encap-source"}).args->request.has_show_encap_source());
+    p = parse({"show", "routes", "vrf", "red"});
+    ASSERT_TRUE(p.args) << p.error;
+    EXPECT_EQ(p.args->request.show_routes().vrf(), "red");
+    EXPECT_FALSE(p.args->request.show_routes().has_table());
     p = parse({"show", "routes"});
     ASSERT_TRUE(p.args);
     ASSERT_TRUE(p.args->request.has_show_routes());
@@ -63,6 +69,12 @@ TEST(CtlArgs, Abbreviations) {
     EXPECT_EQ(p.args->request.show_routes().table(), 5u);
     EXPECT_TRUE(parse({"s", "n"}).args->request.has_show_nexthops());
     EXPECT_TRUE(parse({"show", "f"}).args->request.has_show_fpm());
+    EXPECT_TRUE(parse({"sh", "v"}).args->request.has_show_vrfs());
+    EXPECT_TRUE(parse({"sh", "e"}).args->request.has_show_encap_source());
+    EXPECT_TRUE(parse({"sh", "s"}).args->request.has_show_sids());
+    p = parse({"sh", "ro", "v", "blue"});
+    ASSERT_TRUE(p.args) << p.error;
+    EXPECT_EQ(p.args->request.show_routes().vrf(), "blue");
 }
 
 TEST(CtlArgs, Help) {
@@ -70,7 +82,9 @@ TEST(CtlArgs, Help) {
     ASSERT_TRUE(p.args);
     EXPECT_TRUE(p.args->help);
     EXPECT_TRUE(parse({"show", "-h"}).args->help);  // help wins over an incomplete command
-    EXPECT_NE(ctl_usage().find("show routes [table N]"), std::string::npos);
+    EXPECT_NE(ctl_usage().find("show routes [table N | vrf NAME]"), std::string::npos);
+    EXPECT_NE(ctl_usage().find("show vrfs"), std::string::npos);
+    EXPECT_NE(ctl_usage().find("show encap-source"), std::string::npos);
     EXPECT_NE(ctl_usage().find("--socket"), std::string::npos);
 }
 
@@ -83,9 +97,12 @@ void expect_error(std::initializer_list<const char*> words, std::string_view err
 TEST(CtlArgs, Errors) {
     expect_error({}, "missing command");
     expect_error({"frobnicate"}, "unknown command 'frobnicate'");
-    expect_error({"show"}, "show what? fpm, routes, nexthops or sids");
+    expect_error({"show"}, "show what? fpm, routes, nexthops, sids, vrfs or encap-source");
     expect_error({"show", "interfaces"}, "unknown command 'interfaces'");
-    expect_error({"show", "routes", "vrf", "red"}, "unknown command 'vrf'");
+    expect_error({"show", "routes", "interface", "e0"}, "unknown command 'interface'");
+    expect_error({"show", "routes", "vrf"}, "vrf needs a VRF name");
+    expect_error({"show", "routes", "vrf", "red", "table", "10"}, "unexpected 'table'");
+    expect_error({"show", "vrfs", "red"}, "unexpected 'red'");
     expect_error({"show", "routes", "table"}, "table needs a table id");
     expect_error({"show", "routes", "table", "ten"}, "table id 'ten' is not a number from 0 to 4294967295");
     expect_error({"show", "routes", "table", "4294967296"},

@@ -95,11 +95,42 @@ TEST_F(JsonTest, NexthopsAndSidsRoundTrip) {
     *resp.mutable_nexthops() = render_nexthops(rib);
     EXPECT_TRUE(
         google::protobuf::util::MessageDifferencer::Equals(parse<pb::NexthopTable>(to_json(resp)), resp.nexthops()));
-    *resp.mutable_sids() = render_sids(rib);
+    const vrf::registry vrfs;
+    *resp.mutable_sids() = render_sids(rib, vrfs);
     const std::string json = to_json(resp);
     EXPECT_NE(json.find("\"behavior\": \"uN\""), std::string::npos);
     EXPECT_NE(json.find("\"lcblockBits\": 32"), std::string::npos);
+    EXPECT_NE(json.find("\"state\": \"refused\""), std::string::npos);
+    EXPECT_NE(json.find("\"reason\": \"table 10 is not bound to any VRF\""), std::string::npos);
+    EXPECT_NE(json.find("\"refusal\": \"table_unbound\""), std::string::npos);
     EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(parse<pb::SidTable>(json), resp.sids()));
+}
+
+TEST_F(JsonTest, VrfsAndEncapSourceRoundTrip) {
+    vrf::registry vrfs;
+    vrf::vrf_spec red;
+    red.name = "red";
+    red.table = 10;
+    red.members = {{"e1", 0}};
+    (void)vrfs.set(vrf::source::config, red);
+    pb::Response resp;
+    *resp.mutable_vrfs() = render_vrfs(vrfs, "not followed: no netlink");
+    std::string json = to_json(resp);
+    EXPECT_NE(json.find("\"configTable\": 10"), std::string::npos) << json;
+    EXPECT_EQ(json.find("\"kernelTable\""), std::string::npos) << json;  // optional, unset: absent
+    EXPECT_NE(json.find("\"source\": \"config\""), std::string::npos) << json;
+    EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(parse<pb::VrfTable>(json), resp.vrfs()));
+
+    vrf::encap_source_resolver res;
+    const auto cfg = fib::parse_ip6("fc00:0:1::9");
+    res.set_configured(cfg);
+    *resp.mutable_encap_source() = render_encap_source(res, cfg);
+    json = to_json(resp);
+    EXPECT_NE(json.find("\"address\": \"fc00:0:1::9\""), std::string::npos) << json;
+    EXPECT_NE(json.find("\"origin\": \"config\""), std::string::npos) << json;
+    EXPECT_NE(json.find("\"kernelTunsrc\": \"unknown\""), std::string::npos) << json;
+    EXPECT_TRUE(
+        google::protobuf::util::MessageDifferencer::Equals(parse<pb::EncapSource>(json), resp.encap_source()));
 }
 
 TEST_F(JsonTest, ErrorResponseIsTheWholeResponse) {

@@ -22,7 +22,19 @@ class RenderTest : public ::testing::Test {
 protected:
     void SetUp() override { testing::fill_sample(rib); }
     fib::rib rib;
+    vrf::registry vrfs;  // the default VRF only, until a test adds some
+
+    void configure(std::vector<vrf::vrf_spec> specs) { (void)vrfs.sync(vrf::source::config, specs); }
 };
+
+vrf::vrf_spec spec(const char* name, fib::table_id table, std::vector<std::string> members = {}) {
+    vrf::vrf_spec s;
+    s.name = name;
+    s.table = table;
+    for (auto& m : members)
+        s.members.push_back({std::move(m), 0});
+    return s;
+}
 
 TEST_F(RenderTest, RoutesGroupedByTableInDisplayOrder) {
     const auto t = render_routes(rib);
@@ -180,7 +192,8 @@ TEST_F(RenderTest, PicContextsAndSidLists) {
 }
 
 TEST_F(RenderTest, Sids) {
-    const auto t = render_sids(rib);
+    configure({spec("red", 10)});
+    const auto t = render_sids(rib, vrfs);
     ASSERT_EQ(t.sids_size(), 3);
     EXPECT_EQ(t.sids(0).prefix(), "fc00:0:1::/48");
     EXPECT_EQ(t.sids(0).seg6local().behavior(), "uN");
@@ -194,6 +207,101 @@ TEST_F(RenderTest, Sids) {
     EXPECT_EQ(t.sids(2).seg6local().behavior(), "End.DT46");
     EXPECT_EQ(t.sids(2).seg6local().vrftable(), 10u);
     EXPECT_EQ(t.sids(2).table(), 254u);
+    // uN and End.X need no VRF; End.DT46 vrftable 10 decapsulates into red.
+    EXPECT_EQ(t.sids(0).state(), "active");
+    EXPECT_FALSE(t.sids(0).has_vrf());
+    EXPECT_EQ(t.sids(1).state(), "active");
+    EXPECT_EQ(t.sids(2).state(), "active");
+    EXPECT_EQ(t.sids(2).vrf(), "red");
+    EXPECT_EQ(t.sids(2).vrf_id(), 1u);
+    EXPECT_EQ(t.sids(2).reason(), "");
+    EXPECT_EQ(t.sids(2).refusal(), "");
+    ASSERT_EQ(t.refusals_size(), 5);  // every class but "none"
+    for (const auto& c : t.refusals())
+        EXPECT_EQ(c.now(), 0u) << c.name();
+}
+
+TEST_F(RenderTest, SidRefusedWithoutItsVrfAndCounted) {
+    vrf::sid_tracker tracker;
+    for (const auto& e : rib.local_sids())
+        tracker.upsert(e.r->key.dst, e.sid, vrfs);
+    const auto t = render_sids(rib, vrfs, &tracker);
+    ASSERT_EQ(t.sids_size(), 3);
+    EXPECT_EQ(t.sids(2).state(), "refused");
+    EXPECT_FALSE(t.sids(2).has_vrf());
+    EXPECT_EQ(t.sids(2).reason(), "table 10 is not bound to any VRF");
+    EXPECT_EQ(t.sids(2).refusal(), "table_unbound");
+    EXPECT_EQ(t.sids(0).state(), "active");
+    ASSERT_EQ(t.refusals_size(), 5);
+    EXPECT_EQ(t.refusals(0).name(), "table_unbound");
+    EXPECT_EQ(t.refusals(0).now(), 1u);
+    EXPECT_EQ(t.refusals(0).total(), 1u);
+    EXPECT_EQ(t.refusals(1).name(), "vrf_unknown");
+    EXPECT_EQ(t.refusals(1).now(), 0u);
+
+    // Bound later: active at once (render binds against the registry as it is now); the
+    // total of past refusals stays.
+    configure({spec("red", 10)});
+    const auto u = render_sids(rib, vrfs, &tracker);
+    EXPECT_EQ(u.sids(2).state(), "active");
+    EXPECT_EQ(u.refusals(0).now(), 0u);
+    EXPECT_EQ(u.refusals(0).total(), 1u);
+}
+
+TEST_F(RenderTest, Vrfs) {
+    configure({spec("red", 10, {"e1", "e2"}), spec("blue", 10), spec("green", 20)});
+    const auto t = render_vrfs(vrfs, "0 VRF devices, 0 link events, 0 re-dumps");
+    ASSERT_EQ(t.vrfs_size(), 4);
+    EXPECT_EQ(t.vrfs(0).name(), "default");
+    EXPECT_EQ(t.vrfs(0).id(), 0u);
+    EXPECT_EQ(t.vrfs(0).table(), 254u);
+    EXPECT_EQ(t.vrfs(0).source(), "builtin");
+    EXPECT_EQ(t.vrfs(0).state(), "active");
+    const auto& red = t.vrfs(1);
+    EXPECT_EQ(red.name(), "red");
+    EXPECT_EQ(red.id(), 1u);
+    EXPECT_EQ(red.table(), 10u);
+    EXPECT_EQ(red.config_table(), 10u);
+    EXPECT_FALSE(red.has_kernel_table());
+    EXPECT_FALSE(red.has_dev_ifindex());
+    EXPECT_EQ(red.source(), "config");
+    ASSERT_EQ(red.members_size(), 2);
+    EXPECT_EQ(red.members(1).name(), "e2");
+    EXPECT_EQ(red.members(1).source(), "config");
+    EXPECT_EQ(red.state(), "active");
+    EXPECT_EQ(red.reason(), "");
+    const auto& blue = t.vrfs(2);
+    EXPECT_EQ(blue.name(), "blue");
+    EXPECT_EQ(blue.state(), "refused");
+    EXPECT_EQ(blue.reason(), "vrf blue: table 10 is already bound to vrf red (config)");
+    EXPECT_EQ(t.vrfs(3).name(), "green");
+    EXPECT_EQ(t.kernel(), "0 VRF devices, 0 link events, 0 re-dumps");
+}
+
+TEST_F(RenderTest, EncapSourceByOrigin) {
+    vrf::encap_source_resolver res;
+    auto e = render_encap_source(res, std::nullopt);
+    EXPECT_FALSE(e.has_address());
+    EXPECT_EQ(e.origin(), "none");
+    EXPECT_EQ(e.text().rfind("none (", 0), 0u) << e.text();
+    EXPECT_EQ(e.kernel_tunsrc(), "unknown");
+    EXPECT_FALSE(e.has_configured());
+
+    const auto cfg = fib::parse_ip6("fc00:0:1::9");
+    res.set_configured(cfg);
+    e = render_encap_source(res, cfg);
+    EXPECT_EQ(e.address(), "fc00:0:1::9");
+    EXPECT_EQ(e.origin(), "config");
+    EXPECT_EQ(e.text(), "fc00:0:1::9 (srv6d config encap-source)");
+    EXPECT_EQ(e.configured(), "fc00:0:1::9");
+
+    // The kernel's tunsrc (FRR's source-address) wins over srv6d's config.
+    res.set_kernel_tunsrc(vrf::tunsrc_reading{true, fib::parse_ip6("fc00:0:1::1"), {}});
+    e = render_encap_source(res, cfg);
+    EXPECT_EQ(e.address(), "fc00:0:1::1");
+    EXPECT_EQ(e.origin(), "kernel-tunsrc");
+    EXPECT_EQ(e.text(), "fc00:0:1::1 (kernel tunsrc, set by FRR zebra)");
+    EXPECT_EQ(e.version(), res.version());
 }
 
 TEST_F(RenderTest, FpmStatus) {
@@ -218,6 +326,10 @@ TEST_F(RenderTest, FpmStatus) {
     si.framing_resets = 1;
     si.sweeps = 2;
     si.last_sweep_removed = 4;
+    si.zebra_pid = 3425875349;
+    si.last_sweep_scope = fpm::sweep_scope::replayed_tables;
+    si.last_sweep_reason = "same zebra (nlmsg_pid 3425875349)";
+    si.last_sweep_kept = 2;
     const auto s = render_fpm(si, st, rib, si.connected_since + std::chrono::seconds(3725));
     EXPECT_TRUE(s.connected());
     EXPECT_EQ(s.state(), "connected");
@@ -229,6 +341,10 @@ TEST_F(RenderTest, FpmStatus) {
     EXPECT_EQ(s.framing_resets(), 1u);
     EXPECT_EQ(s.sweeps(), 2u);
     EXPECT_EQ(s.last_sweep_removed(), 4u);
+    EXPECT_EQ(s.zebra_pid(), 3425875349u);
+    EXPECT_EQ(s.last_sweep_scope(), "replayed tables only");
+    EXPECT_EQ(s.last_sweep_reason(), "same zebra (nlmsg_pid 3425875349)");
+    EXPECT_EQ(s.last_sweep_kept(), 2u);
     EXPECT_EQ(s.ingest().protobuf_frames(), 1u);
     ASSERT_EQ(s.ingest().message_types_size(), 2);
     EXPECT_EQ(s.ingest().message_types(0).name(), "RTM_NEWROUTE");
@@ -260,6 +376,8 @@ TEST_F(RenderTest, FpmListeningHasNoPeerOrSince) {
     EXPECT_EQ(s.state(), "listening");
     EXPECT_EQ(s.peer(), "");
     EXPECT_EQ(s.connected_since(), "");
+    EXPECT_FALSE(s.has_zebra_pid());
+    EXPECT_EQ(s.last_sweep_scope(), "none");
 }
 
 TEST_F(RenderTest, AnswerDispatchesEachCommand) {
@@ -276,9 +394,51 @@ TEST_F(RenderTest, AnswerDispatchesEachCommand) {
     EXPECT_EQ(answer(req, rib, st, si).nexthops().nexthops_size(), 4);
     req.mutable_show_sids();
     EXPECT_EQ(answer(req, rib, st, si).sids().sids_size(), 3);
+    // Without a registry, SIDs are bound against the default VRF alone.
+    EXPECT_EQ(answer(req, rib, st, si).sids().sids(2).state(), "refused");
     const auto none = answer(pb::Request{}, rib, st, si);
     EXPECT_EQ(none.result_case(), pb::Response::RESULT_NOT_SET);
     EXPECT_NE(none.error(), "");
+    // The VRF commands need the daemon's registry and resolver.
+    req.mutable_show_vrfs();
+    EXPECT_NE(answer(req, rib, st, si).error(), "");
+    req.mutable_show_encap_source();
+    EXPECT_NE(answer(req, rib, st, si).error(), "");
+}
+
+TEST_F(RenderTest, AnswerWithVrfsAndEncapSource) {
+    fpm::ingest_stats st;
+    fpm::session_info si;
+    configure({spec("red", 10)});
+    vrf::encap_source_resolver res;
+    daemon_view d(rib, st, si);
+    d.vrfs = &vrfs;
+    d.kernel_vrfs = "not followed: test";
+    d.encap = &res;
+    pb::Request req;
+    req.mutable_show_vrfs();
+    auto r = answer(req, d);
+    ASSERT_EQ(r.result_case(), pb::Response::kVrfs) << r.error();
+    EXPECT_EQ(r.vrfs().vrfs_size(), 2);
+    EXPECT_EQ(r.vrfs().kernel(), "not followed: test");
+    req.mutable_show_encap_source();
+    EXPECT_EQ(answer(req, d).encap_source().origin(), "none");
+    req.mutable_show_sids();
+    EXPECT_EQ(answer(req, d).sids().sids(2).vrf(), "red");
+
+    // `show routes vrf red` is table 10.
+    req.mutable_show_routes()->set_vrf("red");
+    r = answer(req, d);
+    ASSERT_EQ(r.result_case(), pb::Response::kRoutes) << r.error();
+    ASSERT_EQ(r.routes().tables_size(), 1);
+    EXPECT_EQ(r.routes().tables(0).table(), 10u);
+    req.mutable_show_routes()->set_vrf("default");
+    EXPECT_EQ(answer(req, d).routes().tables(0).table(), 254u);
+    req.mutable_show_routes()->set_vrf("blue");
+    EXPECT_EQ(answer(req, d).error(), "vrf blue is not known (neither configured nor a kernel VRF device)");
+    req.mutable_show_routes()->set_vrf("red");
+    req.mutable_show_routes()->set_table(11);
+    EXPECT_EQ(answer(req, d).error(), "vrf red is table 10, not table 11");
 }
 
 }  // namespace

@@ -12,7 +12,16 @@ class TextTest : public ::testing::Test {
 protected:
     void SetUp() override { testing::fill_sample(rib); }
     fib::rib rib;
+    vrf::registry vrfs;  // the default VRF only, until a test binds some
 };
+
+vrf::vrf_spec spec(const char* name, fib::table_id table, std::vector<vrf::member> members = {}) {
+    vrf::vrf_spec s;
+    s.name = name;
+    s.table = table;
+    s.members = std::move(members);
+    return s;
+}
 
 TEST_F(TextTest, Routes) {
     EXPECT_EQ(format_routes(render_routes(rib)),
@@ -43,7 +52,7 @@ TEST_F(TextTest, Routes) {
 TEST_F(TextTest, EmptyRibPrintsNothing) {
     // As vtysh: no legend without routes.
     EXPECT_EQ(format_routes(render_routes(fib::rib{})), "");
-    EXPECT_EQ(format_sids(render_sids(fib::rib{})), "");
+    EXPECT_EQ(format_sids(render_sids(fib::rib{}, vrfs)), "");
     EXPECT_EQ(format_nexthops(render_nexthops(fib::rib{})), "");
 }
 
@@ -125,12 +134,105 @@ TEST_F(TextTest, Nexthops) {
 }
 
 TEST_F(TextTest, Sids) {
-    EXPECT_EQ(format_sids(render_sids(rib)),
-              "SID                  Behavior  Context                    Flavors    Protocol  Structure\n"
-              "------------------------------------------------------------------------------------------------------\n"
-              "fc00:0:1::/48        uN        -                          next-csid  static    lcblock 32 lcnode-fn 16\n"
-              "fc00:0:1::2/128      End.X     nh6 fc00:12::2, ifindex 2  psp        kernel    -\n"
-              "fc00:0:1:e000::/128  End.DT46  vrftable 10                -          bgp       -\n");
+    (void)vrfs.sync(vrf::source::config, {spec("red", 10)});
+    EXPECT_EQ(format_sids(render_sids(rib, vrfs)),
+              "SID                  Behavior  Context                    VRF  Flavors    Protocol  Structure       "
+              "         State\n"
+              "-------------------------------------------------------------------------------------------------------"
+              "------------\n"
+              "fc00:0:1::/48        uN        -                          -    next-csid  static    lcblock 32 lcnode-"
+              "fn 16  active\n"
+              "fc00:0:1::2/128      End.X     nh6 fc00:12::2, ifindex 2  -    psp        kernel    -               "
+              "         active\n"
+              "fc00:0:1:e000::/128  End.DT46  vrftable 10                red  -          bgp       -               "
+              "         active\n");
+}
+
+TEST_F(TextTest, RefusedSidShowsTheReasonAndTheCount) {
+    const std::string text = format_sids(render_sids(rib, vrfs));
+    EXPECT_NE(text.find("fc00:0:1:e000::/128  End.DT46  vrftable 10                -    -          bgp       -     "
+                        "                   refused: table 10 is not bound to any VRF\n"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("\nRefused SIDs (now/since start): table_unbound 1/0\n"), std::string::npos) << text;
+}
+
+TEST_F(TextTest, Vrfs) {
+    (void)vrfs.sync(vrf::source::config,
+                    {spec("red", 10, {{"e1", 0}, {"e2", 0}}), spec("blue", 10), spec("green", 20)});
+    EXPECT_EQ(format_vrfs(render_vrfs(vrfs, "0 (0 link events, 0 re-dumps)")),
+              "Name     Id  Table  Source   Members  State    Reason\n"
+              "----------------------------------------------------------------------------------------------------"
+              "--\n"
+              "default  0   254    builtin  -        active   -\n"
+              "red      1   10     config   e1,e2    active   -\n"
+              "blue     2   10     config   -        refused  vrf blue: table 10 is already bound to vrf red (config)\n"
+              "green    3   20     config   -        active   -\n"
+              "\n"
+              "Kernel VRF devices: 0 (0 link events, 0 re-dumps)\n");
+}
+
+TEST_F(TextTest, VrfInConflictShowsBothTables) {
+    vrf::vrf_spec k = spec("red", 20);
+    k.dev_ifindex = 7;
+    (void)vrfs.sync(vrf::source::config, {spec("red", 10)});
+    (void)vrfs.sync(vrf::source::kernel, {k});
+    const std::string text = format_vrfs(render_vrfs(vrfs, "1 (2 link events, 0 re-dumps)"));
+    EXPECT_NE(text.find("red      1   10 (config 10, kernel 20)  config+kernel  -        conflict  vrf red: config "
+                        "binds table 10, kernel binds table 20\n"),
+              std::string::npos)
+        << text;
+}
+
+TEST_F(TextTest, EncapSource) {
+    vrf::encap_source_resolver res;
+    EXPECT_EQ(format_encap_source(render_encap_source(res, std::nullopt)),
+              "Encap source: none (kernel tunsrc not read yet, no encap-source configured, no loopback or locator "
+              "configured to derive from)\n"
+              "  Kernel tunsrc: unknown\n"
+              "  Configured (encap.source): none\n");
+    res.set_configured(fib::parse_ip6("fc00:0:1::9"));
+    res.set_kernel_tunsrc(vrf::tunsrc_reading{true, fib::parse_ip6("fc00:0:1::1"), {}});
+    EXPECT_EQ(format_encap_source(render_encap_source(res, fib::parse_ip6("fc00:0:1::9"))),
+              "Encap source: fc00:0:1::1 (kernel tunsrc, set by FRR zebra)\n"
+              "  Kernel tunsrc: unknown\n"
+              "  Configured (encap.source): fc00:0:1::9\n");
+    // With a poller: its last reading (here a message built by hand: no kernel in this test).
+    pb::EncapSource e;
+    e.set_text("fc00:0:1::1 (kernel tunsrc, set by FRR zebra)");
+    e.set_kernel_tunsrc("fc00:0:1::1");
+    e.set_poll_interval_ms(2000);
+    e.set_kernel_reads(12);
+    e.set_kernel_read_failures(1);
+    e.set_kernel_error("timeout");
+    EXPECT_EQ(format_encap_source(e),
+              "Encap source: fc00:0:1::1 (kernel tunsrc, set by FRR zebra)\n"
+              "  Kernel tunsrc: fc00:0:1::1 (re-read every 2000 ms: 12 reads, 1 failed)\n"
+              "  Last read error: timeout\n"
+              "  Configured (encap.source): none\n");
+}
+
+TEST_F(TextTest, FpmSweepScope) {
+    fpm::session_info si;
+    si.listen = "127.0.0.1:2620";
+    si.sweeps = 2;
+    si.last_sweep_removed = 1;
+    si.zebra_pid = 42;
+    si.last_sweep_scope = fpm::sweep_scope::replayed_tables;
+    si.last_sweep_reason = "same zebra (nlmsg_pid 42)";
+    si.last_sweep_kept = 2;
+    std::string text = format_fpm(render_fpm(si, {}, rib));
+    EXPECT_NE(text.find("  zebra: nlmsg_pid 42\n"
+                        "  Resync: done, 2 sweeps, last removed 1\n"
+                        "  Last sweep: replayed tables only, same zebra (nlmsg_pid 42); kept 2 stale routes of "
+                        "tables zebra does not replay\n"),
+              std::string::npos)
+        << text;
+    si.last_sweep_scope = fpm::sweep_scope::full;
+    si.last_sweep_reason = "zebra restarted (nlmsg_pid 41 -> 42)";
+    si.last_sweep_kept = 0;
+    text = format_fpm(render_fpm(si, {}, rib));
+    EXPECT_NE(text.find("  Last sweep: full, zebra restarted (nlmsg_pid 41 -> 42)\n"), std::string::npos) << text;
 }
 
 TEST_F(TextTest, Fpm) {
