@@ -9,6 +9,8 @@
 #include <string_view>
 
 #include "forward/eal.hh"
+#include "vrf/config_parse.hh"
+#include "vrf/encap_source.hh"
 
 #ifndef SRV6D_VERSION
 #define SRV6D_VERSION "unknown"
@@ -60,6 +62,36 @@ public:
 private:
     std::string _name;
 };
+
+// A repeatable string option (`vrf = ...` lines): every occurrence is kept, in order.
+class text_list_value : public po::untyped_value {
+public:
+    explicit text_list_value(const char* name) : po::untyped_value(false), _name(name) {}
+    std::string name() const override { return _name; }
+    void xparse(boost::any& store, const std::vector<std::string>& tokens) const override {
+        if (store.empty())
+            store = std::vector<std::string>();
+        auto& v = boost::any_cast<std::vector<std::string>&>(store);
+        v.insert(v.end(), tokens.begin(), tokens.end());
+    }
+
+private:
+    std::string _name;
+};
+
+constexpr const char* vrf_key = "vrf";
+
+// Errors of a config file, with a hint where the INI syntax is the likely cause.
+std::string file_error(const std::string& file, const po::error& e) {
+    const auto* u = dynamic_cast<const po::unknown_option*>(&e);
+    if (u) {
+        const std::string opt = u->get_option_name();
+        if (opt.size() > 4 && opt.ends_with(".vrf"))
+            return fmt::format("{}: 'vrf = ...' in [{}]: vrf lines go before the first [section]", file,
+                               opt.substr(0, opt.size() - 4));
+    }
+    return fmt::format("{}: {}", file, e.what());
+}
 
 struct key_info {
     const char* key;
@@ -122,10 +154,26 @@ std::string apply_setting(config& cfg, const std::string& key, const std::string
             return {};
         }
         const auto a = fib::parse_ip6(value);
-        // A packet source must be a unicast address: not ::, not multicast (ff00::/8).
-        if (!a || a->is_zero() || a->bytes[0] == 0xff)
+        // A packet source must be a unicast address replies can come back to.
+        if (!a)
             return invalid(key, value, "a unicast IPv6 address");
+        if (const auto why = vrf::check_encap_source(*a))
+            return invalid(key, value, fmt::format("a unicast IPv6 address ({})", *why));
         cfg.encap_source = *a;
+    } else if (key == vrf_key) {
+        auto spec = vrf::parse_vrf(value);
+        if (!spec)
+            return spec.error;  // "vrf 'red table ten': table 'ten' is not a number ..."
+        // One line per VRF, one VRF per table: srv6d's own config must not contradict itself
+        // (the registry would refuse the second claim; at startup an error is clearer).
+        for (const auto& v : cfg.vrfs) {
+            if (v.name == spec.value->name)
+                return fmt::format("invalid vrf '{}': vrf {} is configured twice", value, v.name);
+            if (v.table == spec.value->table)
+                return fmt::format("invalid vrf '{}': vrf {}: table {} is already bound to vrf {}", value,
+                                   spec.value->name, v.table, v.name);
+        }
+        cfg.vrfs.push_back(std::move(*spec.value));
     } else {
         return fmt::format("unknown setting '{}'", key);
     }
@@ -145,6 +193,8 @@ parse_result parse_args(int argc, const char* const* argv) {
         "Settings (INI key 'key' in section [section], or --section.key VALUE on the command line, which wins)");
     for (const auto& k : keys)
         settings.add_options()(k.key, new text_value, k.help);
+    settings.add_options()(vrf_key, new text_list_value("'NAME table ID [members IF,...]'"),
+                           "a VRF bound to a kernel table (repeatable; in a file: before any [section])");
     po::options_description all;
     all.add(generic).add(settings);
 
@@ -184,7 +234,7 @@ parse_result parse_args(int argc, const char* const* argv) {
             po::store(po::parse_config_file(in, settings, false), file);
         } catch (const po::error& e) {
             r.what = action::error;
-            r.text = fmt::format("{}: {}", r.cfg.config_file, e.what());
+            r.text = file_error(r.cfg.config_file, e);
             return r;
         }
     }
@@ -198,6 +248,21 @@ parse_result parse_args(int argc, const char* const* argv) {
             r.what = action::error;
             r.text = from_cli ? err : fmt::format("{}: {}", r.cfg.config_file, err);
             return r;
+        }
+    }
+    {
+        // The command line's vrf lines replace the file's, like any other key.
+        const bool from_cli = cli.count(vrf_key) > 0;
+        const auto& vm = from_cli ? cli : file;
+        if (vm.count(vrf_key)) {
+            for (const auto& line : vm[vrf_key].as<std::vector<std::string>>()) {
+                auto err = apply_setting(r.cfg, vrf_key, line);
+                if (!err.empty()) {
+                    r.what = action::error;
+                    r.text = from_cli ? err : fmt::format("{}: {}", r.cfg.config_file, err);
+                    return r;
+                }
+            }
         }
     }
     // A cap below the quiet time would make the quiet time meaningless: say so rather than guess.

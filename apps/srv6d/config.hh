@@ -10,6 +10,7 @@
 
 #include "fib/addr.hh"
 #include "util/log.hh"
+#include "vrf/spec.hh"
 
 namespace srv6d {
 
@@ -33,6 +34,8 @@ struct config {
     bool dataplane_enabled = true;          // false: no EAL (machines without hugepages, tests)
     // [encap]
     std::optional<fib::ip6_addr> encap_source;  // H.Encaps outer source; FPM does not carry it
+    // `vrf = NAME table ID [members IF,...]` lines, in file order (before any [section]).
+    std::vector<vrf::vrf_spec> vrfs;
 
     std::string config_file;                // the file that was read; empty when none
 };
@@ -52,7 +55,7 @@ struct parse_result {
 parse_result parse_args(int argc, const char* const* argv);
 
 // One "section.key" = value, validated into `cfg`; returns an error message or "" when valid.
-// Exposed so that tests can check each key's rules directly.
+// Exposed so that tests can check each key's rules directly. "vrf" appends one VRF.
 std::string apply_setting(config& cfg, const std::string& key, const std::string& value);
 
 }  // namespace srv6d

@@ -13,6 +13,7 @@
 #include <optional>
 #include <thread>
 
+#include "apps/srv6d/bindings.hh"
 #include "fib/rib.hh"
 #include "forward/eal.hh"
 #include "fpm/decode_ctx.hh"
@@ -45,6 +46,7 @@ struct control_plane {
     fib::rib rib;
     fpm::ingest_stats stats;
     fpm::session_info session;
+    bindings vrfs{io, cfg, rib};  // VRFs, SID bindings, encap source
     std::optional<fpm::listener> listener;
     std::optional<::mgmt::server> mgmt;  // ::mgmt: srv6d::mgmt is the generated protobuf namespace
     boost::asio::signal_set signals{io, SIGINT, SIGTERM};
@@ -54,6 +56,7 @@ struct control_plane {
 };
 
 bool control_plane::start() {
+    vrfs.start();
     fpm::listener_options lo;
     lo.address = cfg.fpm_listen;
     lo.port = cfg.fpm_port;
@@ -61,11 +64,14 @@ bool control_plane::start() {
     lo.resync_max = cfg.resync_max;
     fpm::listener_hooks hooks;
     // The table compiler (issue 3) publishes here; until then the RIB is the whole state.
-    hooks.on_batch_applied = [](std::span<const fpm::update>) {};
+    hooks.on_batch_applied = [this](std::span<const fpm::update>) { vrfs.rib_changed(); };
     hooks.on_sweep = [this](size_t) {
+        vrfs.rib_changed();
         log(level::info, "srv6d: RIB after resync: {} routes, {} nexthop objects", rib.routes().size(),
             rib.nexthops().size());
     };
+    // A reconnect of the same zebra replays main and its VRFs' tables only: sweep just those.
+    hooks.replayed_table = [this](fib::table_id t) { return vrfs.replayed_table(t); };
     listener.emplace(io, lo, rib, stats, session, std::move(hooks));
     std::string error;
     if (!listener->start(error)) {
@@ -74,8 +80,11 @@ bool control_plane::start() {
     }
     try {
         // The handler runs on this io_context's thread: it may read the RIB without locks.
-        mgmt.emplace(io, cfg.mgmt_socket,
-                     [this](const ::mgmt::pb::Request& req) { return ::mgmt::answer(req, rib, stats, session); });
+        mgmt.emplace(io, cfg.mgmt_socket, [this](const ::mgmt::pb::Request& req) {
+            ::mgmt::daemon_view view(rib, stats, session);
+            vrfs.fill_view(view);
+            return ::mgmt::answer(req, view);
+        });
     } catch (const std::exception& e) {
         log(level::error, "mgmt: cannot serve {}: {}", cfg.mgmt_socket, e.what());
         return false;
@@ -93,6 +102,7 @@ bool control_plane::start() {
 void control_plane::shutdown() {
     boost::system::error_code ignored;
     signals.cancel(ignored);
+    vrfs.stop();
     if (listener)
         listener->stop();
     if (mgmt)
@@ -109,8 +119,6 @@ int run(const config& cfg, const std::string& prog) {
     log(level::info, "srv6d starting: fpm {}:{}, mgmt {}, dataplane {}{}", cfg.fpm_listen, cfg.fpm_port,
         cfg.mgmt_socket, cfg.dataplane_enabled ? "on" : "off",
         cfg.config_file.empty() ? std::string{} : ", config " + cfg.config_file);
-    if (cfg.encap_source)
-        log(level::info, "srv6d: H.Encaps source {}", fib::to_string(*cfg.encap_source));
 
     // EAL first, on the main thread: it pins the calling thread and starts its own threads.
     if (cfg.dataplane_enabled) {

@@ -125,6 +125,8 @@ TEST(Config, InvalidValuesNameKeyAndValue) {
         {"encap.source", "10.0.0.1", "unicast IPv6"},
         {"encap.source", "::", "unicast IPv6"},
         {"encap.source", "ff02::1", "unicast IPv6"},
+        {"encap.source", "::1", "loopback"},
+        {"encap.source", "fe80::1", "link-local"},
         {"mgmt.socket", std::string(200, 'x'), "unix socket path"},
     };
     for (const auto& c : cases) {
@@ -182,10 +184,73 @@ TEST(Config, EmptyEncapSourceMeansNone) {
     EXPECT_FALSE(r.cfg.encap_source.has_value());
 }
 
+TEST(Config, VrfLinesInFileOrder) {
+    temp_file f(R"(# VRFs come before any [section]
+vrf = red table 10 members eth1,eth2
+vrf = blue table 1000
+[encap]
+source = fc00:0:1::9
+)");
+    const auto r = run({"-c", f.path()});
+    ASSERT_EQ(r.what, action::run) << r.text;
+    ASSERT_EQ(r.cfg.vrfs.size(), 2u);
+    EXPECT_EQ(r.cfg.vrfs[0].name, "red");
+    EXPECT_EQ(r.cfg.vrfs[0].table, 10u);
+    ASSERT_EQ(r.cfg.vrfs[0].members.size(), 2u);
+    EXPECT_EQ(r.cfg.vrfs[0].members[1].name, "eth2");
+    EXPECT_EQ(r.cfg.vrfs[1].name, "blue");
+    EXPECT_EQ(r.cfg.vrfs[1].table, 1000u);
+    EXPECT_TRUE(r.cfg.vrfs[1].members.empty());
+    EXPECT_TRUE(run({}).cfg.vrfs.empty());
+}
+
+TEST(Config, CommandLineVrfsReplaceTheFiles) {
+    temp_file f("vrf = red table 10\nvrf = blue table 20\n");
+    const auto r = run({"-c", f.path(), "--vrf", "green table 30", "--vrf=black table 40"});
+    ASSERT_EQ(r.what, action::run) << r.text;
+    ASSERT_EQ(r.cfg.vrfs.size(), 2u);
+    EXPECT_EQ(r.cfg.vrfs[0].name, "green");
+    EXPECT_EQ(r.cfg.vrfs[1].name, "black");
+}
+
+TEST(Config, InvalidVrfLines) {
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+        {{"red table ten"}, "vrf 'red table ten': table 'ten' is not a number from 1 to 4294967295"},
+        {{"red"}, "vrf 'red': missing 'table ID': a VRF has exactly one table"},
+        {{"red table 254"}, "vrf 'red table 254': table 254 is the default VRF's"},
+        {{"red table 10", "red table 11"}, "invalid vrf 'red table 11': vrf red is configured twice"},
+        {{"red table 10", "blue table 10"},
+         "invalid vrf 'blue table 10': vrf blue: table 10 is already bound to vrf red"},
+    };
+    for (const auto& [lines, message] : cases) {
+        std::vector<std::string> args;
+        for (const auto& l : lines)
+            args.insert(args.end(), {"--vrf", l});
+        const auto r = run(args);
+        EXPECT_EQ(r.what, action::error) << lines.back();
+        EXPECT_EQ(r.text, message);
+    }
+}
+
+TEST(Config, VrfInsideASectionIsExplained) {
+    temp_file f("[fpm]\nport = 2620\nvrf = red table 10\n");
+    const auto r = run({"-c", f.path()});
+    ASSERT_EQ(r.what, action::error);
+    EXPECT_EQ(r.text, f.path() + ": 'vrf = ...' in [fpm]: vrf lines go before the first [section]");
+}
+
+TEST(Config, InvalidVrfInFileNamesTheFile) {
+    temp_file f("vrf = red table 0\n");
+    const auto r = run({"-c", f.path()});
+    ASSERT_EQ(r.what, action::error);
+    EXPECT_EQ(r.text.rfind(f.path() + ": vrf 'red table 0': ", 0), 0u) << r.text;
+}
+
 TEST(Config, HelpAndVersion) {
     auto r = run({"--help"});
     EXPECT_EQ(r.what, action::help);
     EXPECT_NE(r.text.find("--fpm.resync-quiet-ms"), std::string::npos);
+    EXPECT_NE(r.text.find("--vrf"), std::string::npos);
     r = run({"--version"});
     EXPECT_EQ(r.what, action::version);
     EXPECT_EQ(r.text.rfind("srv6d ", 0), 0u);
@@ -205,6 +270,8 @@ TEST(Config, SampleConfigParses) {
     EXPECT_EQ(r.cfg.log_level, d.log_level);
     EXPECT_EQ(r.cfg.eal_args, d.eal_args);
     EXPECT_EQ(r.cfg.dataplane_enabled, d.dataplane_enabled);
+    EXPECT_EQ(r.cfg.encap_source, d.encap_source);
+    EXPECT_TRUE(r.cfg.vrfs.empty());
 }
 
 }  // namespace

@@ -1,0 +1,30 @@
+// Keeps the daemon's vrf::sid_tracker equal to the RIB's local SIDs, each bound to its VRF
+// through the registry, so that refusals are counted once per transition and logged.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fib/addr.hh"
+#include "fib/rib.hh"
+#include "vrf/registry.hh"
+#include "vrf/sid_binding.hh"
+
+namespace srv6d {
+
+struct sid_change {
+    fib::prefix sid;
+    std::optional<vrf::sid_binding> before;  // nullopt: the SID is new
+    std::optional<vrf::sid_binding> after;   // nullopt: the SID is gone
+};
+
+// After it, `tracker` holds exactly rib.local_sids() (by SID prefix), bound against `reg`.
+// Returns every SID that appeared, went, or whose binding changed (activated, refused, another
+// VRF or reason). Cost: one bind_sid per SID; call it when the RIB or the registry changed.
+std::vector<sid_change> sync_sids(vrf::sid_tracker& tracker, const fib::rib& rib, const vrf::registry& reg);
+
+// One log line for a change: "sid fc00:0:1::5/128 End.DT6: refused: table 100 is not bound to any VRF".
+std::string describe(const sid_change& c, const vrf::sid_tracker& tracker);
+
+}  // namespace srv6d

@@ -1,0 +1,110 @@
+// sync_sids: the daemon's SID tracker follows the RIB's local SIDs and the registry, and a
+// refusal is counted once per transition however often the RIB or the registry changes.
+#include "apps/srv6d/sid_sync.hh"
+
+#include <gtest/gtest.h>
+
+namespace srv6d {
+namespace {
+
+fib::prefix pfx(const char* s) { return *fib::parse_prefix(s); }
+
+// A kernel-style local SID route (what zebra relays for `ip -6 route add ... encap seg6local`).
+fib::route sid_route(const char* sid, fib::behavior b, std::optional<fib::table_id> table = std::nullopt,
+                     std::optional<fib::table_id> vrftable = std::nullopt) {
+    fib::route r;
+    r.key.dst = pfx(sid);
+    r.protocol = fib::proto::kernel;
+    fib::nexthop nh;
+    nh.ifindex = 2;
+    fib::seg6local l;
+    l.action = b;
+    l.table = table;
+    l.vrftable = vrftable;
+    nh.local = l;
+    r.nexthops = {nh};
+    return r;
+}
+
+vrf::vrf_spec spec(const char* name, fib::table_id table) {
+    vrf::vrf_spec s;
+    s.name = name;
+    s.table = table;
+    return s;
+}
+
+constexpr auto unbound = static_cast<size_t>(vrf::sid_refusal::table_unbound);
+
+TEST(SidSync, FollowsTheRibAndTheRegistry) {
+    fib::rib rib;
+    vrf::registry reg;
+    vrf::sid_tracker t;
+    rib.upsert_route(sid_route("fc00:0:1::1/128", fib::behavior::end));
+    rib.upsert_route(sid_route("fc00:0:1::5/128", fib::behavior::end_dt6, 100));  // FRR's DT6: TABLE
+
+    auto c = sync_sids(t, rib, reg);
+    ASSERT_EQ(c.size(), 2u);  // both new
+    EXPECT_FALSE(c[0].before);
+    ASSERT_TRUE(c[1].after);
+    EXPECT_FALSE(c[1].after->active);
+    EXPECT_EQ(c[1].after->reason, "table 100 is not bound to any VRF");
+    EXPECT_EQ(describe(c[1], t), "sid fc00:0:1::5/128 End.DT6: refused: table 100 is not bound to any VRF");
+    EXPECT_EQ(describe(c[0], t), "sid fc00:0:1::1/128 End: active");
+    EXPECT_EQ(t.refusals()[unbound], 1u);
+
+    // Nothing changed: nothing reported, nothing counted again (a replay resends every SID).
+    EXPECT_TRUE(sync_sids(t, rib, reg).empty());
+    rib.upsert_route(sid_route("fc00:0:1::5/128", fib::behavior::end_dt6, 100));
+    EXPECT_TRUE(sync_sids(t, rib, reg).empty());
+    EXPECT_EQ(t.refusals()[unbound], 1u);
+
+    // The binding appears: the SID becomes active by itself.
+    (void)reg.sync(vrf::source::config, {spec("blue", 100)});
+    c = sync_sids(t, rib, reg);
+    ASSERT_EQ(c.size(), 1u);
+    EXPECT_EQ(c[0].sid, pfx("fc00:0:1::5/128"));
+    EXPECT_FALSE(c[0].before->active);
+    EXPECT_TRUE(c[0].after->active);
+    EXPECT_EQ(describe(c[0], t), "sid fc00:0:1::5/128 End.DT6: active, vrf blue (id 1)");
+    EXPECT_EQ(t.find(pfx("fc00:0:1::5/128"))->bound.vrf_name, "blue");
+
+    // ... and is refused again when it goes: a second transition, counted.
+    (void)reg.sync(vrf::source::config, {});
+    c = sync_sids(t, rib, reg);
+    ASSERT_EQ(c.size(), 1u);
+    EXPECT_FALSE(c[0].after->active);
+    EXPECT_EQ(t.refusals()[unbound], 2u);
+    EXPECT_EQ(t.refused_now()[unbound], 1u);
+}
+
+TEST(SidSync, RemovedAndChangedSids) {
+    fib::rib rib;
+    vrf::registry reg;
+    (void)reg.sync(vrf::source::config, {spec("red", 10)});
+    vrf::sid_tracker t;
+    rib.upsert_route(sid_route("fc00:0:1::4/128", fib::behavior::end_dt4, std::nullopt, 10));
+    rib.upsert_route(sid_route("fc00:0:1::1/128", fib::behavior::end));
+    ASSERT_EQ(sync_sids(t, rib, reg).size(), 2u);
+    EXPECT_TRUE(t.find(pfx("fc00:0:1::4/128"))->bound.active);
+
+    // The same SID now decapsulates into table 11 (a route replace): re-bound, refused.
+    rib.upsert_route(sid_route("fc00:0:1::4/128", fib::behavior::end_dt4, std::nullopt, 11));
+    auto c = sync_sids(t, rib, reg);
+    ASSERT_EQ(c.size(), 1u);
+    EXPECT_TRUE(c[0].before->active);
+    EXPECT_EQ(c[0].after->reason, "table 11 is not bound to any VRF");
+
+    // A deleted SID route leaves the tracker.
+    fib::route_key k;
+    k.dst = pfx("fc00:0:1::1/128");
+    rib.delete_route(k);
+    c = sync_sids(t, rib, reg);
+    ASSERT_EQ(c.size(), 1u);
+    EXPECT_FALSE(c[0].after);
+    EXPECT_EQ(describe(c[0], t), "sid fc00:0:1::1/128: removed");
+    EXPECT_EQ(t.sids().size(), 1u);
+    EXPECT_EQ(t.find(pfx("fc00:0:1::1/128")), nullptr);
+}
+
+}  // namespace
+}  // namespace srv6d
