@@ -3,8 +3,9 @@
 // says what the caller does next. See docs/dataplane-endpoint.md.
 //
 // Contract with the caller:
-// - on entry the mbuf data starts at the outer IPv6 header (L2 already removed) and the
-//   destination address is the one that matched the SID;
+// - on entry the mbuf data starts at the outer IPv6 header (L2 already removed, version
+//   already checked by the input stage) and the destination address is the one that matched
+//   the SID;
 // - on return the data starts at the header the action names: the outer IPv6 header for
 //   forward_v6/send_v6 of End.X, the inner IPv4/IPv6 header after a decapsulation;
 // - hop limits: every action but lookup_* leaves the packet ready to transmit (the endpoint
