@@ -57,10 +57,12 @@ private:
     uint64_t _h = 0xcbf29ce484222325ull;
 };
 
-uint64_t path_hash(family af, const nexthop& p) {
+uint64_t path_hash(family af, const nexthop& p, vrf::vrf_id owner) {
     hasher h;
     h.pod('P');
     h.pod(af);
+    if (p.local)
+        h.pod(owner);
     h.pod(p.ifindex);
     h.pod(p.gateway.has_value());
     if (p.gateway) {
@@ -229,7 +231,7 @@ void compiler::build(uint32_t idx, const nh_inputs& in) {
     if (e.group) {
         b.fields.kind = nh_kind::ecmp;
     } else {
-        b = build_path_nh(e.af, e.path, in);
+        b = build_path_nh(e.af, e.path, in, e.owner);
     }
     b.fields.index = idx;
     const compiled_nh* old = _nh.get(idx);
@@ -275,16 +277,18 @@ uint32_t compiler::find_shared(uint64_t hash, const nh_entry& want) const {
     auto [b, e] = _by_hash.equal_range(hash);
     for (auto it = b; it != e; ++it) {
         const nh_entry& have = _entries[it->second];
-        if (have.af == want.af && have.group == want.group &&
+        if (have.af == want.af && have.group == want.group && have.owner == want.owner &&
             (want.group ? same_members(have.members, want.members) : same_path(have.path, want.path)))
             return it->second;
     }
     return nh_miss;
 }
 
-uint32_t compiler::acquire_path(family af, const fib::nexthop& p, const nh_inputs& in) {
-    const uint64_t hash = path_hash(af, p);
+uint32_t compiler::acquire_path(family af, const fib::nexthop& p, vrf::vrf_id v, const nh_inputs& in) {
+    const vrf::vrf_id owner = p.local ? v : 0;
+    const uint64_t hash = path_hash(af, p, owner);
     _probe.af = af;
+    _probe.owner = owner;
     _probe.group = false;
     _probe.path = p;
     if (const uint32_t hit = find_shared(hash, _probe); hit != nh_miss) {
@@ -298,6 +302,7 @@ uint32_t compiler::acquire_path(family af, const fib::nexthop& p, const nh_input
     e = nh_entry{};
     e.used = true;
     e.af = af;
+    e.owner = owner;
     e.refs = 1;
     e.hash = hash;
     e.path = p;
@@ -310,6 +315,7 @@ uint32_t compiler::acquire_path(family af, const fib::nexthop& p, const nh_input
 uint32_t compiler::acquire_group(family af, std::vector<ecmp_member> members) {
     const uint64_t hash = group_hash(af, members);
     _probe.af = af;
+    _probe.owner = 0;
     _probe.group = true;
     _probe.members = std::move(members);
     if (const uint32_t hit = find_shared(hash, _probe); hit != nh_miss) {
@@ -369,7 +375,7 @@ void compiler::release(uint32_t idx) {
 
 // --- routes
 
-uint32_t compiler::route_nh(const route& rt, const rib& r, const nh_inputs& in, bool& receive) {
+uint32_t compiler::route_nh(const route& rt, vrf::vrf_id v, const rib& r, const nh_inputs& in, bool& receive) {
     receive = false;
     switch (rt.type) {
     case route_type::blackhole: return idx_blackhole;
@@ -401,10 +407,10 @@ uint32_t compiler::route_nh(const route& rt, const rib& r, const nh_inputs& in, 
     }
     // A local SID is its first path (rib::local_sids() agrees); more paths make no sense there.
     if (paths.size() == 1 || paths.front()->local)
-        return acquire_path(af, *paths.front(), in);
+        return acquire_path(af, *paths.front(), v, in);
     std::vector<ecmp_member> members;
     for (const auto* p : paths)
-        members.push_back({acquire_path(af, *p, in), p->weight});
+        members.push_back({acquire_path(af, *p, v, in), p->weight});
     return acquire_group(af, std::move(members));
 }
 
@@ -419,7 +425,7 @@ void compiler::compile_route(const route_key& k, const rib& r, const nh_inputs& 
             now.state = route_state::src_specific;
         } else if (auto v = vrf_of(k.table, in.reg)) {
             now.vrf = *v;
-            now.nh = route_nh(*rt, r, in, now.receive);
+            now.nh = route_nh(*rt, now.vrf, r, in, now.receive);
             now.state = now.nh != nh_miss ? route_state::installed : route_state::unresolved;
         } else {
             now.state = route_state::unbound;

@@ -115,6 +115,7 @@ private:
         bool used = false;
         bool group = false;
         family af = family::ipv4;
+        vrf::vrf_id owner = 0;  // local SIDs: the VRF of their routes (part of the identity)
         uint32_t refs = 0;
         uint64_t hash = 0;
         fib::nexthop path;                 // path entries
@@ -131,8 +132,8 @@ private:
     void remap_tables(const rib& r, const vrf::registry& reg, std::vector<route_key>& todo);
     std::optional<vrf::vrf_id> vrf_of(table_id t, const vrf::registry& reg);
     void compile_route(const route_key& k, const rib& r, const nh_inputs& in);
-    uint32_t route_nh(const route& rt, const rib& r, const nh_inputs& in, bool& receive);
-    uint32_t acquire_path(family af, const fib::nexthop& p, const nh_inputs& in);
+    uint32_t route_nh(const route& rt, vrf::vrf_id v, const rib& r, const nh_inputs& in, bool& receive);
+    uint32_t acquire_path(family af, const fib::nexthop& p, vrf::vrf_id v, const nh_inputs& in);
     uint32_t acquire_group(family af, std::vector<ecmp_member> members);
     uint32_t find_shared(uint64_t hash, const nh_entry& want) const;
     void release(uint32_t idx);

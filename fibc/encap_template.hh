@@ -38,8 +38,9 @@ constexpr size_t ipv6_header_size = 40;
 constexpr size_t srh_fixed_size = 8;
 constexpr uint8_t srh_routing_type = 4;
 constexpr uint8_t encap_default_hop_limit = 64;
-// hdr_ext_len = 2 * entries must fit in 8 bits.
-constexpr size_t max_srh_segments = 127;
+// What the headend accepts (forward/encap_tmpl.hh max_srh_sids: FRR sends at most 8; a template
+// is then at most 40 + 8 + 16 * 16 = 304 bytes, within the header mbuf the headend prepends).
+constexpr size_t max_srh_segments = 16;
 
 enum class encap_refusal : uint8_t {
     none,

@@ -70,12 +70,13 @@ struct nh_encap {
 // A local SID's behavior and parameters (RFC 8986 §4).
 struct nh_sid {
     uint16_t action = 0;          // fib::behavior (SEG6_LOCAL_ACTION_*)
-    uint16_t vrf = 0;             // End.DT4/DT6/DT46: decapsulate into; End.T: look up in
-    uint8_t has_vrf = 0;
+    uint16_t vrf = 0;             // End.DT4/DT6/DT46: decapsulate into; End.T: look up in;
+                                  // other behaviors: the VRF the SID itself lives in
+    uint8_t has_vrf = 0;          // 0 only while refused (the VRF did not bind)
     uint8_t has_nh4 = 0;
     uint8_t has_nh6 = 0;
-    uint8_t lcblock_bits = 0;     // NEXT-C-SID locator block length (0 = not given)
-    uint8_t lcnode_fn_bits = 0;   // NEXT-C-SID node + function length
+    uint8_t lcblock_bits = 0;     // NEXT-C-SID locator block length (0 = not given: the
+    uint8_t lcnode_fn_bits = 0;   // worker's defaults apply); node + function length
     uint8_t pad[3]{};
     uint32_t flavors = 0;         // fib::flavor bits
     uint32_t table = 0;           // the table the SID named (for show)

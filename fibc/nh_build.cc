@@ -88,7 +88,7 @@ bool encap(nh_built& b, const seg6_encap& e, uint8_t inner_proto, const nh_input
     return true;
 }
 
-void local_sid(nh_built& b, const seg6local& l, const nexthop& p, const nh_inputs& in) {
+void local_sid(nh_built& b, const seg6local& l, const nexthop& p, const nh_inputs& in, vrf::vrf_id owner) {
     auto& s = b.fields.sid;
     s.action = static_cast<uint16_t>(l.action);
     s.flavors = l.flavors;
@@ -113,10 +113,8 @@ void local_sid(nh_built& b, const seg6local& l, const nexthop& p, const nh_input
         refuse(b, to_nh_refusal(bound.why), bound.reason);
         return;
     }
-    if (bound.vrf) {
-        s.has_vrf = 1;
-        s.vrf = *bound.vrf;
-    }
+    s.has_vrf = 1;
+    s.vrf = bound.vrf.value_or(owner);
     const std::string_view what = behavior_name(l.action);
     if (l.action == behavior::end_b6_encaps) {
         if (!l.srh) {
@@ -133,10 +131,10 @@ void local_sid(nh_built& b, const seg6local& l, const nexthop& p, const nh_input
 
 }  // namespace
 
-nh_built build_path_nh(family af, const nexthop& path, const nh_inputs& in) {
+nh_built build_path_nh(family af, const nexthop& path, const nh_inputs& in, vrf::vrf_id owner) {
     nh_built b;
     if (path.local) {
-        local_sid(b, *path.local, path, in);
+        local_sid(b, *path.local, path, in, owner);
         return b;
     }
     b.fields.via = via_of(path);

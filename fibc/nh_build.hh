@@ -34,7 +34,9 @@ struct nh_built {
 };
 
 // `af` = the family of the routes using the path: the inner protocol of an L3 encap template.
-nh_built build_path_nh(family af, const nexthop& path, const nh_inputs& in);
+// `owner` = the VRF of the routes using it: a local SID that does not decapsulate into a VRF of
+// its own (End, End.X, End.B6.Encaps, ...) forwards the rewritten packet there (sid.vrf).
+nh_built build_path_nh(family af, const nexthop& path, const nh_inputs& in, vrf::vrf_id owner = vrf::default_vrf_id);
 
 nh_refusal to_nh_refusal(vrf::sid_refusal r);
 

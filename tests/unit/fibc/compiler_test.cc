@@ -195,6 +195,22 @@ TEST_F(fixture, sid_binding_flips_with_the_registry) {
     EXPECT_EQ(view().nexthop(idx).refusal(), nh_refusal::sid_table_unbound);
 }
 
+TEST_F(fixture, a_sid_without_its_own_vrf_forwards_in_the_vrf_it_lives_in) {
+    const auto red = bind("red", 10);
+    const auto end = sid_path(behavior::end, std::nullopt, std::nullopt);
+    r.upsert_route(unicast("fc00:0:1::/48", {end}, main_table, proto::zstatic));
+    r.upsert_route(unicast("fc00:0:9::/48", {end}, 10, proto::zstatic));
+    ASSERT_TRUE(compile());
+    const auto& in_default = nh_at(0, "fc00:0:1::1");
+    const auto& in_red = nh_at(red, "fc00:0:9::1");
+    ASSERT_EQ(in_default.kind(), nh_kind::local_sid);
+    EXPECT_EQ(in_default.sid().has_vrf, 1);
+    EXPECT_EQ(in_default.sid().vrf, 0);
+    ASSERT_EQ(in_red.kind(), nh_kind::local_sid);
+    EXPECT_EQ(in_red.sid().vrf, red);
+    EXPECT_NE(in_default.index(), in_red.index()) << "same path, different VRFs: two nexthops";
+}
+
 TEST_F(fixture, encap_source_change_rewrites_templates_in_place) {
     r.upsert_route(unicast("10.5.0.0/16", {encap_path({a6("fc00:0:2::d4")})}));
     r.upsert_route(unicast("2001:db8:5::/48", {encap_path({a6("fc00:0:2::d6"), a6("fc00:0:3::1")})}));

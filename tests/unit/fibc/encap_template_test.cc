@@ -155,9 +155,9 @@ TEST(encap_template, refusals) {
     EXPECT_EQ(build_encap_template(encap_mode::inline_srh, sids(2), src, ipproto::ipv6).refusal,
               encap_refusal::insert_unsupported);
     EXPECT_EQ(build_encap_template(encap_mode::encap, {}, src, ipproto::ipv6).refusal, encap_refusal::no_segments);
-    EXPECT_EQ(build_encap_template(encap_mode::encap, sids(128), src, ipproto::ipv6).refusal,
+    EXPECT_EQ(build_encap_template(encap_mode::encap, sids(17), src, ipproto::ipv6).refusal,
               encap_refusal::too_many_segments);
-    EXPECT_TRUE(build_encap_template(encap_mode::encap, sids(127), src, ipproto::ipv6).ok());
+    EXPECT_TRUE(build_encap_template(encap_mode::encap, sids(16), src, ipproto::ipv6).ok());
     EXPECT_EQ(build_encap_template(encap_mode::encap, sids(1), ip6_addr{}, ipproto::ipv6).refusal,
               encap_refusal::no_source)
         << "never ::";
