@@ -7,8 +7,12 @@
 # (control plane only), zebra -M dplane_fpm_nl, staticd, bgpd (eBGP v4+v6 to the peer over
 # both links, so BGP routes come as ECMP groups), and kernel seg6/seg6local routes that zebra
 # learns and relays. The test compares zebra's selected routes with srv6d's RIB after
-#   1. the initial install, 2. live deletions, 3. a zebra crash (SIGKILL) with changes made
-#   while it was down, and its restart (replay + srv6d's mark-and-sweep).
+#   1. the initial install, 2. live deletions, 2b. an FPM-only reconnect of the same zebra
+#   (`no fpm address` / `fpm address`: tables 100 and 1000 are not replayed and must survive),
+#   3. a zebra crash (SIGKILL) with changes made while it was down, and its restart (replay +
+#   srv6d's full mark-and-sweep), 4. srv6d restarted with `vrf = blue table 100`.
+# Along the way: SID binding (End.DT6 table 100 refused without a VRF, active in blue with
+# one) and the encap source following the kernel's tunsrc.
 # Every wait polls with a bound; exit 0 only if every check passed. Needs root; missing
 # root/FRR/binaries is a failure, not a skip. See docs/testing.md.
 set -u
@@ -60,6 +64,19 @@ SID_DX4='{"prefix": "fc00:0:1::4/128", "behavior": "End.DX4", "nh4": "10.12.0.2"
 SID_DT6='{"prefix": "fc00:0:1::5/128", "behavior": "End.DT6", "table": 100}'
 SID_END9='{"prefix": "fc00:0:1::9/128", "behavior": "End"}'
 
+# sid_state PREFIX STATE [VRF]: `srv6ctl show sids --json` has PREFIX in STATE (and VRF).
+sid_state() {
+	srv6ctl show sids --json | jq -e --arg p "$1" --arg s "$2" --arg v "${3:-}" \
+		'.sids[] | select(.prefix == $p and .state == $s and ($v == "" or .vrf == $v))' >/dev/null
+}
+# fpm_field NAME: one field of `srv6ctl show fpm --json`.
+fpm_field() { srv6ctl show fpm --json | jq -r --arg f "$1" '.[$f] // empty'; }
+# encap_is ADDRESS ORIGIN: `srv6ctl show encap-source` resolves to ADDRESS from ORIGIN.
+encap_is() {
+	srv6ctl show encap-source --json | jq -e --arg a "$1" --arg o "$2" \
+		'(.address // "none") == $a and .origin == $o' >/dev/null
+}
+
 # ---- phase 1: initial install -------------------------------------------------------------------
 EXPECT1=(
 	254:10.12.0.0/24:1 254:10.13.0.0/24:1 254:fc00:12::/64:1 254:fc00:13::/64:1
@@ -79,6 +96,15 @@ check "1. initial install: zebra tables $TABLES == srv6d" \
 check "1. local SIDs and seg6 SIDs in srv6d" \
 	rib_compare sids --expect-file "$(sids_file sids1 "$SID_END" "$SID_X" "$SID_T" "$SID_DX4" "$SID_DT6")"
 check "1. one FPM connection, replay swept once" rib_compare fpm --connections 1 --connected --sweeps 1
+# No VRF is configured: End.DT6 table 100 is installed but refused, with the reason.
+check "1. End.DT6 table 100 refused: no VRF" sid_state fc00:0:1::5/128 refused
+check "1. show sids says why" eval 'srv6ctl show sids | grep -F "refused: table 100 is not bound to any VRF"'
+check "1. End.X needs no VRF: active" sid_state fc00:0:1::2/128 active
+# The encap source follows the kernel's tunsrc (FRR's source-address lands there), re-read every 2 s.
+check "1. no encap source yet" encap_is none none
+ip -n "$DUT" sr tunsrc set fc00:0:1::42
+check "1. encap source = kernel tunsrc within 5 s" wait_until 5 "encap source fc00:0:1::42" \
+	encap_is fc00:0:1::42 kernel-tunsrc
 
 # ---- phase 2: live deletions ----------------------------------------------------------------------
 live_log "phase 2: deleting static, kernel and BGP routes while connected"
@@ -98,6 +124,28 @@ check "2. deleted routes gone from srv6d" rib_compare absent "${GONE2[@]}"
 check "2. SIDs after deletions" \
 	rib_compare sids --expect-file "$(sids_file sids2 "$SID_X" "$SID_T" "$SID_DX4" "$SID_DT6")"
 
+# ---- phase 2b: the FPM connection drops, zebra keeps running ------------------------------------
+# zebra's replay walks main (and VRF tables) only, so after a reconnect of the same zebra (same
+# nlmsg_pid) srv6d sweeps main only: tables 100 and 1000 stay. A kernel route deleted while
+# the connection is down (zebra sends no delete for it) must still be swept from main.
+live_log "phase 2b: no fpm address; delete a kernel route; fpm address again (same zebra)"
+ip -n "$DUT" route add 10.202.0.0/24 via 10.12.0.2 dev e0
+check "2b. kernel route 10.202.0.0/24 reached srv6d" rib_compare present 254:10.202.0.0/24
+ZEBRA_PID1="$(fpm_field zebraPid)"
+vtyc "$DUT" "no fpm address"
+check "2b. srv6d saw the FPM disconnect" rib_compare fpm --connections 1 --disconnected
+ip -n "$DUT" route del 10.202.0.0/24
+vtyc "$DUT" "fpm address 127.0.0.1 port $PORT"
+check "2b. same zebra reconnected, main swept only" \
+	rib_compare fpm --connections 2 --connected --sweeps 2 --sweep-scope "replayed tables only" --timeout 20
+check "2b. same nlmsg_pid ($ZEBRA_PID1)" test -n "$ZEBRA_PID1" -a "$(fpm_field zebraPid)" = "$ZEBRA_PID1"
+check "2b. main-table route deleted during the gap swept" rib_compare absent 254:10.202.0.0/24
+KEPT2B=(100:198.18.0.0/15 1000:192.0.2.0/24 1000:2001:db8:100::/48)
+check "2b. routes of tables 100 and 1000 (not replayed) kept" rib_compare present "${KEPT2B[@]}"
+check "2b. after the reconnect: zebra tables $TABLES == srv6d" \
+	rib_compare routes --ns "$DUT" --tables "$TABLES" --expect-absent 254:10.202.0.0/24 \
+	--expect 100:198.18.0.0/15:1 --expect 1000:192.0.2.0/24:1 --expect 1000:2001:db8:100::/48:1
+
 # ---- phase 3: zebra crash, changes while it is down, restart ------------------------------------
 live_log "phase 3: SIGKILL zebra; change kernel routes and static config while it is down"
 rib_compare snapshot "$LIVE_WORK/before-kill.json" >/dev/null
@@ -106,7 +154,7 @@ frr_stop "$DUT" zebra KILL
 # to a new zebra by itself but does not re-send its routes (they would stay missing).
 frr_stop "$DUT" staticd TERM
 frr_stop "$DUT" bgpd TERM
-check "3. srv6d saw the disconnect" rib_compare fpm --connections 1 --disconnected
+check "3. srv6d saw the disconnect" rib_compare fpm --connections 2 --disconnected
 # Forwarding state stays while zebra is away: nothing may be removed before the next replay.
 STALE3=(254:fc00:0:1::3/128 254:203.0.113.128/25 1000:2001:db8:100::/48)
 check "3. routes about to go stale are in srv6d" rib_compare present "${STALE3[@]}"
@@ -115,17 +163,34 @@ ip -n "$DUT" -6 route del fc00:0:1::3/128
 ip -n "$DUT" -6 route add fc00:0:1::9/128 encap seg6local action End dev e1
 topo_staticd_conf restart
 frr_start "$DUT" zebra "$LIVE_WORK/dut-zebra.conf" -M dplane_fpm_nl
-topo_dut_clients_start 2
+topo_dut_clients_start 3
 args=()
 for e in "${STALE3[@]}"; do args+=(--expect-absent "$e"); done
 check "3. after restart + sweep: zebra tables $TABLES == srv6d" \
 	rib_compare routes --ns "$DUT" --tables "$TABLES" "${args[@]}" --timeout 40 \
 	--expect 254:192.0.2.0/24:1 --expect 254:fc00:0:1::9/128:1 --expect 254:10.50.0.0/24:2 \
 	--expect 254:2001:db8:50::/64:2 --expect 100:198.18.0.0/15:1 --expect 1000:192.0.2.0/24:1
-check "3. two FPM connections, second replay swept" rib_compare fpm --connections 2 --connected --sweeps 2
+check "3. restarted zebra: full sweep" \
+	rib_compare fpm --connections 3 --connected --sweeps 3 --sweep-scope full
+check "3. a new nlmsg_pid" test "$(fpm_field zebraPid)" != "$ZEBRA_PID1"
 check "3. stale entries swept from srv6d" rib_compare absent "${STALE3[@]}"
 check "3. SIDs after restart" \
 	rib_compare sids --expect-file "$(sids_file sids3 "$SID_X" "$SID_DX4" "$SID_DT6" "$SID_END9")"
+
+# ---- phase 4: srv6d with a VRF for table 100 -----------------------------------------------------
+# Restarted with `vrf = blue table 100`, srv6d gets zebra's replay (zebra reconnects within 3 s)
+# and the End.DT6 table 100 SID is active in blue.
+live_log "phase 4: srv6d restarted with vrf = blue table 100"
+srv6d_stop
+srv6d_start "$DUT" "$PORT" 1500 "vrf = blue table 100"
+check "4. zebra reconnected to the new srv6d" rib_compare fpm --connections 1 --connected --timeout 15
+check "4. End.DT6 table 100 active in vrf blue" wait_until 10 "End.DT6 active in blue" \
+	sid_state fc00:0:1::5/128 active blue
+check "4. show vrfs: blue, table 100, from the config, active" eval \
+	'srv6ctl show vrfs --json | jq -e ".vrfs[] | select(.name == \"blue\" and .table == 100 and .source == \"config\" and .state == \"active\")" >/dev/null'
+check "4. show routes vrf blue is table 100" eval \
+	'srv6ctl show routes vrf blue --json >/dev/null && ! srv6ctl show routes vrf red 2>/dev/null'
+check "4. encap source read from the kernel at start" encap_is fc00:0:1::42 kernel-tunsrc
 
 if [ "$FAILS" -ne 0 ]; then
 	live_log "$FAILS check(s) FAILED (logs: ${LIVE_LOGDIR:-set LIVE_LOGDIR to keep them})"

@@ -43,7 +43,7 @@ live_require() {
 	local v
 	v="$("$FRR_BIN/zebra" --version 2>/dev/null | head -1)"
 	[[ "$v" == "zebra version 8."* ]] || live_die "FRR 8.x expected, found '$v'"
-	for b in ip ss ps "$LIVE_PY"; do command -v "$b" >/dev/null || live_die "missing tool: $b"; done
+	for b in ip ss ps jq "$LIVE_PY"; do command -v "$b" >/dev/null || live_die "missing tool: $b"; done
 	id frr >/dev/null 2>&1 || live_die "user frr missing (Debian's frr package creates it)"
 	[ -x "$SRV6D" ] || live_die "srv6d not found at '$SRV6D' (build first or set SRV6D)"
 	[ -x "$SRV6CTL" ] || live_die "srv6ctl not found at '$SRV6CTL' (build first or set SRV6CTL)"
@@ -240,13 +240,15 @@ free_port() {
 	done
 }
 
-# srv6d_start NS PORT [QUIET_MS]: srv6d in NS, FPM on 127.0.0.1:PORT, control plane only.
+# srv6d_start NS PORT [QUIET_MS [TOP_LINES]]: srv6d in NS, FPM on 127.0.0.1:PORT, control plane
+# only. TOP_LINES go before the first [section] (`vrf = ...` lines).
 # The dataplane stays off ([dataplane] enabled=false): these tests check what srv6d learns
 # from zebra, and DPDK's EAL would need hugepages that CI machines may not have.
 srv6d_start() {
-	local ns="$1" port="$2" quiet="${3:-1500}"
+	local ns="$1" port="$2" quiet="${3:-1500}" top="${4:-}"
 	SRV6D_SOCK="$LIVE_WORK/srv6d.sock"
 	cat >"$LIVE_WORK/srv6d.conf" <<-EOF
+		$top
 		[fpm]
 		listen = 127.0.0.1
 		port = $port
@@ -266,6 +268,17 @@ srv6d_start() {
 	wait_until 10 "srv6d listening on 127.0.0.1:$port in $ns" \
 		eval "[ -n \"\$(ip netns exec $ns ss -Htln 'sport = :$port')\" ] && [ -S $SRV6D_SOCK ]" ||
 		{ tail -20 "$LIVE_WORK/srv6d.log" >&2; live_die "srv6d did not come up"; }
+}
+
+# srv6d_stop: SIGTERM srv6d and wait until it is gone (it removes its socket on the way out).
+srv6d_stop() {
+	local p keep=()
+	kill -TERM "$SRV6D_PID" 2>/dev/null
+	live_wait_gone "$SRV6D_PID" 5 || { kill -9 "$SRV6D_PID" 2>/dev/null; live_wait_gone "$SRV6D_PID" 2; }
+	wait "$SRV6D_PID" 2>/dev/null
+	for p in "${LIVE_PIDS[@]}"; do [ "$p" = "$SRV6D_PID" ] || keep+=("$p"); done
+	LIVE_PIDS=("${keep[@]}")
+	mv "$LIVE_WORK/srv6d.log" "$LIVE_WORK/srv6d-$SRV6D_PID.log" 2>/dev/null
 }
 
 srv6ctl() { "$SRV6CTL" --socket "$SRV6D_SOCK" "$@"; }

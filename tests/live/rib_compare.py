@@ -400,6 +400,10 @@ def cmd_fpm(args):
                 bad.append(f"  sweeps = {sweeps}, expected {args.sweeps}")
             if pending:
                 bad.append("  resync still pending")
+        if args.sweep_scope is not None:
+            scope = pick(st, "lastSweepScope", "last_sweep_scope")
+            if scope != args.sweep_scope:
+                bad.append(f"  last sweep scope = {scope!r}, expected {args.sweep_scope!r}")
         return bad
 
     problems = poll(args.timeout, check)
@@ -409,7 +413,9 @@ def cmd_fpm(args):
         return 1
     st = state["st"]
     print(f"ok: fpm connections={pick(st, 'connections')} sweeps={pick(st, 'sweeps')} "
-          f"last sweep removed={pick(st, 'lastSweepRemoved', 'last_sweep_removed')}")
+          f"last sweep removed={pick(st, 'lastSweepRemoved', 'last_sweep_removed')} "
+          f"scope={pick(st, 'lastSweepScope', 'last_sweep_scope')!r} "
+          f"({pick(st, 'lastSweepReason', 'last_sweep_reason')}) zebra pid={pick(st, 'zebraPid', 'zebra_pid')}")
     return 0
 
 
@@ -442,6 +448,7 @@ def main():
     f.add_argument("--sweeps", type=int)
     f.add_argument("--connected", action="store_true")
     f.add_argument("--disconnected", action="store_true")
+    f.add_argument("--sweep-scope", help='"full" or "replayed tables only" (with --sweeps)')
     f.add_argument("--timeout", type=float, default=10)
     args = ap.parse_args()
     return {"routes": cmd_routes, "sids": cmd_sids, "absent": cmd_absent, "present": cmd_present, "snapshot": cmd_snapshot,
