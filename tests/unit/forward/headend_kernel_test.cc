@@ -75,6 +75,10 @@ std::vector<kernel_case> load() {
     return cases;
 }
 
+uint32_t label_of(const uint8_t* ip6) {
+    return static_cast<uint32_t>(ip6[1] & 0x0f) << 16 | static_cast<uint32_t>(ip6[2]) << 8 | ip6[3];
+}
+
 uint8_t tc_of(const uint8_t* ip) {
     return ip[0] >> 4 == 4 ? ip[1] : static_cast<uint8_t>((ip[0] << 4) | (ip[1] >> 4));
 }
@@ -125,9 +129,8 @@ TEST_F(HeadendKernel, SameBytesAsLinux) {
         // The kernel copies traffic class and label from an IPv6 header only (skb->protocol is the
         // routed packet's, also for L2 modes), and sends 0 for IPv4 (seg6_flowlabel=0, the default).
         EXPECT_EQ(tc_of(c.out.data()), inner_v6 ? inner_tc : 0) << "kernel traffic class";
-        EXPECT_EQ((got[1] & 0x0fu) << 16 | got[2] << 8 | got[3], want_label);
-        const uint32_t inner_label = inner_v6 ? ((inner_ip[1] & 0x0fu) << 16 | inner_ip[2] << 8 | inner_ip[3]) : 0;
-        EXPECT_EQ((c.out[1] & 0x0fu) << 16 | c.out[2] << 8 | c.out[3], inner_label) << "kernel flow label";
+        EXPECT_EQ(label_of(got.data()), want_label);
+        EXPECT_EQ(label_of(c.out.data()), inner_v6 ? label_of(inner_ip) : 0u) << "kernel flow label";
         // ...then every other byte must be the kernel's.
         bytes norm(c.out.begin(), c.out.begin() + 4);
         norm.insert(norm.end(), got.begin() + 4, got.end());
