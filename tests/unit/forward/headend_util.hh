@@ -125,7 +125,7 @@ inline bytes reference_encap(const ref_encap& r, const bytes& payload, uint8_t i
     const size_t srh_len = listed == 0 ? 0 : 8 + 16 * listed;
     bytes o;
     o.push_back(static_cast<uint8_t>(0x60 | r.tc >> 4));                              // version, TC high
-    o.push_back(static_cast<uint8_t>((r.tc & 0x0f) << 4 | (r.flow_label >> 16 & 0x0f)));  // TC low, FL
+    o.push_back(static_cast<uint8_t>((r.tc & 0x0fu) << 4 | (r.flow_label >> 16 & 0x0fu)));  // TC low, FL
     put16(o, r.flow_label & 0xffff);
     put16(o, static_cast<uint32_t>(srh_len + payload.size()));  // payload length
     o.push_back(srh_len != 0 ? 43 : inner_type);                 // next header
@@ -207,7 +207,7 @@ struct flow6 {
 };
 
 inline bytes ipv6_packet(const flow6& f) {
-    bytes p = {static_cast<uint8_t>(0x60 | f.tc >> 4), static_cast<uint8_t>((f.tc & 0x0f) << 4 | (f.label >> 16 & 0x0f))};
+    bytes p = {static_cast<uint8_t>(0x60 | f.tc >> 4), static_cast<uint8_t>((f.tc & 0x0fu) << 4 | (f.label >> 16 & 0x0fu))};
     put16(p, f.label & 0xffff);
     put16(p, static_cast<uint32_t>(8 + f.payload.size()));
     p.push_back(f.nh);
