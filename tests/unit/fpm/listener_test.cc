@@ -159,7 +159,7 @@ public:
                                                            updates += b.size();
                                                        },
                                                        [this](size_t) { ++sweep_hooks; },
-                                                       [this](fib::table_id t) { return t == vrf_table; }});
+                                                       [](fib::table_id t) { return t == vrf_table; }});
         std::string err;
         started = _l->start(err);
         EXPECT_TRUE(started) << err;
