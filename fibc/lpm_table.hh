@@ -5,9 +5,10 @@
 //   lpm_index: first[i] = first key of chunk i (first[0] = 0), chunk[i] -> lpm_chunk
 //   lpm_chunk: keys[j] = start of interval j (keys[0] = first[i]), values[j] = nexthop index
 //
-// A lookup is two branch-free binary searches ("last key <= address"). The bulk lookup advances
-// the searches of a whole burst one step at a time, so their cache misses overlap (memory-level
-// parallelism) instead of queueing behind each other.
+// A lookup is two branch-free binary searches ("last key <= address"); large tables first narrow
+// the chunk search with a direct-indexed directory. The bulk lookup advances the searches of a
+// whole burst one step at a time, so their cache misses overlap (memory-level parallelism)
+// instead of queueing behind each other.
 //
 // Both objects are built once by lpm_builder (control thread) and never written again; they are
 // freed through the RCU domain (destroy() poisons them first). Nexthop index 0 means "no route".
@@ -67,31 +68,60 @@ private:
 template <class K>
 class lpm_index {
 public:
+    // Tables with at least this many chunks get a direct-indexed first level (256 KiB).
+    static constexpr uint32_t dir_min_chunks = 256;
+    static constexpr uint32_t dir_bits = 16;
+
     static const lpm_index* create(const K* first, const lpm_chunk<K>* const* chunks, uint32_t n, uint64_t routes);
     static void destroy(const lpm_index* t) noexcept;
 
     uint32_t chunk_count() const { return _n; }
     uint64_t routes() const { return _routes; }
+    bool has_directory() const { return _dir_n != 0; }
     bool intact() const { return _magic == lpm_live_magic; }
-    const K* first() const { return reinterpret_cast<const K*>(reinterpret_cast<const char*>(this) + first_off); }
+    const K* first() const { return reinterpret_cast<const K*>(reinterpret_cast<const char*>(this) + first_off()); }
     const lpm_chunk<K>* const* chunks() const {
         return reinterpret_cast<const lpm_chunk<K>* const*>(reinterpret_cast<const char*>(this) + chunks_off(_n));
     }
 
-    uint32_t lookup(K x) const { return chunks()[detail::last_le(first(), _n, x)]->lookup(x); }
+    uint32_t lookup(K x) const {
+        const K* f = first();
+        uint32_t lo = 0, len = _n;
+        narrow(x, lo, len);
+        return chunks()[lo + detail::last_le(f + lo, len, x)]->lookup(x);
+    }
     // out[i] = lookup(xs[i]); the searches of up to `burst` addresses advance in lockstep.
     void lookup_bulk(const K* xs, uint32_t* out, uint32_t n) const;
 
     static constexpr uint32_t burst = 32;
 
 private:
-    static constexpr size_t first_off = detail::align_up(24, alignof(K));
-    static size_t chunks_off(uint32_t n) { return detail::align_up(first_off + sizeof(K) * n, alignof(void*)); }
-    static size_t bytes_for(uint32_t n) { return chunks_off(n) + sizeof(void*) * n; }
+    // The directory covers the keys sharing the common prefix of the chunks' first keys: the
+    // next dir_bits bits pick a slot, dir[slot] .. dir[slot + 1] are the chunks that can hold
+    // such a key. Keys outside that region search every chunk.
+    void narrow(K x, uint32_t& lo, uint32_t& len) const {
+        if (_dir_n && static_cast<K>(x & _dir_mask) == _dir_base) {
+            const uint32_t* d = dir();
+            const auto s = static_cast<uint32_t>(x >> _dir_shift) & ((1u << dir_bits) - 1);
+            lo = d[s];
+            len = d[s + 1] - lo + 1;
+        }
+    }
+    static size_t first_off() { return detail::align_up(sizeof(lpm_index), alignof(K)); }
+    static size_t chunks_off(uint32_t n) { return detail::align_up(first_off() + sizeof(K) * n, alignof(void*)); }
+    static size_t dir_off(uint32_t n) { return chunks_off(n) + sizeof(void*) * n; }
+    static size_t bytes_for(uint32_t n, uint32_t dir_n) { return dir_off(n) + sizeof(uint32_t) * dir_n; }
+    const uint32_t* dir() const {
+        return reinterpret_cast<const uint32_t*>(reinterpret_cast<const char*>(this) + dir_off(_n));
+    }
     lpm_index() = default;
     uint32_t _n = 0;
     uint32_t _magic = 0;
     uint64_t _routes = 0;
+    uint32_t _dir_n = 0;  // 2^dir_bits + 1 with a directory, else 0
+    uint32_t _dir_shift = 0;
+    K _dir_base{};
+    K _dir_mask{};
 };
 
 template <class K>
@@ -103,17 +133,28 @@ void lpm_index<K>::lookup_bulk(const K* xs, uint32_t* out, uint32_t n) const {
         const K* x = xs + off;
         const K* base[burst];
         uint32_t len[burst];
-        // Level 1: all searches have the same length, so they take the same number of steps.
-        for (uint32_t i = 0; i < m; ++i)
-            base[i] = first_keys;
-        for (uint32_t l = _n; l > 1;) {
-            const uint32_t half = l / 2;
-            for (uint32_t i = 0; i < m; ++i)
-                base[i] = (base[i][half] <= x[i]) ? base[i] + half : base[i];
-            l -= half;
-        }
-        const lpm_chunk<K>* c[burst];
         uint32_t steps = 0;
+        // Level 1: the chunk index, through the directory when there is one. Searches of
+        // different lengths run in lockstep: a finished one (len 1) takes half = 0 steps.
+        for (uint32_t i = 0; i < m; ++i) {
+            uint32_t lo = 0, l = _n;
+            narrow(x[i], lo, l);
+            base[i] = first_keys + lo;
+            len[i] = l;
+            __builtin_prefetch(base[i] + l / 2);
+            steps = l > steps ? l : steps;
+        }
+        while (steps > 1) {
+            for (uint32_t i = 0; i < m; ++i) {
+                const uint32_t half = len[i] / 2;
+                base[i] = (base[i][half] <= x[i]) ? base[i] + half : base[i];
+                len[i] -= half;
+                __builtin_prefetch(base[i] + len[i] / 2);
+            }
+            steps -= steps / 2;
+        }
+        // Level 2: inside the chunk.
+        const lpm_chunk<K>* c[burst];
         for (uint32_t i = 0; i < m; ++i) {
             c[i] = ch[base[i] - first_keys];
             base[i] = c[i]->keys();
@@ -121,7 +162,6 @@ void lpm_index<K>::lookup_bulk(const K* xs, uint32_t* out, uint32_t n) const {
             __builtin_prefetch(base[i] + len[i] / 2);
             steps = len[i] > steps ? len[i] : steps;
         }
-        // Level 2: chunk sizes differ; a finished search (len 1) takes half = 0 steps, a no-op.
         while (steps > 1) {
             for (uint32_t i = 0; i < m; ++i) {
                 const uint32_t half = len[i] / 2;

@@ -158,6 +158,51 @@ TYPED_TEST(lpm_diff, delete_everything_returns_to_miss) {
     b.retire_all(old);
 }
 
+TYPED_TEST(lpm_diff, large_tables_use_the_directory) {
+    using K = TypeParam;
+    constexpr unsigned bits = key_traits<K>::bits;
+    std::mt19937_64 rng(11);
+    lpm_builder<K> b;
+    reference_lpm<K> ref;
+    // Most prefixes inside one region (a /8 or a /16 of v6, so the directory has a common
+    // prefix to skip), a few outside it, on both sides.
+    for (int i = 0; i < 60000; ++i) {
+        const unsigned len = bits / 4 + static_cast<unsigned>(rng() % (bits - bits / 4 + 1));
+        K a = random_key<K>(rng);
+        if (i % 100 != 0)
+            a = static_cast<K>((a >> (bits / 4 - 2)) | (static_cast<K>(0x2) << (bits - 4)));  // 0010.. region
+        a = static_cast<K>(a & prefix_mask<K>(len));
+        const auto nh = static_cast<uint32_t>(1 + rng() % 1000);
+        ref.routes[{len, a}] = nh;
+        b.set(a, len, nh);
+    }
+    retire_batch old;
+    const auto* t = b.publish(old);
+    ASSERT_TRUE(t->has_directory()) << t->chunk_count() << " chunks";
+    std::vector<K> probes;
+    for (int i = 0; i < 20000; ++i) {
+        K a = random_key<K>(rng);
+        if (i % 4 != 0)
+            a = static_cast<K>((a >> (bits / 4 - 2)) | (static_cast<K>(0x2) << (bits - 4)));
+        probes.push_back(a);
+    }
+    probes.push_back(K{0});
+    probes.push_back(static_cast<K>(~K{0}));
+    check_all(b, t, ref, probes);
+    // Churn: the directory is rebuilt with the index.
+    std::vector<std::pair<unsigned, K>> keys;
+    for (const auto& [k, nh] : ref.routes)
+        keys.push_back(k);
+    std::shuffle(keys.begin(), keys.end(), rng);
+    for (int i = 0; i < 5000; ++i) {
+        b.erase(keys[static_cast<size_t>(i)].second, keys[static_cast<size_t>(i)].first);
+        ref.routes.erase(keys[static_cast<size_t>(i)]);
+    }
+    t = b.publish(old);
+    check_all(b, t, ref, probes);
+    b.retire_all(old);
+}
+
 TEST(lpm, default_route_and_host_routes) {
     lpm4_builder b;
     b.set(0, 0, 7);                 // 0.0.0.0/0
