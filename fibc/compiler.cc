@@ -416,9 +416,16 @@ uint32_t compiler::route_nh(const route& rt, vrf::vrf_id v, const rib& r, const 
 
 void compiler::compile_route(const route_key& k, const rib& r, const nh_inputs& in) {
     const route* rt = r.find_route(k);
-    auto it = _routes.find(k);
-    const route_entry old = it != _routes.end() ? it->second : route_entry{};
-    const bool had = it != _routes.end();
+    // One hash lookup: insert the slot up front when the route exists.
+    auto [it, had] = rt ? [&] {
+        auto [i, fresh] = _routes.try_emplace(k);
+        return std::make_pair(i, !fresh);
+    }()
+                        : [&] {
+                              auto i = _routes.find(k);
+                              return std::make_pair(i, i != _routes.end());
+                          }();
+    const route_entry old = had ? it->second : route_entry{};
     route_entry now;
     if (rt) {
         if (k.src.len > 0) {
@@ -454,10 +461,7 @@ void compiler::compile_route(const route_key& k, const rib& r, const nh_inputs& 
         _stats.routes_receive += now.receive ? 1 : 0;
         if (now.state == route_state::unbound)
             ++_unbound[k.table];
-        if (had)
-            it->second = now;
-        else
-            _routes.emplace(k, now);
+        it->second = now;
     } else if (had) {
         _routes.erase(it);
     }
