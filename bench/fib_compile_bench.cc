@@ -8,6 +8,7 @@
 //      CPU time is split between the RIB and the compiler;
 //   3. lookup cost in TSC cycles per address (rte_rdtsc), bulk (bursts of 32) and one by one,
 //      for the big default VRF and a 1 000-route customer VRF.
+// Also [2c]: the IPv4 LPM alone (lpm_builder set/erase + publish), without the RIB and the compiler.
 // Prefix distribution (per VRF, random addresses): IPv4 inside 10.0.0.0/8 with /24 60 %,
 // /20-/23 20 %, /16-/19 10 %, /25-/32 10 %; IPv6 inside 2001:db8::/32 with /48 50 %, /56 20 %,
 // /64 25 %, /128 5 %. Each customer VRF has 4 headend nexthops per family (4 remote PEs, one
@@ -329,6 +330,44 @@ int main(int argc, char** argv) {
     for (size_t batch : {1000ul, 10000ul, 100000ul}) {
         auto r = churn(*big, ops, batch, {main_table}, blive, rng, true);
         report_churn("default VRF (1 M routes)", ops, batch, r);
+    }
+    // The LPM alone (no RIB, no compiler bookkeeping): what the table structure costs per update.
+    {
+        std::printf("\n[2c] the IPv4 LPM alone (lpm4_builder, no readers): %s routes, %zu updates, publish per batch\n",
+                    quick ? "100 k" : "1 M", ops);
+        lpm4_builder b;
+        retire_batch r;
+        std::vector<std::pair<uint32_t, uint8_t>> keys;
+        for (size_t i = 0; i < (quick ? 100'000u : 1'000'000u); ++i) {
+            const auto p = random_prefix(family::ipv4, rng, true);
+            keys.emplace_back(key4(p.bytes.data()), p.len);
+            b.set(keys.back().first, keys.back().second, static_cast<uint32_t>(1 + i % 64));
+        }
+        b.publish(r);
+        r.run();
+        for (size_t batch : {1000ul, 10000ul, 100000ul}) {
+            const double t0 = cpu_now();
+            for (size_t done = 0; done < ops;) {
+                for (size_t i = 0; i < batch && done < ops; ++i, ++done) {
+                    // 20 % deletes (the slot then names a new prefix, added by a later set),
+                    // 80 % adds or replaces: one route change each.
+                    auto& k = keys[rng() % keys.size()];
+                    if (rng() % 5 == 0) {
+                        b.erase(k.first, k.second);
+                        const auto p = random_prefix(family::ipv4, rng, true);
+                        k = {key4(p.bytes.data()), p.len};
+                    } else {
+                        b.set(k.first, k.second, static_cast<uint32_t>(1 + rng() % 64));
+                    }
+                }
+                b.publish(r);
+                r.run();  // no readers here: free at once
+            }
+            const double t = cpu_now() - t0;
+            std::printf("  lpm4_builder, %zu routes           batch %6zu: CPU %5.2f s -> %8.0f upd/s (%.2f us each)\n",
+                        b.routes(), batch, t, static_cast<double>(ops) / t, t / static_cast<double>(ops) * 1e6);
+        }
+        b.retire_all(r);
     }
     {
         const dataplane_view* v = big->c.current();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <tuple>
 
 #include <boost/container/small_vector.hpp>
 
@@ -536,7 +537,12 @@ bool compiler::compile(rib& r, const vrf::registry& reg, const vrf::encap_source
         if (_entries[idx].used)
             build(idx, in);
 
-    std::sort(todo.begin(), todo.end());
+    // Address order within each table (not route_key's length-first order): consecutive changes
+    // then land in the same or neighbouring LPM chunks, which are still in cache.
+    std::sort(todo.begin(), todo.end(), [](const route_key& a, const route_key& b) {
+        return std::tie(a.table, a.dst.af, a.dst.bytes, a.dst.len, a.src) <
+               std::tie(b.table, b.dst.af, b.dst.bytes, b.dst.len, b.src);
+    });
     todo.erase(std::unique(todo.begin(), todo.end()), todo.end());
     for (const auto& k : todo)
         compile_route(k, r, in);

@@ -5,20 +5,6 @@
 namespace fib {
 
 template <class K>
-size_t lpm_builder<K>::phash::operator()(const pkey& k) const noexcept {
-    uint64_t h;
-    if constexpr (sizeof(K) == 4)
-        h = uint64_t{k.addr};
-    else
-        h = static_cast<uint64_t>(k.addr >> 64) * 0x9e3779b97f4a7c15ull ^ static_cast<uint64_t>(k.addr);
-    h ^= uint64_t{k.len} << 56;
-    // splitmix64 finaliser: prefixes differ in their low bits only after the mask
-    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
-    h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
-    return static_cast<size_t>(h ^ (h >> 31));
-}
-
-template <class K>
 lpm_builder<K>::lpm_builder() {
     mchunk c;
     c.iv.push_back({K{0}, nh_miss, 0});
@@ -69,10 +55,10 @@ uint32_t lpm_builder<K>::lookup(K x) const {
 
 template <class K>
 std::optional<uint32_t> lpm_builder<K>::find(K addr, unsigned len) const {
-    auto it = _routes.find({static_cast<K>(addr & prefix_mask<K>(len)), static_cast<uint8_t>(len)});
-    if (it == _routes.end())
+    const uint32_t* nh = _routes.find(static_cast<K>(addr & prefix_mask<K>(len)), static_cast<uint8_t>(len));
+    if (!nh)
         return std::nullopt;
-    return it->second;
+    return *nh;
 }
 
 template <class K>
@@ -205,9 +191,8 @@ std::pair<uint32_t, uint8_t> lpm_builder<K>::parent_of(K addr, unsigned len) con
     for (unsigned l = len; l-- > 0;) {
         if (_len_count[l] == 0)
             continue;
-        auto it = _routes.find({static_cast<K>(addr & prefix_mask<K>(l)), static_cast<uint8_t>(l)});
-        if (it != _routes.end())
-            return {it->second, static_cast<uint8_t>(l + 1)};
+        if (const uint32_t* nh = _routes.find(static_cast<K>(addr & prefix_mask<K>(l)), static_cast<uint8_t>(l)))
+            return {*nh, static_cast<uint8_t>(l + 1)};
     }
     return {nh_miss, 0};
 }
@@ -215,11 +200,11 @@ std::pair<uint32_t, uint8_t> lpm_builder<K>::parent_of(K addr, unsigned len) con
 template <class K>
 bool lpm_builder<K>::set(K addr, unsigned len, uint32_t nh) {
     addr = static_cast<K>(addr & prefix_mask<K>(len));
-    auto [it, fresh] = _routes.try_emplace({addr, static_cast<uint8_t>(len)}, nh);
+    auto [have, fresh] = _routes.try_emplace(addr, static_cast<uint8_t>(len), nh);
     if (!fresh) {
-        if (it->second == nh)
+        if (*have == nh)
             return false;
-        it->second = nh;
+        *have = nh;
     } else {
         ++_len_count[len];
     }
@@ -231,10 +216,8 @@ bool lpm_builder<K>::set(K addr, unsigned len, uint32_t nh) {
 template <class K>
 bool lpm_builder<K>::erase(K addr, unsigned len) {
     addr = static_cast<K>(addr & prefix_mask<K>(len));
-    auto it = _routes.find({addr, static_cast<uint8_t>(len)});
-    if (it == _routes.end())
+    if (!_routes.erase(addr, static_cast<uint8_t>(len)))
         return false;
-    _routes.erase(it);
     --_len_count[len];
     const auto [pnh, pdepth] = parent_of(addr, len);
     paint(addr, prefix_last<K>(addr, len), true, static_cast<uint8_t>(len + 1), pnh, pdepth);

@@ -17,12 +17,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "fibc/lpm_key.hh"
 #include "fibc/lpm_table.hh"
+#include "fibc/prefix_map.hh"
 #include "fibc/retire.hh"
 
 namespace fib {
@@ -70,14 +70,6 @@ private:
         const lpm_chunk<K>* pub = nullptr;
         bool dirty = true;
     };
-    struct pkey {
-        K addr;
-        uint8_t len;
-        bool operator==(const pkey&) const = default;
-    };
-    struct phash {
-        size_t operator()(const pkey& k) const noexcept;
-    };
     struct pos {
         size_t c, p;
     };
@@ -96,7 +88,7 @@ private:
 
     std::vector<mchunk> _chunks;
     std::vector<K> _first;  // _first[i] = _chunks[i].iv[0].start, for the chunk search
-    std::unordered_map<pkey, uint32_t, phash> _routes;
+    prefix_map<K> _routes;
     std::array<uint32_t, key_traits<K>::bits + 1> _len_count{};
     const lpm_index<K>* _pub = nullptr;
     std::vector<const lpm_chunk<K>*> _orphans;  // published chunks whose mirror was merged or split

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "fibc/lpm_builder.hh"
+#include "fibc/prefix_map.hh"
 #include "fibc/rcu.hh"
 
 namespace fib {
@@ -201,6 +202,41 @@ TYPED_TEST(lpm_diff, large_tables_use_the_directory) {
     t = b.publish(old);
     check_all(b, t, ref, probes);
     b.retire_all(old);
+}
+
+TYPED_TEST(lpm_diff, prefix_map_matches_std_map) {
+    using K = TypeParam;
+    std::mt19937_64 rng(5);
+    prefix_map<K> m;
+    std::map<std::pair<K, uint8_t>, uint32_t> ref;
+    std::vector<std::pair<K, uint8_t>> keys;
+    for (int i = 0; i < 200000; ++i) {
+        // Few distinct keys so that probe runs collide, grow, and deletes shift them back.
+        const auto len = static_cast<uint8_t>(rng() % 4);
+        const K a = static_cast<K>(rng() % 3000);
+        const auto v = static_cast<uint32_t>(rng());
+        switch (rng() % 3) {
+        case 0: {
+            auto [slot, fresh] = m.try_emplace(a, len, v);
+            auto [it, rfresh] = ref.try_emplace({a, len}, v);
+            ASSERT_EQ(fresh, rfresh);
+            ASSERT_EQ(*slot, it->second);
+            break;
+        }
+        case 1: ASSERT_EQ(m.erase(a, len), ref.erase({a, len}) > 0); break;
+        default: {
+            const uint32_t* got = m.find(a, len);
+            auto it = ref.find({a, len});
+            ASSERT_EQ(got != nullptr, it != ref.end());
+            if (got) {
+                ASSERT_EQ(*got, it->second);
+            }
+        }
+        }
+        ASSERT_EQ(m.size(), ref.size());
+    }
+    for (const auto& [k, v] : ref)
+        ASSERT_EQ(*m.find(k.first, k.second), v);
 }
 
 TEST(lpm, default_route_and_host_routes) {
