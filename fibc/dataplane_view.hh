@@ -61,7 +61,7 @@ private:
     uint32_t _magic = 0;
     uint32_t _n_vrfs = 0;
     uint32_t _n_pages = 0;
-    uint32_t _pad = 0;
+    [[maybe_unused]] uint32_t _pad = 0;  // explicit padding (clang: -Wunused-private-field)
     uint64_t _epoch = 0;
     const compiled_nh* _miss = nullptr;
 };

@@ -136,7 +136,7 @@ private:
     uint32_t _magic = 0;
     uint32_t _check = 0;
     uint32_t _bytes = 0;
-    uint32_t _pad = 0;
+    [[maybe_unused]] uint32_t _pad = 0;  // explicit padding (clang: -Wunused-private-field)
     nh_fields _f;
 };
 

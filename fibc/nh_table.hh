@@ -29,7 +29,7 @@ private:
     static constexpr uint32_t nh_page_magic = 0x50414745;  // "PAGE"
     nh_page() = default;
     uint32_t _magic = 0;
-    uint32_t _pad = 0;
+    [[maybe_unused]] uint32_t _pad = 0;  // explicit padding (clang: -Wunused-private-field)
     const compiled_nh* _slot[nh_page_slots];
 };
 
