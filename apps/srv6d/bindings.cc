@@ -68,7 +68,10 @@ void bindings::arm_tunsrc() {
     _tunsrc_timer.async_wait([this](const boost::system::error_code& ec) {
         if (ec || _stopped)
             return;
+        const auto before = _encap.version();
         _tunsrc.poll();  // the resolver logs a change of the global source
+        if (_encap.version() != before)
+            rib_changed();  // rewrite the templates that use the global source
         arm_tunsrc();
     });
 }
@@ -92,6 +95,8 @@ void bindings::sync_now() {
         const bool news = c.after && (!c.after->active || c.after->vrf);
         log(news ? level::info : level::debug, "{}", describe(c, _sids));
     }
+    if (_on_synced)
+        _on_synced();
 }
 
 bool bindings::replayed_table(fib::table_id t) const {

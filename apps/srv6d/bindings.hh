@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -55,6 +56,11 @@ public:
 
     const vrf::registry& registry() const { return _reg; }
     const vrf::sid_tracker& sids() const { return _sids; }
+    const vrf::encap_source_resolver& encap() const { return _encap; }
+
+    // Called after every coalesced sync (RIB burst, registry change, encap source change): where
+    // the table compiler runs, so one burst of FPM frames costs one compilation.
+    void on_synced(std::function<void()> f) { _on_synced = std::move(f); }
 
 private:
     void wait_kernel();
@@ -73,6 +79,7 @@ private:
     std::string _kernel_error;  // why the monitor is not running; empty when it runs
     std::optional<boost::asio::posix::stream_descriptor> _kernel_fd;
     boost::asio::steady_timer _tunsrc_timer;
+    std::function<void()> _on_synced;
     bool _sync_posted = false;
     bool _stopped = false;
     // replayed_table()'s cache, rebuilt when the registry's version moves.

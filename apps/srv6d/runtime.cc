@@ -15,6 +15,8 @@
 
 #include "apps/srv6d/bindings.hh"
 #include "fib/rib.hh"
+#include "fibc/compiler.hh"
+#include "fibc/rcu.hh"
 #include "forward/eal.hh"
 #include "fpm/decode_ctx.hh"
 #include "fpm/listener.hh"
@@ -47,6 +49,11 @@ struct control_plane {
     fpm::ingest_stats stats;
     fpm::session_info session;
     bindings vrfs{io, cfg, rib};  // VRFs, SID bindings, encap source
+    // The compiled tables the workers read; published by pointer swap, old versions freed after
+    // a QSBR grace period. Declared after the RIB and bindings they read, so destroyed first.
+    fib::qsbr_domain rcu{max_workers};
+    fib::compiler compiler{rcu};
+    static constexpr uint32_t max_workers = 16;
     std::optional<fpm::listener> listener;
     std::optional<::mgmt::server> mgmt;  // ::mgmt: srv6d::mgmt is the generated protobuf namespace
     boost::asio::signal_set signals{io, SIGINT, SIGTERM};
@@ -56,6 +63,14 @@ struct control_plane {
 };
 
 bool control_plane::start() {
+    vrfs.on_synced([this] {
+        if (compiler.compile(rib, vrfs.registry(), vrfs.encap())) {
+            const auto& st = compiler.stats();
+            log(level::debug, "fib: published compiled tables #{} ({} route updates, {} LPM changes)",
+                st.publications, st.route_updates, st.lpm_changes);
+        }
+        rcu.reclaim();
+    });
     vrfs.start();
     fpm::listener_options lo;
     lo.address = cfg.fpm_listen;
