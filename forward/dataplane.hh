@@ -1,0 +1,103 @@
+// The dataplane as srv6d runs it: the packet pool, the ports, one worker per lcore, the
+// adjacency snapshot, and the counters the control thread reads. The control thread owns
+// this object; workers only read what it publishes (docs/dataplane.md).
+//
+// Lcores: one worker per EAL worker lcore (`-l 0,1` = one worker on lcore 1); with no worker
+// lcore (`-l 0`), one worker runs on the main lcore in run_here() while the control thread
+// runs beside it. Worker w polls rx queue w of every port and sends on tx queue w.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fibc/dataplane_view.hh"
+#include "fibc/rcu.hh"
+#include "forward/adjacency.hh"
+#include "forward/counters.hh"
+#include "forward/port.hh"
+
+struct rte_mempool;
+
+namespace fwd {
+
+struct dataplane_options {
+    std::vector<port_spec> ports;
+    std::vector<neighbor_spec> neighbors;
+    unsigned mbufs = 16383;  // packet pool size (all ports and workers)
+    uint16_t rx_desc = 512, tx_desc = 512;
+};
+
+// Sums over the workers, minus the baseline of the last clear.
+struct counters_snapshot {
+    struct port {
+        std::string name;
+        uint16_t port_id = 0;
+        uint32_t ifindex = 0;
+        std::string vrf;
+        uint64_t rx_packets = 0, rx_bytes = 0, tx_packets = 0, tx_bytes = 0, tx_dropped = 0;
+    };
+    std::vector<port> ports;
+    std::array<uint64_t, drop_reason_count> drops{};
+    // Counters of a nexthop index (a local SID's): packets and bytes.
+    std::function<std::pair<uint64_t, uint64_t>(uint32_t)> sid;
+    uint64_t sid_overflow_packets = 0;
+    uint64_t headend_chained = 0;
+    unsigned workers = 0;
+};
+
+class dataplane {
+public:
+    using vrf_resolver = std::function<std::optional<vrf::vrf_id>(const std::string&)>;
+
+    dataplane(fib::qsbr_domain& rcu, const fib::rcu_cell<fib::dataplane_view>& tables);
+    ~dataplane();
+    dataplane(const dataplane&) = delete;
+    dataplane& operator=(const dataplane&) = delete;
+
+    // Control thread, after EAL init: pools, ports, workers, the first adjacency snapshot.
+    bool open(const dataplane_options& o, const vrf_resolver& vrf_of, std::string& err);
+    // Re-resolves the ports' VRFs (after a registry change) and publishes a new adjacency.
+    void update_vrfs(const vrf_resolver& vrf_of);
+
+    // Starts a worker on every EAL worker lcore; returns how many. With none, the caller runs
+    // run_here() on the main lcore.
+    unsigned launch();
+    void run_here();
+    // Asks every worker to stop and waits for the lcores it launched.
+    void stop();
+
+    counters_snapshot counters() const;
+    void clear_counters();
+    unsigned workers() const { return static_cast<unsigned>(_workers.size()); }
+    const adj_view* adjacency() const { return _adj.load(); }
+
+private:
+    struct raw;
+    raw sum() const;
+    void publish_adjacency();
+    static int lcore_main(void* arg);
+    void worker_loop(unsigned w);
+
+    fib::qsbr_domain& _rcu;
+    const fib::rcu_cell<fib::dataplane_view>& _tables;
+    fib::rcu_cell<adj_view> _adj;
+    uint64_t _adj_epoch = 0;
+    dataplane_options _opt;
+    std::vector<port_info> _ports;
+    std::vector<std::string> _port_vrf;
+    rte_mempool* _pool = nullptr;
+    std::vector<rte_mempool*> _hdr_pools;
+    struct worker_slot;
+    std::vector<std::unique_ptr<worker_slot>> _workers;
+    std::vector<unsigned> _lcores;
+    std::atomic<bool> _run{false};
+    std::unique_ptr<raw> _baseline;
+};
+
+}  // namespace fwd

@@ -1,0 +1,87 @@
+// One forwarding worker (one per lcore): rx burst -> classify -> bulk LPM lookup in the port's
+// VRF -> the nexthop's action (IP forwarding, H.Encaps*, an SRv6 endpoint behavior, ECMP pick,
+// drop) -> further lookups where the action asks for one (the outer DA after an encap, the
+// inner packet after a decap) -> Ethernet rewrite from the neighbor table -> tx burst.
+// See docs/dataplane.md. It reads two published snapshots (compiled tables, adjacency), loaded
+// once per poll; the caller reports the RCU quiescent state between polls. No locks, no
+// allocation (the headend's header-mbuf fallback aside), no virtual calls.
+#pragma once
+
+#include <rte_mbuf.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "fibc/dataplane_view.hh"
+#include "fibc/rcu.hh"
+#include "forward/adjacency.hh"
+#include "forward/counters.hh"
+#include "forward/srv6_headend.hh"
+
+namespace fwd {
+
+inline constexpr uint16_t burst_size = 32;
+// Lookups one packet may need: VRF route -> (encap) outer route, or SID -> (decap) inner route
+// -> (re-encap) outer route. More means the tables loop.
+inline constexpr uint8_t max_lookups = 4;
+
+struct rx_queue {
+    uint16_t port = 0;
+    uint16_t queue = 0;
+};
+
+// The two publication points a worker reads.
+struct published {
+    const fib::rcu_cell<fib::dataplane_view>* fib = nullptr;
+    const fib::rcu_cell<adj_view>* adj = nullptr;
+};
+
+class worker {
+public:
+    worker(std::vector<rx_queue> rx, uint16_t tx_queue, published tables, rte_mempool* hdr_pool,
+           worker_counters& counters);
+
+    // One pass: load both snapshots, receive a burst from every queue, process, transmit.
+    // Returns the packets received. Call the RCU quiescent state after it.
+    uint32_t poll();
+
+    // Processes `n` packets received on `in_port` against the given snapshots and queues the
+    // results for transmission (flush() sends what is left). Takes ownership of every mbuf.
+    void process(rte_mbuf** pkts, uint16_t n, uint16_t in_port, const fib::dataplane_view* fv, const adj_view* av);
+    void flush();
+
+    worker_counters& counters() { return _c; }
+    const headend_ctx& headend() const { return _he; }
+
+    struct pkt;  // per-packet state of one burst (worker.cc)
+
+private:
+    void lookup(pkt** ps, uint16_t n);
+    void act(pkt& p, pkt** next, uint16_t& n_next);
+    void do_forward(pkt& p, const fib::compiled_nh& nh);
+    void do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next);
+    void do_endpoint(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next);
+    void do_adjacency(pkt& p, const fib::compiled_nh& nh, fib::family af, const uint8_t* addr);
+    void l2_out(pkt& p, const port_info& port, fib::family naf, const uint8_t* addr);
+    void drop(pkt& p, drop_reason r);
+    void enqueue(uint16_t port, rte_mbuf* m);
+    void tx(uint16_t port);
+
+    std::vector<rx_queue> _rx;
+    uint16_t _txq;
+    published _tables;
+    headend_ctx _he;
+    worker_counters& _c;
+    const fib::dataplane_view* _fv = nullptr;
+    const adj_view* _av = nullptr;
+    struct txbuf {
+        uint16_t n = 0;
+        rte_mbuf* m[burst_size];
+        uint32_t len[burst_size];
+    };
+    txbuf _tx[max_ports];
+    uint32_t _tx_dirty = 0;  // ports with queued packets
+    static_assert(max_ports <= 32);
+};
+
+}  // namespace fwd

@@ -1,0 +1,541 @@
+// The forwarding worker end to end on real DPDK ports (net_ring ethdevs from rte_eth_from_rings):
+// frames go into a port's rx ring, worker::poll() runs, frames come out of the tx rings, byte
+// for byte. The tables are compiled by the real fibc compiler from a RIB holding what zebra
+// would send; the expected frames are written out from RFC 8986/8754/791/8200 field by field.
+#include <gtest/gtest.h>
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+#include <rte_ring.h>
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+
+#include "endpoint_pkt.hh"
+#include "fib/rib.hh"
+#include "fibc/compiler.hh"
+#include "forward/flow_hash.hh"
+#include "forward/srv6_endpoint.hh"
+#include "forward/worker.hh"
+
+namespace fwd {
+namespace {
+
+using test::a6;
+using test::bytes;
+using test::inner4;
+using test::inner6;
+using test::ip4_packet;
+using test::ip6_packet;
+using test::srh;
+
+const mac_addr mac_ce_port{{0x02, 0, 0, 0, 0x11, 0x01}};
+const mac_addr mac_core_port{{0x02, 0, 0, 0, 0x12, 0x01}};
+const mac_addr mac_ce2_port{{0x02, 0, 0, 0, 0x13, 0x01}};
+const mac_addr mac_ce1{{0x02, 0, 0, 0, 0xce, 0x01}};     // 10.1.0.2 / fd01::2 behind port ce
+const mac_addr mac_p{{0x02, 0, 0, 0, 0x0b, 0x02}};       // fc00:12::2 / 10.12.0.2 behind port core
+const mac_addr mac_ce2{{0x02, 0, 0, 0, 0xce, 0x02}};     // 10.13.0.2 behind port ce2
+const mac_addr mac_remote{{0x02, 0, 0, 0, 0xee, 0xee}};  // whoever sent us the frame
+
+bytes eth(const mac_addr& dst, const mac_addr& src, uint16_t type, const bytes& l3) {
+    bytes f(dst.bytes, dst.bytes + 6);
+    f.insert(f.end(), src.bytes, src.bytes + 6);
+    f.push_back(static_cast<uint8_t>(type >> 8));
+    f.push_back(static_cast<uint8_t>(type));
+    f.insert(f.end(), l3.begin(), l3.end());
+    return f;
+}
+bytes in_frame(const bytes& l3, uint16_t type) { return eth(mac_core_port, mac_remote, type, l3); }
+
+// The IPv4 header after a router's TTL decrement, checksum recomputed from scratch.
+bytes ttl_minus_one(bytes p) {
+    if (p[0] >> 4 == 4) {
+        --p[8];
+        p[10] = p[11] = 0;
+        test::put16(p, 10, test::ip4_checksum(p.data(), 20));
+    } else {
+        --p[7];
+    }
+    return p;
+}
+
+// RFC 8986 §5.1/§5.2 outer header (+ SRH) written from the definitions.
+bytes outer(const char* src, std::vector<const char*> sids, bool red, uint8_t inner_type, const bytes& payload,
+            uint32_t flow_label, uint8_t tc) {
+    const size_t n = sids.size();
+    const size_t listed = red ? n - 1 : n;
+    const size_t srh_len = listed == 0 ? 0 : 8 + 16 * listed;
+    bytes o(40);
+    o[0] = static_cast<uint8_t>(0x60 | tc >> 4);
+    o[1] = static_cast<uint8_t>((tc & 0xfu) << 4 | (flow_label >> 16 & 0xfu));
+    test::put16(o, 2, static_cast<uint16_t>(flow_label));
+    test::put16(o, 4, static_cast<uint16_t>(srh_len + payload.size()));
+    o[6] = srh_len != 0 ? 43 : inner_type;
+    o[7] = 64;
+    std::memcpy(o.data() + 8, a6(src).bytes.data(), 16);
+    std::memcpy(o.data() + 24, a6(sids[0]).bytes.data(), 16);
+    if (srh_len != 0) {
+        bytes s(8);
+        s[0] = inner_type;
+        s[1] = static_cast<uint8_t>((srh_len - 8) / 8);
+        s[2] = 4;
+        s[3] = static_cast<uint8_t>(n - 1);
+        s[4] = static_cast<uint8_t>(listed - 1);
+        o.insert(o.end(), s.begin(), s.end());
+        for (size_t k = 0; k < listed; ++k) {
+            const auto a = a6(sids[n - 1 - k]);
+            o.insert(o.end(), a.bytes.begin(), a.bytes.end());
+        }
+    }
+    o.insert(o.end(), payload.begin(), payload.end());
+    return o;
+}
+
+uint32_t label_of(const bytes& inner_l3) {
+    return flow_label(flow_hash_ip(inner_l3.data(), static_cast<uint32_t>(inner_l3.size())));
+}
+
+fib::nexthop via(const char* gw, uint32_t ifindex) {
+    fib::nexthop n;
+    if (gw)
+        n.gateway = *fib::parse_addr(gw);
+    n.ifindex = ifindex;
+    return n;
+}
+
+fib::route route(const char* dst, std::vector<fib::nexthop> nhs, fib::table_id t = fib::main_table) {
+    fib::route r;
+    r.key.table = t;
+    r.key.dst = *fib::parse_prefix(dst);
+    r.protocol = fib::proto::bgp;
+    r.nexthops = std::move(nhs);
+    return r;
+}
+
+fib::nexthop encap(fib::encap_mode mode, std::vector<const char*> sids) {
+    fib::nexthop n = via("fc00:12::2", 12);
+    fib::seg6_encap e;
+    e.mode = mode;
+    for (const char* s : sids)
+        e.segments.push_back(a6(s));
+    n.seg6 = e;
+    return n;
+}
+
+fib::route sid(const char* prefix, fib::behavior b, uint32_t ifindex, void (*tweak)(fib::seg6local&) = nullptr) {
+    fib::nexthop n;
+    n.ifindex = ifindex;
+    fib::seg6local l;
+    l.action = b;
+    if (tweak)
+        tweak(l);
+    n.local = l;
+    fib::route r = route(prefix, {n});
+    r.protocol = fib::proto::kernel;
+    return r;
+}
+
+constexpr uint16_t t_ipv4 = 0x0800, t_ipv6 = 0x86dd;
+
+struct ring_port {
+    uint16_t id = 0;
+    rte_ring* rx = nullptr;
+    rte_ring* tx = nullptr;
+};
+
+class worker_test : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ASSERT_TRUE(src.set_configured(a6("fc00:1::1")) || true);
+        ASSERT_TRUE(reg.set(vrf::source::config, vrf::vrf_spec{"red", 10, {}, std::nullopt}).ok());
+        red = reg.find("red")->id;
+        ce = make_port("ce");
+        core = make_port("core");
+        ce2 = make_port("ce2");
+        std::vector<port_info> ports = {
+            {ce.id, red, 1500, true, 11, mac_ce_port},
+            {core.id, vrf::default_vrf_id, 1600, true, 12, mac_core_port},
+            {ce2.id, vrf::default_vrf_id, 1500, true, 13, mac_ce2_port},
+        };
+        std::vector<neighbor> ns = {
+            {ce.id, *fib::parse_addr("10.1.0.2"), mac_ce1},
+            {ce.id, *fib::parse_addr("fd01::2"), mac_ce1},
+            {core.id, *fib::parse_addr("fc00:12::2"), mac_p},
+            {core.id, *fib::parse_addr("10.12.0.2"), mac_p},
+            {ce2.id, *fib::parse_addr("10.13.0.2"), mac_ce2},
+        };
+        (void)adj.exchange(adj_view::create(ports, ns));
+        hdr = headend_hdr_pool_create(("wt_hdr" + std::to_string(seq)).c_str(), 63, 0);
+        ASSERT_NE(hdr, nullptr);
+        counters = std::make_unique<worker_counters>();
+        w = std::make_unique<worker>(std::vector<rx_queue>{{ce.id, 0}, {core.id, 0}, {ce2.id, 0}}, 0,
+                                     published{&c.cell(), &adj}, hdr, *counters);
+        tables();
+    }
+
+    void TearDown() override {
+        for (ring_port* p : {&ce, &core, &ce2}) {
+            rte_mbuf* m;
+            while (rte_ring_dequeue(p->tx, reinterpret_cast<void**>(&m)) == 0)
+                rte_pktmbuf_free(m);
+            while (rte_ring_dequeue(p->rx, reinterpret_cast<void**>(&m)) == 0)
+                rte_pktmbuf_free(m);
+            rte_eth_dev_stop(p->id);
+            rte_eth_dev_close(p->id);
+            rte_ring_free(p->rx);
+            rte_ring_free(p->tx);
+        }
+        w.reset();
+        adj_view::destroy(adj.exchange(nullptr));
+        rte_mempool_free(hdr);
+    }
+
+    ring_port make_port(const char* name) {
+        ring_port p;
+        const std::string n = std::string("wt_") + name + std::to_string(seq++);
+        p.rx = rte_ring_create((n + "_rx").c_str(), 256, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+        p.tx = rte_ring_create((n + "_tx").c_str(), 256, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+        EXPECT_NE(p.rx, nullptr);
+        EXPECT_NE(p.tx, nullptr);
+        const int id = rte_eth_from_rings(n.c_str(), &p.rx, 1, &p.tx, 1, 0);
+        EXPECT_GE(id, 0);
+        p.id = static_cast<uint16_t>(id);
+        // Started like any port (the worker's fast path needs a started device).
+        rte_eth_conf conf{};
+        EXPECT_EQ(rte_eth_dev_configure(p.id, 1, 1, &conf), 0);
+        EXPECT_EQ(rte_eth_rx_queue_setup(p.id, 0, 256, 0, nullptr, test::pool()), 0);
+        EXPECT_EQ(rte_eth_tx_queue_setup(p.id, 0, 256, 0, nullptr), 0);
+        EXPECT_EQ(rte_eth_dev_start(p.id), 0);
+        return p;
+    }
+
+    // What zebra would have sent: the core, a customer VRF `red` (table 10), local SIDs.
+    void tables() {
+        // default VRF
+        r.upsert_route(route("fc00:12::/64", {via(nullptr, 12)}));
+        r.upsert_route(route("fc00:0:2::/48", {via("fc00:12::2", 12)}));
+        r.upsert_route(route("fc00:0:3::/48", {via("fc00:12::2", 12)}));
+        r.upsert_route(route("fc00:0:200::/48", {via("fc00:12::2", 12)}));
+        r.upsert_route(route("10.20.0.0/16", {via("10.13.0.2", 13)}));
+        r.upsert_route(route("2001:db8:20::/48", {via("fc00:12::2", 12)}));
+        r.upsert_route(route("10.30.0.0/16", {via("10.12.0.2", 12), via("10.13.0.2", 13)}));
+        r.upsert_route(sid("fc00:0:1::1/128", fib::behavior::end, 12));
+        r.upsert_route(sid("fc00:0:1::10/128", fib::behavior::end_dt4, 11, [](fib::seg6local& l) { l.vrftable = 10; }));
+        r.upsert_route(sid("fc00:0:1::11/128", fib::behavior::end_dt6, 11, [](fib::seg6local& l) { l.table = 10; }));
+        r.upsert_route(sid("fc00:0:1::12/128", fib::behavior::end_dt46, 11, [](fib::seg6local& l) { l.vrftable = 10; }));
+        r.upsert_route(sid("fc00:0:1::13/128", fib::behavior::end_dx4, 11,
+                           [](fib::seg6local& l) { l.nh4 = test::a4("10.1.0.2"); }));
+        r.upsert_route(sid("fc00:0:1::14/128", fib::behavior::end_x, 12,
+                           [](fib::seg6local& l) { l.nh6 = a6("fc00:12::2"); }));
+        r.upsert_route(sid("fc00:0:100::/48", fib::behavior::end, 12, [](fib::seg6local& l) {
+            l.flavors = fib::flavor::next_csid;
+            l.lcblock_bits = 32;
+            l.lcnode_fn_bits = 16;
+        }));
+        r.upsert_route(sid("fc00:0:1::99/128", fib::behavior::end_dt4, 11, [](fib::seg6local& l) { l.vrftable = 99; }));
+        // VRF red
+        r.upsert_route(route("10.1.0.0/24", {via(nullptr, 11)}, 10));
+        r.upsert_route(route("fd01::/64", {via(nullptr, 11)}, 10));
+        r.upsert_route(route("10.99.0.0/16", {encap(fib::encap_mode::encap_red, {"fc00:0:2::d4"})}, 10));
+        r.upsert_route(route("fd99::/16", {encap(fib::encap_mode::encap, {"fc00:0:3::1", "fc00:0:200::1", "fc00:0:2::d6"})}, 10));
+        r.upsert_route(route("10.98.0.0/16", {encap(fib::encap_mode::l2encap, {"fc00:0:2::d2"})}, 10));
+        ASSERT_TRUE(c.compile(r, reg, src));
+    }
+
+    void send(const ring_port& p, const bytes& frame) {
+        rte_mbuf* m = test::mbuf_of(frame);
+        ASSERT_NE(m, nullptr);
+        ASSERT_EQ(rte_ring_enqueue(p.rx, m), 0);
+    }
+    std::vector<bytes> out(const ring_port& p) {
+        std::vector<bytes> v;
+        rte_mbuf* m;
+        while (rte_ring_dequeue(p.tx, reinterpret_cast<void**>(&m)) == 0) {
+            v.push_back(test::bytes_of(m));
+            rte_pktmbuf_free(m);
+        }
+        return v;
+    }
+    // One frame in on `in`, exactly `want` out of `at`, nothing anywhere else.
+    void expect_one(const ring_port& in, const bytes& frame, const ring_port& at, const bytes& want) {
+        send(in, frame);
+        w->poll();
+        for (ring_port* p : {&ce, &core, &ce2}) {
+            const auto got = out(*p);
+            if (p->id == at.id) {
+                ASSERT_EQ(got.size(), 1u) << "port " << p->id << " " << drops();
+                EXPECT_EQ(test::hex(got[0]), test::hex(want));
+            } else {
+                EXPECT_TRUE(got.empty()) << "port " << p->id;
+            }
+        }
+    }
+    uint64_t dropped(drop_reason why) const { return counters->drops[static_cast<size_t>(why)].get(); }
+    std::string drops() const {
+        std::string s;
+        for (size_t i = 0; i < drop_reason_count; ++i)
+            if (counters->drops[i].get())
+                s += std::string(name(static_cast<drop_reason>(i))) + "=" + std::to_string(counters->drops[i].get()) + " ";
+        return s;
+    }
+    uint32_t nh_of(const char* prefix) const {
+        fib::route_key k;
+        k.dst = *fib::parse_prefix(prefix);
+        return c.find(k)->nh;
+    }
+
+    static inline int seq = 0;
+    fib::qsbr_domain rcu{4};
+    fib::rib r;
+    vrf::registry reg;
+    vrf::encap_source_resolver src;
+    fib::compiler c{rcu};
+    fib::rcu_cell<adj_view> adj;
+    vrf::vrf_id red = 0;
+    ring_port ce, core, ce2;
+    rte_mempool* hdr = nullptr;
+    std::unique_ptr<worker_counters> counters;
+    std::unique_ptr<worker> w;
+};
+
+TEST_F(worker_test, ipv4_forwarding_decrements_ttl_and_rewrites_ethernet) {
+    const bytes ip = ip4_packet("192.0.2.7", "10.20.1.1", 64);
+    expect_one(core, in_frame(ip, t_ipv4), ce2, eth(mac_ce2, mac_ce2_port, t_ipv4, ttl_minus_one(ip)));
+    EXPECT_EQ(counters->ports[core.id].rx_packets.get(), 1u);
+    EXPECT_EQ(counters->ports[ce2.id].tx_packets.get(), 1u);
+    EXPECT_EQ(counters->ports[ce2.id].tx_bytes.get(), 14u + ip.size());
+}
+
+TEST_F(worker_test, ipv6_forwarding_decrements_hop_limit) {
+    const bytes ip = ip6_packet(64, "fd00::7", "2001:db8:20::1", {test::layer{17, bytes(16, 0x33)}}, 59, 0x12345, 0);
+    expect_one(core, in_frame(ip, t_ipv6), core, eth(mac_p, mac_core_port, t_ipv6, ttl_minus_one(ip)));
+}
+
+TEST_F(worker_test, ethernet_padding_is_not_forwarded) {
+    const bytes ip = ip4_packet("192.0.2.7", "10.20.1.1", 64, 4);  // 32 bytes: padded to 60 on the wire
+    bytes f = in_frame(ip, t_ipv4);
+    f.resize(60, 0);
+    expect_one(core, f, ce2, eth(mac_ce2, mac_ce2_port, t_ipv4, ttl_minus_one(ip)));
+}
+
+TEST_F(worker_test, h_encaps_red_ipv4_one_sid_no_srh) {
+    const bytes ip = ip4_packet("10.1.0.2", "10.99.1.5", 64, 12, 0xb8);
+    const bytes inner = ttl_minus_one(ip);
+    const bytes o = outer("fc00:1::1", {"fc00:0:2::d4"}, true, 4, inner, label_of(inner), 0xb8);
+    expect_one(ce, eth(mac_ce_port, mac_ce1, t_ipv4, ip), core, eth(mac_p, mac_core_port, t_ipv6, o));
+}
+
+TEST_F(worker_test, h_encaps_ipv6_three_sids_with_srh) {
+    const bytes ip = ip6_packet(64, "fd01::2", "fd99:1::5", {test::layer{17, bytes(24, 0x77)}}, 59, 0x0abcd, 0x10);
+    const bytes inner = ttl_minus_one(ip);
+    const bytes o = outer("fc00:1::1", {"fc00:0:3::1", "fc00:0:200::1", "fc00:0:2::d6"}, false, 41, inner,
+                          label_of(inner), 0x10);
+    expect_one(ce, eth(mac_ce_port, mac_ce1, t_ipv6, ip), core, eth(mac_p, mac_core_port, t_ipv6, o));
+}
+
+TEST_F(worker_test, h_encaps_l2_carries_the_whole_frame) {
+    const bytes ip = ip4_packet("10.1.0.2", "10.98.3.3", 64);
+    const bytes frame = eth(mac_ce_port, mac_ce1, t_ipv4, ip);
+    // The frame, as received (no TTL change: it is bridged, not routed), is the payload.
+    const bytes o = outer("fc00:1::1", {"fc00:0:2::d2"}, false, 143, frame, label_of(ip), 0);
+    expect_one(ce, frame, core, eth(mac_p, mac_core_port, t_ipv6, o));
+}
+
+TEST_F(worker_test, end_advances_the_segment_list_and_forwards) {
+    const bytes in = ip6_packet(64, "fc00:0:9::1", "fc00:0:1::1",
+                                {srh(1, {"fc00:0:2::d6", "fc00:0:1::1"}), inner4("10.9.0.1", "10.1.0.2")});
+    bytes want = in;
+    std::memcpy(want.data() + 24, a6("fc00:0:2::d6").bytes.data(), 16);
+    want[7] = 63;
+    want[40 + 3] = 0;  // segments left
+    expect_one(core, in_frame(in, t_ipv6), core, eth(mac_p, mac_core_port, t_ipv6, want));
+    const uint32_t nh = nh_of("fc00:0:1::1/128");
+    EXPECT_EQ(counters->sids[nh].packets.get(), 1u);
+    EXPECT_EQ(counters->sids[nh].bytes.get(), in.size());
+}
+
+TEST_F(worker_test, usid_shift_next_c_sid) {
+    const bytes in = ip6_packet(64, "fc00:0:9::1", "fc00:0:100:200::", {inner6("fd09::1", "fd01::2")});
+    bytes want = in;
+    std::memcpy(want.data() + 24, a6("fc00:0:200::").bytes.data(), 16);
+    want[7] = 63;
+    expect_one(core, in_frame(in, t_ipv6), core, eth(mac_p, mac_core_port, t_ipv6, want));
+}
+
+TEST_F(worker_test, end_dt4_dt6_dt46_decapsulate_into_the_bound_vrf) {
+    struct {
+        const char* sid;
+        bool v4;
+    } cases[] = {{"fc00:0:1::10", true}, {"fc00:0:1::11", false}, {"fc00:0:1::12", true}, {"fc00:0:1::12", false}};
+    for (const auto& k : cases) {
+        SCOPED_TRACE(std::string(k.sid) + (k.v4 ? " v4" : " v6"));
+        const test::layer inner = k.v4 ? inner4("10.9.0.1", "10.1.0.2") : inner6("fd09::1", "fd01::2");
+        const bytes in = ip6_packet(64, "fc00:0:9::1", k.sid, {inner});
+        expect_one(core, in_frame(in, t_ipv6), ce,
+                   eth(mac_ce1, mac_ce_port, k.v4 ? t_ipv4 : t_ipv6, ttl_minus_one(inner.b)));
+    }
+}
+
+TEST_F(worker_test, end_dx4_and_end_x_send_to_their_adjacency) {
+    {
+        const test::layer inner = inner4("10.9.0.1", "10.77.0.9");
+        const bytes in = ip6_packet(64, "fc00:0:9::1", "fc00:0:1::13", {inner});
+        // The L3 result is the endpoint's (unit-tested in endpoint_test.cc); here: where it goes.
+        rte_mbuf* ref = test::mbuf_of(in);
+        sid_params sp;
+        sp.behavior = fib::behavior::end_dx4;
+        ASSERT_EQ(process_endpoint(ref, sp).action, endpoint_action::send_v4);
+        const bytes l3 = test::bytes_of(ref);
+        rte_pktmbuf_free(ref);
+        expect_one(core, in_frame(in, t_ipv6), ce, eth(mac_ce1, mac_ce_port, t_ipv4, l3));
+    }
+    {
+        const bytes in = ip6_packet(64, "fc00:0:9::1", "fc00:0:1::14",
+                                    {srh(1, {"2001:db8:20::5", "fc00:0:1::14"}), inner4("10.9.0.1", "10.1.0.2")});
+        bytes want = in;
+        std::memcpy(want.data() + 24, a6("2001:db8:20::5").bytes.data(), 16);
+        want[7] = 63;
+        want[43] = 0;
+        expect_one(core, in_frame(in, t_ipv6), core, eth(mac_p, mac_core_port, t_ipv6, want));
+    }
+}
+
+TEST_F(worker_test, ecmp_spreads_flows_and_keeps_each_on_one_path) {
+    std::map<uint16_t, uint16_t> port_of_flow;
+    std::set<uint16_t> used;
+    for (int round = 0; round < 2; ++round) {
+        for (uint16_t f = 0; f < 32; ++f) {
+            bytes ip = ip4_packet("192.0.2.7", "10.30.0.1", 64);
+            test::put16(ip, 20, static_cast<uint16_t>(1000 + f));  // source port
+            send(core, in_frame(ip, t_ipv4));
+            w->poll();
+            uint16_t seen = 0xffff;
+            for (ring_port* p : {&core, &ce2})
+                if (!out(*p).empty())
+                    seen = p->id;
+            ASSERT_NE(seen, 0xffff) << drops();
+            if (round == 0)
+                port_of_flow[f] = seen;
+            else
+                EXPECT_EQ(port_of_flow[f], seen) << "flow " << f << " moved";
+            used.insert(seen);
+        }
+    }
+    EXPECT_EQ(used.size(), 2u) << "32 flows, 2 paths: both used";
+}
+
+// Each malformed packet is dropped with its own counter; the valid ones around them pass.
+TEST_F(worker_test, malformed_packets_are_counted_and_the_rest_forwarded) {
+    const bytes good = in_frame(ip4_packet("192.0.2.7", "10.20.1.1", 64), t_ipv4);
+    struct bad {
+        const char* what;
+        bytes frame;
+        drop_reason why;
+    };
+    std::vector<bad> cases;
+    cases.push_back({"short ethernet", bytes(10, 0), drop_reason::eth_truncated});
+    cases.push_back({"arp", eth(mac_core_port, mac_remote, 0x0806, bytes(28)), drop_reason::punt_no_host});
+    cases.push_back({"unknown ethertype", eth(mac_core_port, mac_remote, 0x88cc, bytes(46)), drop_reason::l3_unknown});
+    {
+        bytes ip = ip4_packet("192.0.2.7", "10.20.1.1", 64);
+        ip.resize(12);
+        cases.push_back({"ipv4 header cut", in_frame(ip, t_ipv4), drop_reason::ip4_truncated});
+    }
+    {
+        bytes ip = ip4_packet("192.0.2.7", "10.20.1.1", 64);
+        test::put16(ip, 2, 200);  // total length beyond the frame
+        test::put16(ip, 10, 0);
+        test::put16(ip, 10, test::ip4_checksum(ip.data(), 20));
+        cases.push_back({"ipv4 total length lie", in_frame(ip, t_ipv4), drop_reason::ip4_truncated});
+    }
+    {
+        bytes ip = ip4_packet("192.0.2.7", "10.20.1.1", 64);
+        ip[10] ^= 0x55;
+        cases.push_back({"ipv4 bad checksum", in_frame(ip, t_ipv4), drop_reason::ip4_bad_checksum});
+    }
+    cases.push_back({"ipv4 ttl 1", in_frame(ip4_packet("192.0.2.7", "10.20.1.1", 1), t_ipv4), drop_reason::ttl_expired});
+    cases.push_back({"ipv4 ttl 0", in_frame(ip4_packet("192.0.2.7", "10.20.1.1", 0), t_ipv4), drop_reason::ttl_expired});
+    {
+        bytes ip = ip6_packet(64, "fd00::7", "2001:db8:20::1", {}, 59);
+        test::put16(ip, 4, 100);
+        cases.push_back({"ipv6 payload length lie", in_frame(ip, t_ipv6), drop_reason::ip6_truncated});
+    }
+    cases.push_back({"ipv6 hop limit 1", in_frame(ip6_packet(1, "fd00::7", "2001:db8:20::1", {}), t_ipv6),
+                     drop_reason::ttl_expired});
+    cases.push_back({"no route", in_frame(ip4_packet("192.0.2.7", "198.51.100.1", 64), t_ipv4), drop_reason::no_route});
+    {
+        bytes in = ip6_packet(64, "fc00:0:9::1", "fc00:0:1::1", {srh(1, {"fc00:0:2::d6", "fc00:0:1::1"})});
+        in[40 + 1] = 2;  // hdr ext len claims 1 segment, last entry says 2
+        cases.push_back({"srh length lie", in_frame(in, t_ipv6), drop_reason::srh_bad_len});
+    }
+    {
+        bytes in = ip6_packet(64, "fc00:0:9::1", "fc00:0:1::1", {srh(1, {"fc00:0:2::d6", "fc00:0:1::1"})});
+        in[40 + 3] = 5;  // segments left past the list
+        cases.push_back({"segments left past the list", in_frame(in, t_ipv6), drop_reason::srh_segments_left});
+    }
+    {
+        std::vector<test::layer> chain;
+        for (int i = 0; i < 10; ++i)
+            chain.push_back(test::opts(60));
+        cases.push_back({"extension header chain", in_frame(ip6_packet(64, "fc00:0:9::1", "fc00:0:1::1", chain), t_ipv6),
+                         drop_reason::ext_hdr_chain});
+    }
+    cases.push_back({"sid to an unbound vrf",
+                     in_frame(ip6_packet(64, "fc00:0:9::1", "fc00:0:1::99", {inner4("10.9.0.1", "10.1.0.2")}), t_ipv6),
+                     drop_reason::sid_refused});
+    for (const auto& b : cases) {
+        send(core, good);
+        send(core, b.frame);
+    }
+    send(core, good);
+    w->poll();
+    EXPECT_EQ(out(ce2).size(), cases.size() + 1) << drops();
+    std::map<drop_reason, uint64_t> want;
+    for (const auto& b : cases)
+        ++want[b.why];
+    for (const auto& [why, n] : want)
+        EXPECT_EQ(dropped(why), n) << name(why) << "; all: " << drops();
+    uint64_t total = 0;
+    for (size_t i = 0; i < drop_reason_count; ++i)
+        total += counters->drops[i].get();
+    EXPECT_EQ(total, cases.size()) << drops();
+}
+
+TEST_F(worker_test, neighbor_missing_and_port_missing_are_counted) {
+    r.upsert_route(route("10.40.0.0/16", {via("10.13.0.99", 13)}));  // no neighbor entry
+    r.upsert_route(route("10.41.0.0/16", {via("10.13.0.2", 77)}));   // not one of our ports
+    ASSERT_TRUE(c.compile(r, reg, src));
+    send(core, in_frame(ip4_packet("192.0.2.7", "10.40.0.1", 64), t_ipv4));
+    send(core, in_frame(ip4_packet("192.0.2.7", "10.41.0.1", 64), t_ipv4));
+    w->poll();
+    EXPECT_EQ(dropped(drop_reason::neigh_unresolved), 1u);
+    EXPECT_EQ(dropped(drop_reason::no_port), 1u);
+}
+
+TEST_F(worker_test, mtu_of_the_egress_port_is_enforced_after_encap) {
+    // ce2 has MTU 1500; a 1480-byte IPv4 packet fits, the same encapsulated (+40) to core (1600) too.
+    const bytes big = ip4_packet("10.1.0.2", "10.99.1.5", 64, 1452);
+    send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, big));
+    w->poll();
+    EXPECT_EQ(out(core).size(), 1u) << drops();
+    const bytes bigger = ip4_packet("10.1.0.2", "10.99.1.5", 64, 1572);  // 1600 + 40 > 1600
+    send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, bigger));
+    w->poll();
+    EXPECT_TRUE(out(core).empty());
+    EXPECT_EQ(dropped(drop_reason::mtu_exceeded), 1u);
+}
+
+TEST_F(worker_test, no_tables_yet_drops_everything_counted) {
+    fib::qsbr_domain d{1};
+    fib::compiler empty{d};
+    worker_counters wc;
+    worker w2({{core.id, 0}}, 0, published{&empty.cell(), &adj}, hdr, wc);
+    send(core, in_frame(ip4_packet("192.0.2.7", "10.20.1.1", 64), t_ipv4));
+    w2.poll();
+    EXPECT_EQ(wc.drops[static_cast<size_t>(drop_reason::tables_not_ready)].get(), 1u);
+    EXPECT_TRUE(out(ce2).empty());
+}
+
+}  // namespace
+}  // namespace fwd
