@@ -112,19 +112,25 @@ bool dataplane::open(const dataplane_options& o, const vrf_resolver& vrf_of, std
 }
 
 void dataplane::update_vrfs(const vrf_resolver& vrf_of) {
+    bool changed = _adj.load() == nullptr;
     for (size_t i = 0; i < _ports.size(); ++i) {
+        const vrf::vrf_id was = _ports[i].vrf;
+        const bool was_up = _ports[i].up;
         const std::string& name = _port_vrf[i];
         if (name.empty()) {
             _ports[i].vrf = vrf::default_vrf_id;
             _ports[i].up = true;
+            changed |= !was_up || was != vrf::default_vrf_id;
             continue;
         }
         const auto id = vrf_of(name);
         // A port of a VRF that is not (yet) active forwards nothing rather than in a wrong VRF.
         _ports[i].vrf = id.value_or(vrf::default_vrf_id);
         _ports[i].up = id.has_value();
+        changed |= was != _ports[i].vrf || was_up != _ports[i].up;
     }
-    publish_adjacency();
+    if (changed)
+        publish_adjacency();
 }
 
 void dataplane::publish_adjacency() {

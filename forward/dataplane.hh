@@ -69,7 +69,9 @@ public:
     // run_here() on the main lcore.
     unsigned launch();
     void run_here();
-    // Asks every worker to stop and waits for the lcores it launched.
+    // Asks every worker to stop (any thread)...
+    void request_stop() { _run.store(false); }
+    // ... and waits for the lcores it launched (the main lcore only).
     void stop();
 
     counters_snapshot counters() const;

@@ -1,7 +1,6 @@
 #include "forward/port.hh"
 
 #include <net/if.h>
-#include <rte_bus_vdev.h>
 #include <rte_dev.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
@@ -143,8 +142,7 @@ bool port_open(const port_spec& spec, uint16_t n_queues, rte_mempool* pool, uint
     const std::string dev = spec.devargs.substr(0, spec.devargs.find(','));
     uint16_t id = 0;
     if (rte_eth_dev_get_port_by_name(dev.c_str(), &id) != 0) {
-        const std::string args = spec.devargs.size() > dev.size() ? spec.devargs.substr(dev.size() + 1) : "";
-        if (rte_vdev_init(dev.c_str(), args.c_str()) != 0 || rte_eth_dev_get_port_by_name(dev.c_str(), &id) != 0) {
+        if (rte_dev_probe(spec.devargs.c_str()) != 0 || rte_eth_dev_get_port_by_name(dev.c_str(), &id) != 0) {
             err = "port " + spec.name + ": cannot create device '" + spec.devargs + "'";
             return false;
         }

@@ -63,6 +63,15 @@ pb::Response answer(const pb::Request& req, const daemon_view& d) {
         else
             resp.set_error("this srv6d has no encap source resolver");
         break;
+    case pb::Request::kShowCounters:
+    case pb::Request::kClearCounters: {
+        pb::Counters& c = *resp.mutable_counters();
+        if (d.counters)
+            d.counters(c);
+        if (req.cmd_case() == pb::Request::kClearCounters && d.clear_counters)
+            d.clear_counters();
+        break;
+    }
     case pb::Request::CMD_NOT_SET:
         resp.set_error("unknown or empty request (is srv6ctl newer than srv6d?)");
         break;

@@ -1,6 +1,7 @@
 // One request in, one response out: the handler the daemon gives mgmt::server.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -32,6 +33,9 @@ struct daemon_view {
     const vrf::encap_source_resolver* encap = nullptr;
     std::optional<fib::ip6_addr> encap_configured;
     const vrf::tunsrc_poller* tunsrc = nullptr;
+    // The dataplane's counters (absent: srv6d runs without one); clear_counters resets them.
+    std::function<void(pb::Counters&)> counters;
+    std::function<void()> clear_counters;
 };
 
 // Dispatches on the request's command; a request without a known command gets an error

@@ -58,14 +58,31 @@ bool parse_words(const std::vector<std::string>& words, pb::Request& req, std::s
         error = "missing command";
         return false;
     }
-    constexpr std::array<std::string_view, 1> verbs{"show"};
-    if (!match(words[0], verbs, error))
+    constexpr std::array<std::string_view, 2> verbs{"show", "clear"};
+    const auto verb = match(words[0], verbs, error);
+    if (!verb)
         return false;
+    if (*verb == "clear") {
+        constexpr std::array<std::string_view, 1> what{"counters"};
+        if (words.size() < 2) {
+            error = "clear what? counters";
+            return false;
+        }
+        if (!match(words[1], what, error))
+            return false;
+        if (words.size() > 2) {
+            error = fmt::format("unexpected '{}'", words[2]);
+            return false;
+        }
+        req.mutable_clear_counters();
+        return true;
+    }
     if (words.size() < 2) {
-        error = "show what? fpm, routes, nexthops, sids, vrfs or encap-source";
+        error = "show what? fpm, routes, nexthops, sids, vrfs, encap-source or counters";
         return false;
     }
-    constexpr std::array<std::string_view, 6> subjects{"fpm", "routes", "nexthops", "sids", "vrfs", "encap-source"};
+    constexpr std::array<std::string_view, 7> subjects{"fpm",  "routes",       "nexthops", "sids",
+                                                       "vrfs", "encap-source", "counters"};
     const auto subject = match(words[1], subjects, error);
     if (!subject)
         return false;
@@ -80,6 +97,8 @@ bool parse_words(const std::vector<std::string>& words, pb::Request& req, std::s
         req.mutable_show_vrfs();
     } else if (*subject == "encap-source") {
         req.mutable_show_encap_source();
+    } else if (*subject == "counters") {
+        req.mutable_show_counters();
     } else {
         auto* routes = req.mutable_show_routes();
         constexpr std::array<std::string_view, 2> filters{"table", "vrf"};
@@ -121,6 +140,8 @@ std::string ctl_usage() {
           "       srv6ctl [options] show sids\n"
           "       srv6ctl [options] show vrfs\n"
           "       srv6ctl [options] show encap-source\n"
+          "       srv6ctl [options] show counters\n"
+          "       srv6ctl [options] clear counters\n"
           "Options may also follow the command; words may be abbreviated (sh ro = show routes).\n\n"
        << visible_options(nullptr);
     return os.str();

@@ -14,6 +14,7 @@ std::string format_nexthops(const pb::NexthopTable& t);
 std::string format_sids(const pb::SidTable& t);
 std::string format_vrfs(const pb::VrfTable& t);
 std::string format_encap_source(const pb::EncapSource& e);
+std::string format_counters(const pb::Counters& c);
 // Whichever result the response carries; the error text when it carries an error.
 std::string format_response(const pb::Response& r);
 

@@ -88,6 +88,7 @@ std::string format_response(const pb::Response& r) {
     case pb::Response::kSids: return format_sids(r.sids());
     case pb::Response::kVrfs: return format_vrfs(r.vrfs());
     case pb::Response::kEncapSource: return format_encap_source(r.encap_source());
+    case pb::Response::kCounters: return format_counters(r.counters());
     case pb::Response::RESULT_NOT_SET: break;
     }
     return {};

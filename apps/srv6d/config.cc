@@ -80,6 +80,10 @@ private:
 };
 
 constexpr const char* vrf_key = "vrf";
+constexpr const char* port_key = "dataplane.port";
+constexpr const char* neighbor_key = "dataplane.neighbor";
+// Repeatable keys: every line counts, and the command line's replace the file's.
+constexpr const char* list_keys[] = {vrf_key, port_key, neighbor_key};
 
 // Errors of a config file, with a hint where the INI syntax is the likely cause.
 std::string file_error(const std::string& file, const po::error& e) {
@@ -108,6 +112,7 @@ constexpr key_info keys[] = {
     {"log.level", "error | warn | info | debug (default info)"},
     {"eal.args", "DPDK EAL arguments, whitespace separated"},
     {"dataplane.enabled", "true | false: false skips DPDK EAL init (default true)"},
+    {"dataplane.mbufs", "packet buffers for all ports and workers (default 16383)"},
     {"encap.source", "IPv6 source address of H.Encaps packets (default none)"},
 };
 
@@ -160,6 +165,33 @@ std::string apply_setting(config& cfg, const std::string& key, const std::string
         if (const auto why = vrf::check_encap_source(*a))
             return invalid(key, value, fmt::format("a unicast IPv6 address ({})", *why));
         cfg.encap_source = *a;
+    } else if (key == "dataplane.mbufs") {
+        unsigned long n = 0;
+        try {
+            n = std::stoul(value);
+        } catch (const std::exception&) {
+            n = 0;
+        }
+        if (n < 1023 || n > (1u << 24))
+            return invalid(key, value, "a number of mbufs from 1023 to 16777216");
+        cfg.mbufs = static_cast<unsigned>(n);
+    } else if (key == port_key) {
+        std::string err;
+        auto p = fwd::parse_port(value, err);
+        if (!p)
+            return fmt::format("invalid port '{}': {}", value, err);
+        for (const auto& o : cfg.ports)
+            if (o.name == p->name || o.devargs == p->devargs)
+                return fmt::format("invalid port '{}': port {} ({}) is configured twice", value, o.name, o.devargs);
+        if (cfg.ports.size() >= fwd::max_ports)
+            return fmt::format("invalid port '{}': at most {} ports", value, fwd::max_ports);
+        cfg.ports.push_back(std::move(*p));
+    } else if (key == neighbor_key) {
+        std::string err;
+        auto n = fwd::parse_neighbor(value, err);
+        if (!n)
+            return fmt::format("invalid neighbor '{}': {}", value, err);
+        cfg.neighbors.push_back(std::move(*n));
     } else if (key == vrf_key) {
         auto spec = vrf::parse_vrf(value);
         if (!spec)
@@ -195,6 +227,10 @@ parse_result parse_args(int argc, const char* const* argv) {
         settings.add_options()(k.key, new text_value, k.help);
     settings.add_options()(vrf_key, new text_list_value("'NAME table ID [members IF,...]'"),
                            "a VRF bound to a kernel table (repeatable; in a file: before any [section])");
+    settings.add_options()(port_key, new text_list_value("'NAME DEVARGS [vrf=VRF] [ifname=IF] [ifindex=N] [mtu=N]'"),
+                           "a DPDK port (repeatable)");
+    settings.add_options()(neighbor_key, new text_list_value("'PORT ADDRESS MAC'"),
+                           "a static neighbor on a port (repeatable)");
     po::options_description all;
     all.add(generic).add(settings);
 
@@ -250,19 +286,30 @@ parse_result parse_args(int argc, const char* const* argv) {
             return r;
         }
     }
-    {
-        // The command line's vrf lines replace the file's, like any other key.
-        const bool from_cli = cli.count(vrf_key) > 0;
+    for (const char* lk : list_keys) {
+        // The command line's lines replace the file's, like any other key.
+        const bool from_cli = cli.count(lk) > 0;
         const auto& vm = from_cli ? cli : file;
-        if (vm.count(vrf_key)) {
-            for (const auto& line : vm[vrf_key].as<std::vector<std::string>>()) {
-                auto err = apply_setting(r.cfg, vrf_key, line);
-                if (!err.empty()) {
-                    r.what = action::error;
-                    r.text = from_cli ? err : fmt::format("{}: {}", r.cfg.config_file, err);
-                    return r;
-                }
+        if (!vm.count(lk))
+            continue;
+        for (const auto& line : vm[lk].as<std::vector<std::string>>()) {
+            auto err = apply_setting(r.cfg, lk, line);
+            if (!err.empty()) {
+                r.what = action::error;
+                r.text = from_cli ? err : fmt::format("{}: {}", r.cfg.config_file, err);
+                return r;
             }
+        }
+    }
+    // Every neighbor names a configured port.
+    for (const auto& n : r.cfg.neighbors) {
+        bool known = false;
+        for (const auto& p : r.cfg.ports)
+            known |= p.name == n.port;
+        if (!known) {
+            r.what = action::error;
+            r.text = fmt::format("neighbor on port '{}': no such port (dataplane.port lines name them)", n.port);
+            return r;
         }
     }
     // A cap below the quiet time would make the quiet time meaningless: say so rather than guess.

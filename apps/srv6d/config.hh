@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fib/addr.hh"
+#include "forward/port.hh"
 #include "util/log.hh"
 #include "vrf/spec.hh"
 
@@ -32,6 +33,9 @@ struct config {
     std::vector<std::string> eal_args;      // defaults to fwd::default_eal_args()
     // [dataplane]
     bool dataplane_enabled = true;          // false: no EAL (machines without hugepages, tests)
+    std::vector<fwd::port_spec> ports;      // `port = NAME DEVARGS [vrf=..] [ifname=..] [ifindex=..] [mtu=..]`
+    std::vector<fwd::neighbor_spec> neighbors;  // `neighbor = PORT ADDRESS MAC` (static)
+    unsigned mbufs = 16383;                 // packet pool size
     // [encap]
     std::optional<fib::ip6_addr> encap_source;  // H.Encaps outer source; FPM does not carry it
     // `vrf = NAME table ID [members IF,...]` lines, in file order (before any [section]).

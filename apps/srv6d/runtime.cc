@@ -14,9 +14,11 @@
 #include <thread>
 
 #include "apps/srv6d/bindings.hh"
+#include "fib/behaviors.hh"
 #include "fib/rib.hh"
 #include "fibc/compiler.hh"
 #include "fibc/rcu.hh"
+#include "forward/dataplane.hh"
 #include "forward/eal.hh"
 #include "fpm/decode_ctx.hh"
 #include "fpm/listener.hh"
@@ -54,13 +56,62 @@ struct control_plane {
     fib::qsbr_domain rcu{max_workers};
     fib::compiler compiler{rcu};
     static constexpr uint32_t max_workers = 16;
+    // The workers read the compiler's tables: declared after it, so stopped and gone first.
+    std::optional<fwd::dataplane> dp;
     std::optional<fpm::listener> listener;
     std::optional<::mgmt::server> mgmt;  // ::mgmt: srv6d::mgmt is the generated protobuf namespace
     boost::asio::signal_set signals{io, SIGINT, SIGTERM};
 
     bool start();
     void shutdown();
+    std::optional<vrf::vrf_id> active_vrf(const std::string& name) const {
+        const auto* v = vrfs.registry().find(name);
+        if (v == nullptr || v->state != vrf::vrf_state::active)
+            return std::nullopt;
+        return v->id;
+    }
+    void fill_counters(::mgmt::pb::Counters& c) const;
 };
+
+void control_plane::fill_counters(::mgmt::pb::Counters& c) const {
+    c.set_dataplane(dp.has_value());
+    if (!dp)
+        return;
+    const fwd::counters_snapshot s = dp->counters();
+    c.set_workers(s.workers);
+    for (const auto& p : s.ports) {
+        auto* o = c.add_ports();
+        o->set_name(p.name);
+        o->set_port_id(p.port_id);
+        o->set_ifindex(p.ifindex);
+        o->set_vrf(p.vrf);
+        o->set_rx_packets(p.rx_packets);
+        o->set_rx_bytes(p.rx_bytes);
+        o->set_tx_packets(p.tx_packets);
+        o->set_tx_bytes(p.tx_bytes);
+        o->set_tx_dropped(p.tx_dropped);
+    }
+    for (size_t i = 0; i < fwd::drop_reason_count; ++i) {
+        const auto r = static_cast<fwd::drop_reason>(i);
+        auto* d = c.add_drops();
+        d->set_reason(std::string(fwd::name(r)));
+        d->set_description(std::string(fwd::describe(r)));
+        d->set_packets(s.drops[i]);
+    }
+    for (const auto& e : rib.local_sids()) {
+        const auto info = compiler.find(e.r->key);
+        auto* o = c.add_sids();
+        o->set_prefix(fib::to_string(e.r->key.dst));
+        o->set_behavior(std::string(fib::behavior_name(e.sid.action)));
+        if (info) {
+            const auto [pk, by] = s.sid(info->nh);
+            o->set_packets(pk);
+            o->set_bytes(by);
+        }
+    }
+    c.set_sid_overflow_packets(s.sid_overflow_packets);
+    c.set_headend_chained(s.headend_chained);
+}
 
 bool control_plane::start() {
     vrfs.on_synced([this] {
@@ -69,9 +120,24 @@ bool control_plane::start() {
             log(level::debug, "fib: published compiled tables #{} ({} route updates, {} LPM changes)",
                 st.publications, st.route_updates, st.lpm_changes);
         }
+        if (dp)
+            dp->update_vrfs([this](const std::string& n) { return active_vrf(n); });
         rcu.reclaim();
     });
     vrfs.start();
+    if (cfg.dataplane_enabled) {
+        fwd::dataplane_options o;
+        o.ports = cfg.ports;
+        o.neighbors = cfg.neighbors;
+        o.mbufs = cfg.mbufs;
+        dp.emplace(rcu, compiler.cell());
+        std::string error;
+        if (!dp->open(o, [this](const std::string& n) { return active_vrf(n); }, error)) {
+            log(level::error, "{}", error);
+            return false;
+        }
+        log(level::info, "dataplane: {} port(s), {} worker(s)", cfg.ports.size(), dp->workers());
+    }
     fpm::listener_options lo;
     lo.address = cfg.fpm_listen;
     lo.port = cfg.fpm_port;
@@ -98,6 +164,9 @@ bool control_plane::start() {
         mgmt.emplace(io, cfg.mgmt_socket, [this](const ::mgmt::pb::Request& req) {
             ::mgmt::daemon_view view(rib, stats, session);
             vrfs.fill_view(view);
+            view.counters = [this](::mgmt::pb::Counters& c) { fill_counters(c); };
+            if (dp)
+                view.clear_counters = [this] { dp->clear_counters(); };
             return ::mgmt::answer(req, view);
         });
     } catch (const std::exception& e) {
@@ -122,6 +191,8 @@ void control_plane::shutdown() {
         listener->stop();
     if (mgmt)
         mgmt->close();
+    if (dp)
+        dp->request_stop();  // the main lcore waits for the workers (rte_eal_wait_lcore)
 }
 
 }  // namespace
@@ -163,7 +234,11 @@ int run(const config& cfg, const std::string& prog) {
                     cp.io.run();  // let the closed objects finish their handlers
                 }
             });
+            if (cp.dp && cp.dp->launch() == 0)
+                cp.dp->run_here();  // no worker lcore: the main lcore forwards until shutdown
             control.join();
+            if (cp.dp)
+                cp.dp->stop();
         }
     }
     if (cfg.dataplane_enabled)

@@ -1,0 +1,38 @@
+#include <fmt/format.h>
+
+#include "mgmt/text.hh"
+
+namespace mgmt {
+
+// Ports as a table, then the SIDs (like the kernel's `ip -s route` with `count`), then the drop
+// reasons that are not zero (`--json` lists every one).
+std::string format_counters(const pb::Counters& c) {
+    if (!c.dataplane())
+        return "Dataplane: off (srv6d runs with [dataplane] enabled = false)\n";
+    std::string out = fmt::format("Dataplane: {} worker{}\n", c.workers(), c.workers() == 1 ? "" : "s");
+    out += fmt::format("{:<12} {:>4} {:>7} {:<10} {:>12} {:>14} {:>12} {:>14} {:>10}\n", "Port", "Id", "Ifindex",
+                       "VRF", "RX packets", "RX bytes", "TX packets", "TX bytes", "TX drops");
+    for (const auto& p : c.ports())
+        out += fmt::format("{:<12} {:>4} {:>7} {:<10} {:>12} {:>14} {:>12} {:>14} {:>10}\n", p.name(), p.port_id(),
+                           p.ifindex(), p.vrf(), p.rx_packets(), p.rx_bytes(), p.tx_packets(), p.tx_bytes(),
+                           p.tx_dropped());
+    if (c.sids_size()) {
+        out += fmt::format("\n{:<44} {:<12} {:>12} {:>14}\n", "SID", "Behavior", "Packets", "Bytes");
+        for (const auto& s : c.sids())
+            out += fmt::format("{:<44} {:<12} {:>12} {:>14}\n", s.prefix(), s.behavior(), s.packets(), s.bytes());
+    }
+    if (c.sid_overflow_packets())
+        out += fmt::format("({} packets to SIDs beyond the per-SID counters)\n", c.sid_overflow_packets());
+    uint64_t dropped = 0;
+    for (const auto& d : c.drops())
+        dropped += d.packets();
+    out += fmt::format("\nDrops: {}\n", dropped);
+    for (const auto& d : c.drops())
+        if (d.packets())
+            out += fmt::format("  {:<20} {:>12}  {}\n", d.reason(), d.packets(), d.description());
+    if (c.headend_chained())
+        out += fmt::format("H.Encaps with a chained header mbuf: {}\n", c.headend_chained());
+    return out;
+}
+
+}  // namespace mgmt
