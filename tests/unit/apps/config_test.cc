@@ -276,3 +276,51 @@ TEST(Config, SampleConfigParses) {
 
 }  // namespace
 }  // namespace srv6d
+
+namespace srv6d {
+namespace {
+
+TEST(Config, DataplanePortsAndNeighbors) {
+    temp_file f(R"([dataplane]
+port = ce net_af_packet0,iface=veth-ce vrf=red mtu=1500
+port = core net_ring0 ifindex=7 mtu=9000
+neighbor = core fc00:12::2 02:00:00:00:0b:02
+neighbor = ce 10.1.0.2 02:00:00:00:ce:01
+mbufs = 4095
+)");
+    const auto r = run({"-c", f.path()});
+    ASSERT_EQ(r.what, action::run) << r.text;
+    ASSERT_EQ(r.cfg.ports.size(), 2u);
+    EXPECT_EQ(r.cfg.ports[0].name, "ce");
+    EXPECT_EQ(r.cfg.ports[0].devargs, "net_af_packet0,iface=veth-ce");
+    EXPECT_EQ(r.cfg.ports[0].vrf, "red");
+    EXPECT_EQ(r.cfg.ports[0].ifname, "veth-ce");  // from iface=
+    EXPECT_EQ(r.cfg.ports[1].ifindex, 7u);
+    EXPECT_EQ(r.cfg.ports[1].mtu, 9000);
+    ASSERT_EQ(r.cfg.neighbors.size(), 2u);
+    EXPECT_EQ(fib::to_string(r.cfg.neighbors[0].addr), "fc00:12::2");
+    EXPECT_EQ(fwd::to_string(r.cfg.neighbors[1].mac), "02:00:00:00:ce:01");
+    EXPECT_EQ(r.cfg.mbufs, 4095u);
+}
+
+TEST(Config, DataplaneErrorsNameTheLine) {
+    const std::pair<const char*, const char*> bad[] = {
+        {"port = ce", "a port is 'NAME DEVARGS"},
+        {"port = ce net_null0 mtu=100", "mtu '100'"},
+        {"port = ce net_null0 colour=blue", "unknown port option 'colour'"},
+        {"port = a net_null0\nport = a net_null1", "configured twice"},
+        {"port = a net_null0\nneighbor = a 10.0.0.300 02:00:00:00:00:01", "not an IPv4 or IPv6 address"},
+        {"port = a net_null0\nneighbor = a 10.0.0.3 02:00:00:00:00", "not a MAC address"},
+        {"port = a net_null0\nneighbor = b 10.0.0.3 02:00:00:00:00:01", "no such port"},
+        {"mbufs = 10", "dataplane.mbufs"},
+    };
+    for (const auto& [text, want] : bad) {
+        temp_file f(std::string("[dataplane]\n") + text + "\n");
+        const auto r = run({"-c", f.path()});
+        EXPECT_EQ(r.what, action::error) << text;
+        EXPECT_NE(r.text.find(want), std::string::npos) << text << " -> " << r.text;
+    }
+}
+
+}  // namespace
+}  // namespace srv6d

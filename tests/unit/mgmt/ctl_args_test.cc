@@ -85,6 +85,8 @@ TEST(CtlArgs, Help) {
     EXPECT_NE(ctl_usage().find("show routes [table N | vrf NAME]"), std::string::npos);
     EXPECT_NE(ctl_usage().find("show vrfs"), std::string::npos);
     EXPECT_NE(ctl_usage().find("show encap-source"), std::string::npos);
+    EXPECT_NE(ctl_usage().find("show counters"), std::string::npos);
+    EXPECT_NE(ctl_usage().find("clear counters"), std::string::npos);
     EXPECT_NE(ctl_usage().find("--socket"), std::string::npos);
 }
 
@@ -94,10 +96,21 @@ void expect_error(std::initializer_list<const char*> words, std::string_view err
     EXPECT_EQ(p.error, error);
 }
 
+TEST(CtlArgs, Counters) {
+    const auto s = parse({"sh", "coun"});
+    ASSERT_TRUE(s.args) << s.error;
+    EXPECT_TRUE(s.args->request.has_show_counters());
+    const auto c = parse({"clear", "counters"});
+    ASSERT_TRUE(c.args) << c.error;
+    EXPECT_TRUE(c.args->request.has_clear_counters());
+}
+
 TEST(CtlArgs, Errors) {
     expect_error({}, "missing command");
     expect_error({"frobnicate"}, "unknown command 'frobnicate'");
-    expect_error({"show"}, "show what? fpm, routes, nexthops, sids, vrfs or encap-source");
+    expect_error({"show"}, "show what? fpm, routes, nexthops, sids, vrfs, encap-source or counters");
+    expect_error({"clear"}, "clear what? counters");
+    expect_error({"clear", "routes"}, "unknown command 'routes'");
     expect_error({"show", "interfaces"}, "unknown command 'interfaces'");
     expect_error({"show", "routes", "interface", "e0"}, "unknown command 'interface'");
     expect_error({"show", "routes", "vrf"}, "vrf needs a VRF name");
