@@ -83,6 +83,8 @@ bool dataplane::open(const dataplane_options& o, const vrf_resolver& vrf_of, std
         pi.mac = h.mac;
         _ports.push_back(pi);
         _port_vrf.push_back(spec.vrf);
+        _vrf_ok.push_back(0);
+        _link_up.push_back(1);
         log(level::info, "dataplane: port {} = DPDK port {} ({}), mac {}, ifindex {}{}, vrf {}", spec.name,
             h.port_id, spec.devargs, to_string(h.mac), h.ifindex,
             h.ifindex == 0 ? " (no kernel interface: no route can name it)" : "",
@@ -114,20 +116,36 @@ bool dataplane::open(const dataplane_options& o, const vrf_resolver& vrf_of, std
 void dataplane::update_vrfs(const vrf_resolver& vrf_of) {
     bool changed = _adj.load() == nullptr;
     for (size_t i = 0; i < _ports.size(); ++i) {
-        const vrf::vrf_id was = _ports[i].vrf;
-        const bool was_up = _ports[i].up;
         const std::string& name = _port_vrf[i];
-        if (name.empty()) {
-            _ports[i].vrf = vrf::default_vrf_id;
-            _ports[i].up = true;
-            changed |= !was_up || was != vrf::default_vrf_id;
-            continue;
-        }
-        const auto id = vrf_of(name);
         // A port of a VRF that is not (yet) active forwards nothing rather than in a wrong VRF.
-        _ports[i].vrf = id.value_or(vrf::default_vrf_id);
-        _ports[i].up = id.has_value();
-        changed |= was != _ports[i].vrf || was_up != _ports[i].up;
+        const auto id = name.empty() ? std::optional<vrf::vrf_id>(vrf::default_vrf_id) : vrf_of(name);
+        const vrf::vrf_id v = id.value_or(vrf::default_vrf_id);
+        const uint8_t ok = id.has_value();
+        changed |= _ports[i].vrf != v || _vrf_ok[i] != ok;
+        _ports[i].vrf = v;
+        _vrf_ok[i] = ok;
+    }
+    if (changed) {
+        refresh(true);
+        return;
+    }
+    refresh(false);
+}
+
+void dataplane::refresh_links() { refresh(false); }
+
+void dataplane::refresh(bool force) {
+    bool changed = force;
+    for (size_t i = 0; i < _ports.size(); ++i) {
+        rte_eth_link link{};
+        // PMDs that cannot tell (rte_eth_link_get_nowait fails) count as up.
+        const uint8_t up = rte_eth_link_get_nowait(_ports[i].port_id, &link) != 0 || link.link_status != 0;
+        if (up != _link_up[i]) {
+            log(up ? level::info : level::warn, "dataplane: port {} link {}", _opt.ports[i].name, up ? "up" : "down");
+            _link_up[i] = up;
+            changed = true;
+        }
+        _ports[i].up = _vrf_ok[i] && _link_up[i];
     }
     if (changed)
         publish_adjacency();
@@ -139,12 +157,9 @@ void dataplane::publish_adjacency() {
         for (size_t i = 0; i < _opt.ports.size(); ++i)
             if (_opt.ports[i].name == n.port)
                 ns.push_back({_ports[i].port_id, n.addr, n.mac});
-    // A port in an inactive VRF receives nothing: it is left out of the snapshot.
-    std::vector<port_info> live;
-    for (const auto& p : _ports)
-        if (p.up)
-            live.push_back(p);
-    const adj_view* old = _adj.exchange(adj_view::create(live, ns, ++_adj_epoch));
+    // A port that is down or in an inactive VRF stays in the snapshot marked down: what it
+    // receives is dropped (tables_not_ready is not it: port_down), nothing is sent out of it.
+    const adj_view* old = _adj.exchange(adj_view::create(_ports, ns, ++_adj_epoch));
     fib::retire_batch b;
     b.add(old);
     _rcu.retire(std::move(b));

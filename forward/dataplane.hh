@@ -62,8 +62,11 @@ public:
 
     // Control thread, after EAL init: pools, ports, workers, the first adjacency snapshot.
     bool open(const dataplane_options& o, const vrf_resolver& vrf_of, std::string& err);
-    // Re-resolves the ports' VRFs (after a registry change) and publishes a new adjacency.
+    // Re-resolves the ports' VRFs (after a registry change) and reads their link state; publishes
+    // a new adjacency when either changed. A port is usable when its link is up and its VRF active.
     void update_vrfs(const vrf_resolver& vrf_of);
+    // Link state only (the control thread polls it every second).
+    void refresh_links();
 
     // Starts a worker on every EAL worker lcore; returns how many. With none, the caller runs
     // run_here() on the main lcore.
@@ -83,6 +86,7 @@ private:
     struct raw;
     raw sum() const;
     void publish_adjacency();
+    void refresh(bool force);
     static int lcore_main(void* arg);
     void worker_loop(unsigned w);
 
@@ -93,6 +97,7 @@ private:
     dataplane_options _opt;
     std::vector<port_info> _ports;
     std::vector<std::string> _port_vrf;
+    std::vector<uint8_t> _vrf_ok, _link_up;
     rte_mempool* _pool = nullptr;
     std::vector<rte_mempool*> _hdr_pools;
     struct worker_slot;

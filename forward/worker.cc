@@ -154,9 +154,11 @@ void worker::process(rte_mbuf** pkts, uint16_t n, uint16_t in_port, const fib::d
         pc.rx_packets.add(1);
         pc.rx_bytes.add(pkts[i]->pkt_len);
     }
-    if (fv == nullptr || in == nullptr) {
+    if (fv == nullptr || in == nullptr || !in->up) {
+        // Before the first publication, or a port that is down / in a VRF that is not active.
+        const drop_reason why = fv == nullptr || in == nullptr ? drop_reason::tables_not_ready : drop_reason::port_down;
         for (uint16_t i = 0; i < n; ++i) {
-            _c.drop(drop_reason::tables_not_ready);
+            _c.drop(why);
             rte_pktmbuf_free(pkts[i]);
         }
         return;

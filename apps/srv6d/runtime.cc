@@ -4,6 +4,7 @@
 #pragma GCC diagnostic ignored "-Wnull-dereference"  // g++ 12 false positive in Asio, see fpm/listener.hh
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
 #pragma GCC diagnostic pop
 
 #include <pthread.h>
@@ -61,6 +62,8 @@ struct control_plane {
     std::optional<fpm::listener> listener;
     std::optional<::mgmt::server> mgmt;  // ::mgmt: srv6d::mgmt is the generated protobuf namespace
     boost::asio::signal_set signals{io, SIGINT, SIGTERM};
+    boost::asio::steady_timer link_timer{io};  // port link state, polled every second
+    void poll_links();
 
     bool start();
     void shutdown();
@@ -137,6 +140,7 @@ bool control_plane::start() {
             return false;
         }
         log(level::info, "dataplane: {} port(s), {} worker(s)", cfg.ports.size(), dp->workers());
+        poll_links();
     }
     fpm::listener_options lo;
     lo.address = cfg.fpm_listen;
@@ -182,10 +186,22 @@ bool control_plane::start() {
     return true;
 }
 
+void control_plane::poll_links() {
+    link_timer.expires_after(std::chrono::seconds(1));
+    link_timer.async_wait([this](const boost::system::error_code& ec) {
+        if (ec || !dp)
+            return;
+        dp->refresh_links();
+        rcu.reclaim();
+        poll_links();
+    });
+}
+
 // On the control thread. Once every io object is closed, io.run() runs out of work and returns.
 void control_plane::shutdown() {
     boost::system::error_code ignored;
     signals.cancel(ignored);
+    link_timer.cancel();
     vrfs.stop();
     if (listener)
         listener->stop();

@@ -233,6 +233,15 @@ protected:
             l.lcblock_bits = 32;
             l.lcnode_fn_bits = 16;
         }));
+        r.upsert_route(sid("fc00:0:1::15/128", fib::behavior::end_t, 12, [](fib::seg6local& l) { l.table = 10; }));
+        r.upsert_route(sid("fc00:0:1::16/128", fib::behavior::end_dx6, 11, [](fib::seg6local& l) { l.nh6 = a6("fd01::2"); }));
+        r.upsert_route(sid("fc00:0:1::17/128", fib::behavior::end, 12, [](fib::seg6local& l) { l.flavors = fib::flavor::psp; }));
+        r.upsert_route(sid("fc00:0:101::/48", fib::behavior::end_x, 12, [](fib::seg6local& l) {
+            l.flavors = fib::flavor::next_csid;
+            l.lcblock_bits = 32;
+            l.lcnode_fn_bits = 16;
+            l.nh6 = a6("fc00:12::2");
+        }));
         r.upsert_route(sid("fc00:0:1::99/128", fib::behavior::end_dt4, 11, [](fib::seg6local& l) { l.vrftable = 99; }));
         // VRF red
         r.upsert_route(route("10.1.0.0/24", {via(nullptr, 11)}, 10));
@@ -240,6 +249,8 @@ protected:
         r.upsert_route(route("10.99.0.0/16", {encap(fib::encap_mode::encap_red, {"fc00:0:2::d4"})}, 10));
         r.upsert_route(route("fd99::/16", {encap(fib::encap_mode::encap, {"fc00:0:3::1", "fc00:0:200::1", "fc00:0:2::d6"})}, 10));
         r.upsert_route(route("10.98.0.0/16", {encap(fib::encap_mode::l2encap, {"fc00:0:2::d2"})}, 10));
+        r.upsert_route(route("10.97.0.0/16", {encap(fib::encap_mode::l2encap_red, {"fc00:0:3::1", "fc00:0:2::d2"})}, 10));
+        r.upsert_route(route("fc00:0:77::/48", {via("fd01::2", 11)}, 10));
         ASSERT_TRUE(c.compile(r, reg, src));
     }
 
@@ -340,6 +351,51 @@ TEST_F(worker_test, h_encaps_l2_carries_the_whole_frame) {
     // The frame, as received (no TTL change: it is bridged, not routed), is the payload.
     const bytes o = outer("fc00:1::1", {"fc00:0:2::d2"}, false, 143, frame, label_of(ip), 0);
     expect_one(ce, frame, core, eth(mac_p, mac_core_port, t_ipv6, o));
+}
+
+TEST_F(worker_test, h_encaps_l2_red_two_sids) {
+    const bytes ip = ip4_packet("10.1.0.2", "10.97.3.3", 64);
+    const bytes frame = eth(mac_ce_port, mac_ce1, t_ipv4, ip);
+    const bytes o = outer("fc00:1::1", {"fc00:0:3::1", "fc00:0:2::d2"}, true, 143, frame, label_of(ip), 0);
+    expect_one(ce, frame, core, eth(mac_p, mac_core_port, t_ipv6, o));
+}
+
+TEST_F(worker_test, end_t_looks_the_next_sid_up_in_the_bound_vrf) {
+    const bytes in = ip6_packet(64, "fc00:0:9::1", "fc00:0:1::15",
+                                {srh(1, {"fc00:0:77::1", "fc00:0:1::15"}), inner4("10.9.0.1", "10.1.0.2")});
+    bytes want = in;
+    std::memcpy(want.data() + 24, a6("fc00:0:77::1").bytes.data(), 16);
+    want[7] = 63;
+    want[43] = 0;
+    expect_one(core, in_frame(in, t_ipv6), ce, eth(mac_ce1, mac_ce_port, t_ipv6, want));
+}
+
+TEST_F(worker_test, end_dx6_sends_the_inner_packet_to_its_adjacency) {
+    const test::layer inner = inner6("fd09::1", "fd77::9");
+    const bytes in = ip6_packet(64, "fc00:0:9::1", "fc00:0:1::16", {inner});
+    rte_mbuf* ref = test::mbuf_of(in);
+    sid_params sp;
+    sp.behavior = fib::behavior::end_dx6;
+    ASSERT_EQ(process_endpoint(ref, sp).action, endpoint_action::send_v6);
+    const bytes l3 = test::bytes_of(ref);
+    rte_pktmbuf_free(ref);
+    expect_one(core, in_frame(in, t_ipv6), ce, eth(mac_ce1, mac_ce_port, t_ipv6, l3));
+}
+
+TEST_F(worker_test, end_psp_pops_the_srh_at_the_penultimate_segment) {
+    const test::layer inner = inner4("10.9.0.1", "10.1.0.2");
+    const bytes in = ip6_packet(64, "fc00:0:9::1", "fc00:0:1::17", {srh(1, {"fc00:0:2::d6", "fc00:0:1::17"}), inner});
+    // RFC 8986 §4.16.1: the SRH goes, its Next Header moves into the IPv6 header.
+    const bytes want = ip6_packet(63, "fc00:0:9::1", "fc00:0:2::d6", {inner});
+    expect_one(core, in_frame(in, t_ipv6), core, eth(mac_p, mac_core_port, t_ipv6, want));
+}
+
+TEST_F(worker_test, ua_shifts_and_sends_to_the_adjacency) {
+    const bytes in = ip6_packet(64, "fc00:0:9::1", "fc00:0:101:200::", {inner6("fd09::1", "fd01::2")});
+    bytes want = in;
+    std::memcpy(want.data() + 24, a6("fc00:0:200::").bytes.data(), 16);
+    want[7] = 63;
+    expect_one(core, in_frame(in, t_ipv6), core, eth(mac_p, mac_core_port, t_ipv6, want));
 }
 
 TEST_F(worker_test, end_advances_the_segment_list_and_forwards) {

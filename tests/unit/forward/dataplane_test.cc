@@ -1,0 +1,86 @@
+// The dataplane as srv6d runs it: ports created from devargs, one worker on the calling lcore
+// (run_here), counters summed and cleared, ports following their VRF's state.
+#include "forward/dataplane.hh"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "fibc/compiler.hh"
+
+namespace fwd {
+namespace {
+
+TEST(Dataplane, PortsFromDevargsWorkerCountersAndVrfState) {
+    fib::qsbr_domain rcu{4};
+    fib::rib r;
+    vrf::registry reg;
+    vrf::encap_source_resolver src;
+    fib::compiler c{rcu};
+    ASSERT_TRUE(c.compile(r, reg, src));
+    dataplane_options o;
+    std::string err;
+    o.ports.push_back(*parse_port("a net_null_dpt0 ifindex=5", err));
+    o.ports.push_back(*parse_port("b net_null_dpt1 ifindex=6 vrf=blue", err));
+    o.neighbors.push_back(*parse_neighbor("a 10.0.0.2 02:00:00:00:00:02", err));
+    o.mbufs = 2047;
+    bool blue = false;
+    auto vrf_of = [&](const std::string& n) -> std::optional<vrf::vrf_id> {
+        if (n == "blue" && blue)
+            return vrf::vrf_id{7};
+        return std::nullopt;
+    };
+    dataplane dp(rcu, c.cell());
+    ASSERT_TRUE(dp.open(o, vrf_of, err)) << err;
+    EXPECT_EQ(dp.workers(), 1u);  // -l 0: no worker lcore, one worker on the main lcore
+    const adj_view* a = dp.adjacency();
+    ASSERT_NE(a, nullptr);
+    ASSERT_EQ(a->ports().size(), 2u);
+    EXPECT_TRUE(a->ports()[0].up);
+    EXPECT_FALSE(a->ports()[1].up) << "vrf blue is not active";
+    EXPECT_EQ(a->port_by_ifindex(6)->vrf, vrf::default_vrf_id);
+    EXPECT_EQ(a->neighbor_count(), 1u);
+
+    EXPECT_EQ(dp.launch(), 0u);
+    std::thread t([&] { dp.run_here(); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    dp.request_stop();
+    t.join();
+    dp.stop();
+    auto s = dp.counters();
+    ASSERT_EQ(s.ports.size(), 2u);
+    EXPECT_GT(s.ports[0].rx_packets, 0u) << "net_null delivers packets on every poll";
+    EXPECT_GT(s.ports[1].rx_packets, 0u);
+    // net_null's frames are not IP; port b's are dropped before parsing (its VRF is down).
+    EXPECT_GT(s.drops[static_cast<size_t>(drop_reason::port_down)], 0u);
+    uint64_t dropped = 0;
+    for (auto d : s.drops)
+        dropped += d;
+    EXPECT_EQ(dropped, s.ports[0].rx_packets + s.ports[1].rx_packets);
+    dp.clear_counters();
+    s = dp.counters();
+    EXPECT_EQ(s.ports[0].rx_packets, 0u);
+    EXPECT_EQ(s.drops[static_cast<size_t>(drop_reason::port_down)], 0u);
+
+    blue = true;
+    dp.update_vrfs(vrf_of);
+    rcu.synchronize();
+    a = dp.adjacency();
+    EXPECT_TRUE(a->ports()[1].up);
+    EXPECT_EQ(a->port_by_ifindex(6)->vrf, 7u);
+}
+
+TEST(Dataplane, BadDeviceIsAnError) {
+    fib::qsbr_domain rcu{4};
+    fib::compiler c{rcu};
+    dataplane_options o;
+    std::string err;
+    o.ports.push_back(*parse_port("x net_nosuchpmd0", err));
+    dataplane dp(rcu, c.cell());
+    EXPECT_FALSE(dp.open(o, [](const std::string&) { return std::nullopt; }, err));
+    EXPECT_NE(err.find("cannot create device"), std::string::npos) << err;
+}
+
+}  // namespace
+}  // namespace fwd
