@@ -61,15 +61,25 @@ const port_info* adj_view::port_by_ifindex(uint32_t ifindex) const {
 }
 
 const mac_addr* adj_view::neighbor_mac(uint16_t port_id, fib::family af, const uint8_t* addr) const {
-    uint8_t a[16]{};
-    std::memcpy(a, addr, af == fib::family::ipv4 ? 4 : 16);
+    // Fixed-size copies and compares: no libc call on the packet path.
+    alignas(8) uint8_t a[16]{};
+    if (af == fib::family::ipv4)
+        std::memcpy(a, addr, 4);
+    else
+        std::memcpy(a, addr, 16);
+    uint64_t k0, k1;
+    std::memcpy(&k0, a, 8);
+    std::memcpy(&k1, a + 8, 8);
     const uint8_t f = static_cast<uint8_t>(af);
     const size_t mask = _neigh.size() - 1;
     for (size_t i = hash(port_id, f, a) & mask;; i = (i + 1) & mask) {
         const slot& s = _neigh[i];
         if (!s.used)
             return nullptr;
-        if (s.port_id == port_id && s.af == f && std::memcmp(s.addr, a, 16) == 0)
+        uint64_t s0, s1;
+        std::memcpy(&s0, s.addr, 8);
+        std::memcpy(&s1, s.addr + 8, 8);
+        if (s.port_id == port_id && s.af == f && s0 == k0 && s1 == k1)
             return &s.mac;
     }
 }

@@ -150,10 +150,11 @@ void worker::process(rte_mbuf** pkts, uint16_t n, uint16_t in_port, const fib::d
     uint16_t n_work = 0;
     const port_info* in = av ? av->port(in_port) : nullptr;
     port_counters& pc = _c.ports[in_port < max_ports ? in_port : 0];
-    for (uint16_t i = 0; i < n; ++i) {
-        pc.rx_packets.add(1);
-        pc.rx_bytes.add(pkts[i]->pkt_len);
-    }
+    uint64_t rx_bytes = 0;
+    for (uint16_t i = 0; i < n; ++i)
+        rx_bytes += pkts[i]->pkt_len;
+    pc.rx_packets.add(n);
+    pc.rx_bytes.add(rx_bytes);
     if (fv == nullptr || in == nullptr || !in->up) {
         // Before the first publication, or a port that is down / in a VRF that is not active.
         const drop_reason why = fv == nullptr || in == nullptr ? drop_reason::tables_not_ready : drop_reason::port_down;
@@ -165,6 +166,8 @@ void worker::process(rte_mbuf** pkts, uint16_t n, uint16_t in_port, const fib::d
     }
     _fv = fv;
     _av = av;
+    _outer_from = UINT32_MAX;
+    _l2_from = UINT32_MAX;
 
     for (uint16_t i = 0; i < n && i < burst_size; ++i) {
         if (i + 4 < n)
@@ -277,12 +280,22 @@ void worker::do_forward(pkt& p, const fib::compiled_nh& nh) {
     if (!(p.flags & f_no_ttl) && !dec_ttl(ip, p.af))
         return drop(p, drop_reason::ttl_expired);
     const fib::nh_via& via = nh.via();
+    if (via.gw_family != 0 && nh.index() == _l2_from) {
+        if (p.m->pkt_len - p.l3u() > _l2_port->mtu)
+            return drop(p, drop_reason::mtu_exceeded);
+        return l2_write(p, *_l2_port, *_l2_mac);
+    }
     const port_info* out = _av->port_by_ifindex(via.ifindex);
     if (out == nullptr)
         return drop(p, drop_reason::no_port);
     if (via.gw_family != 0) {
         const auto gaf = static_cast<fib::family>(via.gw_family);
-        return l2_out(p, *out, gaf, via.gw);
+        l2_out(p, *out, gaf, via.gw);
+        if (p.m == nullptr && _l2_mac != nullptr) {  // sent: the next packet to nh reuses it
+            _l2_from = nh.index();
+            _l2_port = out;
+        }
+        return;
     }
     // A connected route: the destination itself is the neighbor.
     return l2_out(p, *out, p.af == 4 ? fib::family::ipv4 : fib::family::ipv6, ip + (p.af == 4 ? 16 : 24));
@@ -317,7 +330,15 @@ void worker::do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t
     p.vrf = vrf::default_vrf_id;  // the outer packet is routed in the core (default) VRF
     p.flags |= f_no_ttl;          // its hop limit is the template's
     p.hash = 0;
-    next[n_next++] = &p;
+    // The outer destination is the template's: one lookup per headend nexthop and burst.
+    const uint32_t from = nh.index();
+    if (from != _outer_from) {
+        _outer_from = from;
+        _outer_nh = _fv->lookup6(vrf::default_vrf_id, tv.bytes + 24);
+    }
+    p.nh = _outer_nh;
+    ++p.lookups;
+    act(p, next, n_next);
 }
 
 void worker::do_endpoint(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next) {
@@ -387,6 +408,7 @@ void worker::do_adjacency(pkt& p, const fib::compiled_nh& nh, fib::family af, co
 }
 
 void worker::l2_out(pkt& p, const port_info& port, fib::family naf, const uint8_t* addr) {
+    _l2_mac = nullptr;
     if (!port.up)
         return drop(p, drop_reason::port_down);
     if (p.m->pkt_len - p.l3u() > port.mtu)
@@ -394,6 +416,11 @@ void worker::l2_out(pkt& p, const port_info& port, fib::family naf, const uint8_
     const mac_addr* mac = _av->neighbor_mac(port.port_id, naf, addr);
     if (mac == nullptr)
         return drop(p, drop_reason::neigh_unresolved);
+    l2_write(p, port, *mac);
+    _l2_mac = p.m == nullptr ? mac : nullptr;
+}
+
+void worker::l2_write(pkt& p, const port_info& port, const mac_addr& mac) {
     uint8_t* eth;
     if (p.l3 >= eth_len) {
         eth = reinterpret_cast<uint8_t*>(rte_pktmbuf_adj(p.m, static_cast<uint16_t>(p.l3 - eth_len)));
@@ -402,7 +429,7 @@ void worker::l2_out(pkt& p, const port_info& port, fib::family naf, const uint8_
         if (eth == nullptr)
             return drop(p, drop_reason::no_headroom);
     }
-    std::memcpy(eth, mac->bytes, 6);
+    std::memcpy(eth, mac.bytes, 6);
     std::memcpy(eth + 6, port.mac.bytes, 6);
     const uint16_t type = p.af == 4 ? ether_ipv4 : ether_ipv6;
     eth[12] = static_cast<uint8_t>(type >> 8);

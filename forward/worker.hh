@@ -63,6 +63,7 @@ private:
     void do_endpoint(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next);
     void do_adjacency(pkt& p, const fib::compiled_nh& nh, fib::family af, const uint8_t* addr);
     void l2_out(pkt& p, const port_info& port, fib::family naf, const uint8_t* addr);
+    void l2_write(pkt& p, const port_info& port, const mac_addr& mac);
     void drop(pkt& p, drop_reason r);
     void enqueue(uint16_t port, rte_mbuf* m);
     void tx(uint16_t port);
@@ -74,6 +75,14 @@ private:
     worker_counters& _c;
     const fib::dataplane_view* _fv = nullptr;
     const adj_view* _av = nullptr;
+    // Per-burst memos (reset by process()): packets of a burst mostly share their nexthop, and
+    // what follows from a nexthop is the same for all of them within one snapshot: the outer
+    // route of a headend template (its destination is fixed), the egress port and neighbor MAC
+    // of a gateway.
+    uint32_t _outer_from = UINT32_MAX, _outer_nh = 0;
+    uint32_t _l2_from = UINT32_MAX;
+    const port_info* _l2_port = nullptr;
+    const mac_addr* _l2_mac = nullptr;
     struct txbuf {
         uint16_t n = 0;
         rte_mbuf* m[burst_size];
