@@ -6,7 +6,7 @@
 // else, measured the same way. Tables: 1 000 VRFs x 1 000 IPv4 + 1 000 IPv6 routes, compiled
 // by the real compiler; the customer port is in one of them.
 //
-//   bench_dataplane_bench [--packets N]
+//   bench_dataplane_bench [--packets N] [--case SUBSTRING]
 //
 // Prints TSC cycles/packet, Mpps per core (TSC Hz / cycles) and the ratio to io. See
 // BENCHMARKS.md for the numbers and the machine.
@@ -224,9 +224,13 @@ struct harness {
 
 int main(int argc, char** argv) {
     uint64_t packets = 4'000'000;
-    for (int i = 1; i + 1 < argc; i += 2)
+    std::string only;  // --case SUBSTRING: run the matching cases only (profiling)
+    for (int i = 1; i + 1 < argc; i += 2) {
         if (std::string(argv[i]) == "--packets")
             packets = std::stoull(argv[i + 1]);
+        else if (std::string(argv[i]) == "--case")
+            only = argv[i + 1];
+    }
     std::string err;
     if (!fwd::eal_init("bench_dataplane", {"-l", "0", "--no-pci", "--no-huge", "-m", "1024", "--no-telemetry",
                                            "--log-level=lib.eal:error"},
@@ -402,6 +406,8 @@ int main(int argc, char** argv) {
     std::printf("%-34s %10s %8s %9s %8s\n", "case", "cycles/pkt", "Mpps", "vs io", "drops");
     double l2 = 0, v6 = 0, red_cfg = 0;
     for (const auto& k : cases) {
+        if (!only.empty() && std::string(k.name).find(only) == std::string::npos)
+            continue;
         const result io = h.run(*k.in, k.f, io_step);
         uint64_t drops_before = 0;
         for (size_t d = 0; d < fwd::drop_reason_count; ++d)
