@@ -27,6 +27,8 @@ private:
 
 struct port_counters {
     counter rx_packets, rx_bytes, tx_packets, tx_bytes, tx_dropped;
+    counter punted;    // received on the port, sent to its TAP mirror (the host)
+    counter injected;  // from the TAP mirror, sent out of the port
 };
 
 struct sid_counters {

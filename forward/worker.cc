@@ -1,5 +1,6 @@
 #include "forward/worker.hh"
 
+#include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_ip.h>
 #include <rte_prefetch.h>
@@ -40,6 +41,17 @@ struct worker::pkt {
     uint8_t lookups;
     uint32_t l3u() const { return l3; }
 };
+
+namespace {
+// A packet exactly as it came in (first lookup, its own headers untouched): one the host can be
+// handed instead of us.
+inline bool pristine(const worker::pkt& p) { return p.lookups == 1 && p.l3 == 14 && p.flags == 0; }
+}  // namespace
+
+bool worker::is_own(const pkt& p) const {
+    const uint8_t* ip = rte_pktmbuf_mtod_offset(p.m, const uint8_t*, p.l3);
+    return p.af == 4 ? _av->is_own(p.vrf, fib::family::ipv4, ip + 16) : _av->is_own(p.vrf, fib::family::ipv6, ip + 24);
+}
 
 namespace {
 
@@ -114,7 +126,8 @@ bool dec_ttl(uint8_t* ip, uint8_t af) {
 
 worker::worker(std::vector<rx_queue> rx, uint16_t tx_queue, published tables, rte_mempool* hdr_pool,
                worker_counters& counters)
-    : _rx(std::move(rx)), _txq(tx_queue), _tables(tables), _c(counters) {
+    : _rx(std::move(rx)), _txq(tx_queue), _tables(tables), _c(counters),
+      _tsc_hz(static_cast<double>(rte_get_tsc_hz())) {
     _he.hdr_pool = hdr_pool;
 }
 
@@ -129,11 +142,43 @@ uint32_t worker::poll() {
             continue;
         got += n;
         _c.bursts.add(1);
-        process(pkts, n, q.port, fv, av);
+        if (q.inject_to != port_none)
+            inject(pkts, n, q.inject_to);
+        else
+            process(pkts, n, q.port, fv, av);
     }
     flush();
     _c.polls.add(1);
     return got;
+}
+
+// What the host sends through a port's TAP mirror leaves the port unchanged (ARP and ND
+// answers, routing protocols, ICMP errors, packets the kernel forwarded itself).
+void worker::inject(rte_mbuf** pkts, uint16_t n, uint16_t to) {
+    port_counters& pc = _c.ports[to < max_ports ? to : 0];
+    pc.injected.add(n);
+    for (uint16_t i = 0; i < n; ++i)
+        enqueue(to, pkts[i]);
+}
+
+// To the host, as received (the frame is still intact: every punt decision is made before a
+// packet is modified), through the ingress port's TAP mirror, within its punt rate.
+void worker::punt(pkt& p) {
+    const port_info& in = *_in;
+    if (in.tap_port == port_none)
+        return drop(p, drop_reason::punt_no_host);
+    bucket& b = _punt[in.port_id];
+    const uint64_t now = rte_rdtsc();
+    b.tokens += static_cast<double>(now - b.last) * in.punt_rate / _tsc_hz;
+    b.last = now;
+    if (b.tokens > in.punt_burst)
+        b.tokens = in.punt_burst;
+    if (b.tokens < 1.0)
+        return drop(p, drop_reason::punt_policed);
+    b.tokens -= 1.0;
+    _c.ports[in.port_id].punted.add(1);
+    enqueue(in.tap_port, p.m);
+    p.m = nullptr;
 }
 
 void worker::drop(pkt& p, drop_reason r) {
@@ -166,6 +211,7 @@ void worker::process(rte_mbuf** pkts, uint16_t n, uint16_t in_port, const fib::d
     }
     _fv = fv;
     _av = av;
+    _in = in;
     _outer_from = UINT32_MAX;
     _l2_from = UINT32_MAX;
 
@@ -186,7 +232,10 @@ void worker::process(rte_mbuf** pkts, uint16_t n, uint16_t in_port, const fib::d
         } else if (type == ether_ipv6) {
             p.af = 6;
         } else {
-            drop(p, type == ether_arp ? drop_reason::punt_no_host : drop_reason::l3_unknown);
+            if (type == ether_arp)
+                punt(p);
+            else
+                drop(p, drop_reason::l3_unknown);
             continue;
         }
         drop_reason why{};
@@ -195,7 +244,7 @@ void worker::process(rte_mbuf** pkts, uint16_t n, uint16_t in_port, const fib::d
             continue;
         }
         if (for_host(d + eth_len, p.af)) {
-            drop(p, drop_reason::punt_no_host);
+            punt(p);
             continue;
         }
         work[n_work++] = &p;
@@ -272,11 +321,18 @@ void worker::act(pkt& p, pkt** next, uint16_t& n_next) {
     case fib::nh_kind::forward:
     case fib::nh_kind::headend:
     case fib::nh_kind::local_sid: break;  // above
-    case fib::nh_kind::miss: return drop(p, drop_reason::no_route);
+    case fib::nh_kind::miss:
+        // The router's own addresses are the host's even before zebra sent their routes.
+        if (pristine(p) && is_own(p))
+            return punt(p);
+        return drop(p, drop_reason::no_route);
     case fib::nh_kind::blackhole: return drop(p, drop_reason::blackhole);
     case fib::nh_kind::unreachable:
     case fib::nh_kind::prohibit: return drop(p, drop_reason::unreachable);
-    case fib::nh_kind::receive: return drop(p, drop_reason::punt_no_host);
+    case fib::nh_kind::receive:
+        if (pristine(p))
+            return punt(p);
+        return drop(p, drop_reason::punt_no_host);  // decapsulated for us: nothing to answer
     case fib::nh_kind::refused:
         return drop(p, nh->refusal() <= fib::nh_refusal::sid_no_table && nh->refusal() != fib::nh_refusal::none
                            ? drop_reason::sid_refused
@@ -288,28 +344,41 @@ void worker::act(pkt& p, pkt** next, uint16_t& n_next) {
 
 void worker::do_forward(pkt& p, const fib::compiled_nh& nh) {
     uint8_t* ip = rte_pktmbuf_mtod_offset(p.m, uint8_t*, p.l3);
-    if (!(p.flags & f_no_ttl) && !dec_ttl(ip, p.af))
-        return drop(p, drop_reason::ttl_expired);
     const fib::nh_via& via = nh.via();
+    const port_info* out;
+    const mac_addr* mac;
     if (via.gw_family != 0 && nh.index() == _l2_from) {
-        if (p.m->pkt_len - p.l3u() > _l2_port->mtu)
-            return drop(p, drop_reason::mtu_exceeded);
-        return l2_write(p, *_l2_port, *_l2_mac);
-    }
-    const port_info* out = _av->port_by_ifindex(via.ifindex);
-    if (out == nullptr)
-        return drop(p, drop_reason::no_port);
-    if (via.gw_family != 0) {
-        const auto gaf = static_cast<fib::family>(via.gw_family);
-        l2_out(p, *out, gaf, via.gw);
-        if (p.m == nullptr && _l2_mac != nullptr) {  // sent: the next packet to nh reuses it
-            _l2_from = nh.index();
-            _l2_port = out;
+        out = _l2_port;
+        mac = _l2_mac;
+    } else {
+        out = _av->port_by_ifindex(via.ifindex);
+        if (out == nullptr)
+            return pristine(p) ? punt(p) : drop(p, drop_reason::no_port);  // e.g. lo: the host's
+        if (!out->up)
+            return drop(p, drop_reason::port_down);
+        const uint8_t* dst = ip + (p.af == 4 ? 16 : 24);
+        if (via.gw_family == 0) {
+            // A connected route: the destination itself is the neighbor, unless it is us.
+            const auto af = p.af == 4 ? fib::family::ipv4 : fib::family::ipv6;
+            if (pristine(p) && _av->is_own(p.vrf, af, dst))
+                return punt(p);
+            mac = _av->neighbor_mac(out->port_id, af, dst);
+        } else {
+            mac = _av->neighbor_mac(out->port_id, static_cast<fib::family>(via.gw_family), via.gw);
+            if (mac != nullptr) {
+                _l2_from = nh.index();
+                _l2_port = out;
+                _l2_mac = mac;
+            }
         }
-        return;
+        if (mac == nullptr)  // the host resolves it (and forwards this one itself)
+            return pristine(p) ? punt(p) : drop(p, drop_reason::neigh_unresolved);
     }
-    // A connected route: the destination itself is the neighbor.
-    return l2_out(p, *out, p.af == 4 ? fib::family::ipv4 : fib::family::ipv6, ip + (p.af == 4 ? 16 : 24));
+    if (!(p.flags & f_no_ttl) && !dec_ttl(ip, p.af))  // the host answers with ICMP time exceeded
+        return pristine(p) ? punt(p) : drop(p, drop_reason::ttl_expired);
+    if (p.m->pkt_len - p.l3u() > out->mtu)
+        return drop(p, drop_reason::mtu_exceeded);
+    l2_write(p, *out, *mac);
 }
 
 void worker::do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next) {
@@ -419,7 +488,6 @@ void worker::do_adjacency(pkt& p, const fib::compiled_nh& nh, fib::family af, co
 }
 
 void worker::l2_out(pkt& p, const port_info& port, fib::family naf, const uint8_t* addr) {
-    _l2_mac = nullptr;
     if (!port.up)
         return drop(p, drop_reason::port_down);
     if (p.m->pkt_len - p.l3u() > port.mtu)
@@ -428,7 +496,6 @@ void worker::l2_out(pkt& p, const port_info& port, fib::family naf, const uint8_
     if (mac == nullptr)
         return drop(p, drop_reason::neigh_unresolved);
     l2_write(p, port, *mac);
-    _l2_mac = p.m == nullptr ? mac : nullptr;
 }
 
 void worker::l2_write(pkt& p, const port_info& port, const mac_addr& mac) {

@@ -28,6 +28,7 @@ inline constexpr uint8_t max_lookups = 4;
 struct rx_queue {
     uint16_t port = 0;
     uint16_t queue = 0;
+    uint16_t inject_to = port_none;  // a TAP mirror's queue: what the host sends goes out of this port
 };
 
 // The two publication points a worker reads.
@@ -65,6 +66,9 @@ private:
     void l2_out(pkt& p, const port_info& port, fib::family naf, const uint8_t* addr);
     void l2_write(pkt& p, const port_info& port, const mac_addr& mac);
     void drop(pkt& p, drop_reason r);
+    void punt(pkt& p);
+    bool is_own(const pkt& p) const;
+    void inject(rte_mbuf** pkts, uint16_t n, uint16_t to);
     void enqueue(uint16_t port, rte_mbuf* m);
     void tx(uint16_t port);
 
@@ -79,6 +83,7 @@ private:
     // what follows from a nexthop is the same for all of them within one snapshot: the outer
     // route of a headend template (its destination is fixed), the egress port and neighbor MAC
     // of a gateway.
+    const port_info* _in = nullptr;  // the port the burst came in on
     uint32_t _outer_from = UINT32_MAX, _outer_nh = 0;
     uint32_t _l2_from = UINT32_MAX;
     const port_info* _l2_port = nullptr;
@@ -90,6 +95,12 @@ private:
     };
     txbuf _tx[max_ports];
     uint32_t _tx_dirty = 0;  // ports with queued packets
+    struct bucket {
+        double tokens = 0;
+        uint64_t last = 0;  // TSC of the last refill
+    };
+    bucket _punt[max_ports];  // this worker's share of each port's punt rate
+    double _tsc_hz;
     static_assert(max_ports <= 32);
 };
 

@@ -153,11 +153,14 @@ protected:
         ce = make_port("ce");
         core = make_port("core");
         ce2 = make_port("ce2");
+        tap = make_port("tap");  // core's TAP mirror (a ring here: what the kernel would get)
         std::vector<port_info> ports = {
             {ce.id, red, 1500, true, 11, mac_ce_port},
-            {core.id, vrf::default_vrf_id, 1600, true, 12, mac_core_port},
+            {core.id, vrf::default_vrf_id, 1600, true, 12, mac_core_port, tap.id, 1000, 64},
             {ce2.id, vrf::default_vrf_id, 1500, true, 13, mac_ce2_port},
         };
+        const std::vector<own_address> own = {{vrf::default_vrf_id, *fib::parse_addr("10.12.0.1")},
+                                              {vrf::default_vrf_id, *fib::parse_addr("fc00:12::1")}};
         std::vector<neighbor> ns = {
             {ce.id, *fib::parse_addr("10.1.0.2"), mac_ce1},
             {ce.id, *fib::parse_addr("fd01::2"), mac_ce1},
@@ -165,17 +168,17 @@ protected:
             {core.id, *fib::parse_addr("10.12.0.2"), mac_p},
             {ce2.id, *fib::parse_addr("10.13.0.2"), mac_ce2},
         };
-        (void)adj.exchange(adj_view::create(ports, ns));
+        (void)adj.exchange(adj_view::create(ports, ns, 1, own));
         hdr = headend_hdr_pool_create(("wt_hdr" + std::to_string(seq)).c_str(), 63, 0);
         ASSERT_NE(hdr, nullptr);
         counters = std::make_unique<worker_counters>();
-        w = std::make_unique<worker>(std::vector<rx_queue>{{ce.id, 0}, {core.id, 0}, {ce2.id, 0}}, 0,
+        w = std::make_unique<worker>(std::vector<rx_queue>{{ce.id, 0}, {core.id, 0}, {ce2.id, 0}, {tap.id, 0, core.id}}, 0,
                                      published{&c.cell(), &adj}, hdr, *counters);
         tables();
     }
 
     void TearDown() override {
-        for (ring_port* p : {&ce, &core, &ce2}) {
+        for (ring_port* p : {&ce, &core, &ce2, &tap}) {
             rte_mbuf* m;
             while (rte_ring_dequeue(p->tx, reinterpret_cast<void**>(&m)) == 0)
                 rte_pktmbuf_free(m);
@@ -272,7 +275,7 @@ protected:
     void expect_one(const ring_port& in, const bytes& frame, const ring_port& at, const bytes& want) {
         send(in, frame);
         w->poll();
-        for (ring_port* p : {&ce, &core, &ce2}) {
+        for (ring_port* p : {&ce, &core, &ce2, &tap}) {
             const auto got = out(*p);
             if (p->id == at.id) {
                 ASSERT_EQ(got.size(), 1u) << "port " << p->id << " " << drops();
@@ -304,7 +307,7 @@ protected:
     fib::compiler c{rcu};
     fib::rcu_cell<adj_view> adj;
     vrf::vrf_id red = 0;
-    ring_port ce, core, ce2;
+    ring_port ce, core, ce2, tap;
     rte_mempool* hdr = nullptr;
     std::unique_ptr<worker_counters> counters;
     std::unique_ptr<worker> w;
@@ -491,7 +494,7 @@ TEST_F(worker_test, malformed_packets_are_counted_and_the_rest_forwarded) {
     };
     std::vector<bad> cases;
     cases.push_back({"short ethernet", bytes(10, 0), drop_reason::eth_truncated});
-    cases.push_back({"arp", eth(mac_core_port, mac_remote, 0x0806, bytes(28)), drop_reason::punt_no_host});
+    // (ARP and TTL expiry go to the host: host_path_* tests)
     cases.push_back({"unknown ethertype", eth(mac_core_port, mac_remote, 0x88cc, bytes(46)), drop_reason::l3_unknown});
     {
         bytes ip = ip4_packet("192.0.2.7", "10.20.1.1", 64);
@@ -510,15 +513,17 @@ TEST_F(worker_test, malformed_packets_are_counted_and_the_rest_forwarded) {
         ip[10] ^= 0x55;
         cases.push_back({"ipv4 bad checksum", in_frame(ip, t_ipv4), drop_reason::ip4_bad_checksum});
     }
-    cases.push_back({"ipv4 ttl 1", in_frame(ip4_packet("192.0.2.7", "10.20.1.1", 1), t_ipv4), drop_reason::ttl_expired});
-    cases.push_back({"ipv4 ttl 0", in_frame(ip4_packet("192.0.2.7", "10.20.1.1", 0), t_ipv4), drop_reason::ttl_expired});
+
     {
         bytes ip = ip6_packet(64, "fd00::7", "2001:db8:20::1", {}, 59);
         test::put16(ip, 4, 100);
         cases.push_back({"ipv6 payload length lie", in_frame(ip, t_ipv6), drop_reason::ip6_truncated});
     }
-    cases.push_back({"ipv6 hop limit 1", in_frame(ip6_packet(1, "fd00::7", "2001:db8:20::1", {}), t_ipv6),
-                     drop_reason::ttl_expired});
+    {
+        // Decapsulated inner packets are not the host's to answer: TTL 1 inside End.DT4 drops.
+        const bytes in = ip6_packet(64, "fc00:0:9::1", "fc00:0:1::10", {inner4("10.9.0.1", "10.1.0.2", 1)});
+        cases.push_back({"inner ttl 1 after End.DT4", in_frame(in, t_ipv6), drop_reason::ttl_expired});
+    }
     cases.push_back({"no route", in_frame(ip4_packet("192.0.2.7", "198.51.100.1", 64), t_ipv4), drop_reason::no_route});
     {
         bytes in = ip6_packet(64, "fc00:0:9::1", "fc00:0:1::1", {srh(1, {"fc00:0:2::d6", "fc00:0:1::1"})});
@@ -558,15 +563,73 @@ TEST_F(worker_test, malformed_packets_are_counted_and_the_rest_forwarded) {
     EXPECT_EQ(total, cases.size()) << drops();
 }
 
-TEST_F(worker_test, neighbor_missing_and_port_missing_are_counted) {
+TEST_F(worker_test, host_path_unresolved_neighbor_foreign_port_and_ttl_expiry_go_to_the_host) {
     r.upsert_route(route("10.40.0.0/16", {via("10.13.0.99", 13)}));  // no neighbor entry
     r.upsert_route(route("10.41.0.0/16", {via("10.13.0.2", 77)}));   // not one of our ports
     ASSERT_TRUE(c.compile(r, reg, src));
-    send(core, in_frame(ip4_packet("192.0.2.7", "10.40.0.1", 64), t_ipv4));
-    send(core, in_frame(ip4_packet("192.0.2.7", "10.41.0.1", 64), t_ipv4));
+    const std::vector<bytes> frames = {
+        in_frame(ip4_packet("192.0.2.7", "10.40.0.1", 64), t_ipv4),
+        in_frame(ip4_packet("192.0.2.7", "10.41.0.1", 64), t_ipv4),
+        in_frame(ip4_packet("192.0.2.7", "10.20.1.1", 1), t_ipv4),
+        in_frame(ip6_packet(1, "fd00::7", "2001:db8:20::1", {}), t_ipv6),
+        eth(mac_core_port, mac_remote, 0x0806, bytes(28)),                              // ARP
+        eth(mac_core_port, mac_remote, t_ipv6, ip6_packet(255, "fe80::2", "ff02::1:ff00:1", {})),  // ND
+        in_frame(ip4_packet("192.0.2.7", "10.12.0.1", 64), t_ipv4),                     // us, no route
+    };
+    for (const auto& f : frames)
+        send(core, f);
     w->poll();
-    EXPECT_EQ(dropped(drop_reason::neigh_unresolved), 1u);
-    EXPECT_EQ(dropped(drop_reason::no_port), 1u);
+    const auto got = out(tap);
+    ASSERT_EQ(got.size(), frames.size()) << drops();
+    // Punted as received; the order is the worker's (ARP/ND at parsing, the rest after lookup).
+    std::multiset<std::string> want_set, got_set;
+    for (size_t i = 0; i < frames.size(); ++i) {
+        want_set.insert(test::hex(frames[i]));
+        got_set.insert(test::hex(got[i]));
+    }
+    EXPECT_EQ(got_set, want_set);
+    EXPECT_EQ(counters->ports[core.id].punted.get(), frames.size());
+    EXPECT_EQ(drops(), "");
+}
+
+TEST_F(worker_test, host_path_what_the_host_sends_leaves_the_port_unchanged) {
+    const bytes arp_reply = eth(mac_remote, mac_core_port, 0x0806, bytes(28, 0x5a));
+    expect_one(tap, arp_reply, core, arp_reply);
+    EXPECT_EQ(counters->ports[core.id].injected.get(), 1u);
+}
+
+TEST_F(worker_test, host_path_own_address_on_a_connected_route_is_punted) {
+    // fc00:12::/64 is connected on core; fc00:12::1 is ours, fc00:12::2 the neighbor.
+    const bytes to_us = in_frame(ip6_packet(64, "fc00:12::2", "fc00:12::1", {test::layer{17, bytes(8)}}), t_ipv6);
+    expect_one(core, to_us, tap, to_us);
+}
+
+// A flood of punt-bound packets: the policer passes its burst and drops the rest, counted;
+// the forwarded packets among them all get through.
+TEST_F(worker_test, host_path_punt_flood_is_policed_and_forwarding_unaffected) {
+    const bytes arp = eth(mac_core_port, mac_remote, 0x0806, bytes(28));
+    const bytes good = in_frame(ip4_packet("192.0.2.7", "10.20.1.1", 64), t_ipv4);
+    size_t punted = 0, forwarded = 0;
+    for (int round = 0; round < 20; ++round) {
+        for (int i = 0; i < 31; ++i)
+            send(core, arp);
+        send(core, good);
+        w->poll();
+        punted += out(tap).size();
+        forwarded += out(ce2).size();
+    }
+    EXPECT_EQ(forwarded, 20u) << drops();
+    // 64 tokens at start plus 1000/s for the few milliseconds of the test: well below 620.
+    EXPECT_GE(punted, 64u);
+    EXPECT_LT(punted, 200u);
+    EXPECT_EQ(dropped(drop_reason::punt_policed), 620u - punted);
+    EXPECT_EQ(counters->ports[core.id].punted.get(), punted);
+}
+
+TEST_F(worker_test, host_path_port_without_tap_counts_what_it_cannot_punt) {
+    send(ce2, eth(mac_ce2_port, mac_remote, 0x0806, bytes(28)));
+    w->poll();
+    EXPECT_EQ(dropped(drop_reason::punt_no_host), 1u);
 }
 
 TEST_F(worker_test, mtu_of_the_egress_port_is_enforced_after_encap) {
