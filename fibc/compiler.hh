@@ -20,6 +20,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <optional>
@@ -35,6 +36,7 @@
 #include "fibc/nexthop.hh"
 #include "fibc/nh_build.hh"
 #include "fibc/nh_table.hh"
+#include "fibc/prefix_map.hh"
 #include "fibc/rcu.hh"
 #include "vrf/encap_source.hh"
 #include "vrf/registry.hh"
@@ -108,8 +110,35 @@ private:
     struct route_entry {
         route_state state = route_state::unbound;
         bool receive = false;
+        bool used = false;  // slot of _routes in use
         vrf::vrf_id vrf = 0;
         uint32_t nh = nh_miss;
+    };
+    // The per-route state: route_key -> route_entry in one flat slot (48 bytes), open addressing.
+    struct route_traits {
+        struct slot {
+            route_key key;
+            route_entry e;
+        };
+        using key = route_key;
+        static bool used(const slot& s) { return s.e.used; }
+        static void set_used(slot& s, bool u) { s.e.used = u; }
+        static bool matches(const slot& s, const route_key& k) { return s.key == k; }
+        static uint64_t hash(const route_key& k) {
+            uint64_t a, b;
+            std::memcpy(&a, k.dst.bytes.data(), 8);
+            std::memcpy(&b, k.dst.bytes.data() + 8, 8);
+            uint64_t h = a * 0x9e3779b97f4a7c15ull ^ b;
+            h ^= (uint64_t{k.table} << 16 | uint64_t{k.dst.len} << 8 | static_cast<uint64_t>(k.dst.af)) *
+                 0xc2b2ae3d27d4eb4full;
+            if (k.src.len) {
+                std::memcpy(&a, k.src.bytes.data(), 8);
+                std::memcpy(&b, k.src.bytes.data() + 8, 8);
+                h = mix64(h) ^ a * 0x9e3779b97f4a7c15ull ^ b ^ uint64_t{k.src.len} << 56;
+            }
+            return mix64(h);
+        }
+        static uint64_t hash_of(const slot& s) { return hash(s.key); }
     };
     struct nh_entry {
         bool used = false;
@@ -134,8 +163,9 @@ private:
     void compile_route(const route_key& k, const rib& r, const nh_inputs& in);
     uint32_t route_nh(const route& rt, vrf::vrf_id v, const rib& r, const nh_inputs& in, bool& receive);
     uint32_t acquire_path(family af, const fib::nexthop& p, vrf::vrf_id v, const nh_inputs& in);
-    uint32_t acquire_group(family af, std::vector<ecmp_member> members);
-    uint32_t find_shared(uint64_t hash, const nh_entry& want) const;
+    uint32_t acquire_group(family af, const std::vector<ecmp_member>& members);
+    uint32_t find_path(uint64_t hash, family af, vrf::vrf_id owner, const fib::nexthop& p) const;
+    uint32_t find_group(uint64_t hash, family af, const std::vector<ecmp_member>& members) const;
     void release(uint32_t idx);
     void build(uint32_t idx, const nh_inputs& in);
     void account(const nh_entry& e, int delta);
@@ -150,17 +180,11 @@ private:
     nh_table _nh;
     std::vector<nh_entry> _entries;  // by nexthop index
     std::unordered_multimap<uint64_t, uint32_t> _by_hash;  // content hash -> nexthop index
-    nh_entry _probe;                                      // scratch for lookups by content
+    std::vector<ecmp_member> _members_tmp;                // route_nh() scratch
     std::set<uint32_t> _dep_registry, _dep_src;
     std::map<std::string, std::set<uint32_t>> _dep_sidlist;
     std::vector<std::unique_ptr<vrf_tables>> _vrfs;  // by vrf id
-    struct route_key_hash {
-        size_t operator()(const route_key& k) const noexcept {
-            const prefix_hash h;
-            return h(k.dst) ^ (h(k.src) * 31) ^ (size_t{k.table} * 0x9e3779b97f4a7c15ull);
-        }
-    };
-    std::unordered_map<route_key, route_entry, route_key_hash> _routes;
+    open_table<route_traits> _routes;
     std::unordered_map<table_id, std::optional<vrf::vrf_id>> _table_vrf;
     std::map<table_id, size_t> _unbound;
     retire_batch _batch;  // what the next publication unlinks
