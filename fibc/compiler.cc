@@ -292,22 +292,52 @@ void compiler::build(uint32_t idx, const nh_inputs& in) {
     _dirty = true;
 }
 
+void compiler::link_hash(uint32_t idx) {
+    nh_entry& e = _entries[idx];
+    auto [s, fresh] = _by_hash.insert(e.hash);
+    if (fresh) {
+        s->hash = e.hash;
+        e.next_same = 0;
+    } else {
+        e.next_same = s->head;
+    }
+    s->head = idx;
+}
+
+void compiler::unlink_hash(uint32_t idx) {
+    nh_entry& e = _entries[idx];
+    auto* s = _by_hash.find(e.hash);
+    if (!s)
+        return;
+    if (s->head == idx) {
+        if (e.next_same)
+            s->head = e.next_same;
+        else
+            _by_hash.erase(s);
+    } else {
+        for (uint32_t i = s->head; i; i = _entries[i].next_same)
+            if (_entries[i].next_same == idx) {
+                _entries[i].next_same = e.next_same;
+                break;
+            }
+    }
+    e.next_same = 0;
+}
+
 uint32_t compiler::find_path(uint64_t hash, family af, vrf::vrf_id owner, const fib::nexthop& p) const {
-    auto [b, e] = _by_hash.equal_range(hash);
-    for (auto it = b; it != e; ++it) {
-        const nh_entry& have = _entries[it->second];
+    for (uint32_t i = first_with(hash); i; i = _entries[i].next_same) {
+        const nh_entry& have = _entries[i];
         if (!have.group && have.af == af && have.owner == owner && same_path(have.path, p))
-            return it->second;
+            return i;
     }
     return nh_miss;
 }
 
 uint32_t compiler::find_group(uint64_t hash, family af, const std::vector<ecmp_member>& members) const {
-    auto [b, e] = _by_hash.equal_range(hash);
-    for (auto it = b; it != e; ++it) {
-        const nh_entry& have = _entries[it->second];
+    for (uint32_t i = first_with(hash); i; i = _entries[i].next_same) {
+        const nh_entry& have = _entries[i];
         if (have.group && have.af == af && have.owner == 0 && same_members(have.members, members))
-            return it->second;
+            return i;
     }
     return nh_miss;
 }
@@ -332,7 +362,7 @@ uint32_t compiler::acquire_path(family af, const fib::nexthop& p, vrf::vrf_id v,
     e.hash = hash;
     e.path = p;
     e.path.weight = 1;
-    _by_hash.emplace(hash, idx);
+    link_hash(idx);
     build(idx, in);
     return idx;
 }
@@ -356,7 +386,7 @@ uint32_t compiler::acquire_group(family af, const std::vector<ecmp_member>& memb
     e.refs = 1;
     e.hash = hash;
     e.members = members;  // takes over the members' references
-    _by_hash.emplace(hash, idx);
+    link_hash(idx);
     nh_fields f;
     f.kind = nh_kind::ecmp;
     f.index = idx;
@@ -374,11 +404,7 @@ void compiler::release(uint32_t idx) {
     if (--e.refs > 0)
         return;
     account(e, -1);
-    for (auto [b, end] = _by_hash.equal_range(e.hash); b != end; ++b)
-        if (b->second == idx) {
-            _by_hash.erase(b);
-            break;
-        }
+    unlink_hash(idx);
     _dep_registry.erase(idx);
     _dep_src.erase(idx);
     if (!e.sidlist.empty()) {
@@ -438,8 +464,7 @@ uint32_t compiler::route_nh(const route& rt, vrf::vrf_id v, const rib& r, const 
     return acquire_group(af, members);
 }
 
-void compiler::compile_route(const route_key& k, const rib& r, const nh_inputs& in) {
-    const route* rt = r.find_route(k);
+void compiler::compile_route(const route_key& k, const route* rt, const rib& r, const nh_inputs& in) {
     // One probe: insert the slot up front when the route exists. Nothing below touches _routes
     // until the slot is written or erased at the end, so the pointer stays valid.
     route_traits::slot* slot;
@@ -530,13 +555,14 @@ void compiler::remap_tables(const rib& r, const vrf::registry& reg, std::vector<
 bool compiler::compile(rib& r, const vrf::registry& reg, const vrf::encap_source_resolver& src) {
     ++_stats.compiles;
     const nh_inputs in{reg, src, r.sidlists()};
-    std::vector<route_key> todo;
+    std::vector<route_key> todo = std::move(_todo);
+    todo.clear();
     std::set<std::string> sidlists;
     if (!_synced) {
         full_sync(r, todo);
     } else {
         rib::changes ch = r.drain_changes();
-        todo = std::move(ch.routes);
+        todo.insert(todo.end(), ch.routes.begin(), ch.routes.end());
         std::sort(ch.nexthops.begin(), ch.nexthops.end());
         ch.nexthops.erase(std::unique(ch.nexthops.begin(), ch.nexthops.end()), ch.nexthops.end());
         for (uint32_t id : ch.nexthops) {
@@ -566,15 +592,32 @@ bool compiler::compile(rib& r, const vrf::registry& reg, const vrf::encap_source
         if (_entries[idx].used)
             build(idx, in);
 
-    // Address order within each table (not route_key's length-first order): consecutive changes
-    // then land in the same or neighbouring LPM chunks, which are still in cache.
-    std::sort(todo.begin(), todo.end(), [](const route_key& a, const route_key& b) {
-        return std::tie(a.table, a.dst.af, a.dst.bytes, a.dst.len, a.src) <
-               std::tie(b.table, b.dst.af, b.dst.bytes, b.dst.len, b.src);
-    });
+    // Each route is looked up in the RIB once, in the RIB's own order (sorted keys share the
+    // upper part of their search path, which stays in cache), and then compiled in address
+    // order within each table (not route_key's length-first order): consecutive changes then
+    // land in the same or neighbouring LPM chunks, which are still in cache.
+    std::sort(todo.begin(), todo.end());
     todo.erase(std::unique(todo.begin(), todo.end()), todo.end());
-    for (const auto& k : todo)
-        compile_route(k, r, in);
+    _work.resize(todo.size());
+    for (size_t i = 0; i < todo.size(); ++i) {
+        const route_key& k = todo[i];
+        uint64_t a;
+        std::memcpy(&a, k.dst.bytes.data(), 8);
+        _work[i] = {uint64_t{k.table} << 8 | static_cast<uint64_t>(k.dst.af), __builtin_bswap64(a), r.find_route(k),
+                    static_cast<uint32_t>(i)};
+    }
+    std::sort(_work.begin(), _work.end(), [](const work_item& a, const work_item& b) {
+        return a.table_af != b.table_af ? a.table_af < b.table_af : a.addr < b.addr;
+    });
+    constexpr size_t ahead = 8;  // route-state slots being loaded while earlier routes compile
+    for (size_t i = 0; i < _work.size(); ++i) {
+        if (i + ahead < _work.size())
+            _routes.prefetch(todo[_work[i + ahead].todo]);
+        compile_route(todo[_work[i].todo], _work[i].rt, r, in);
+    }
+    _work.clear();
+    todo.clear();
+    _todo = std::move(todo);  // keep the capacity for the next compile
 
     if (!_dirty && _cell.load())
         return false;

@@ -147,6 +147,7 @@ private:
         vrf::vrf_id owner = 0;  // local SIDs: the VRF of their routes (part of the identity)
         uint32_t refs = 0;
         uint64_t hash = 0;
+        uint32_t next_same = 0;            // next entry with the same hash (0: none)
         fib::nexthop path;                 // path entries
         std::vector<ecmp_member> members;  // group entries
         nh_kind kind = nh_kind::miss;
@@ -160,7 +161,7 @@ private:
     void full_sync(rib& r, std::vector<route_key>& todo);
     void remap_tables(const rib& r, const vrf::registry& reg, std::vector<route_key>& todo);
     std::optional<vrf::vrf_id> vrf_of(table_id t, const vrf::registry& reg);
-    void compile_route(const route_key& k, const rib& r, const nh_inputs& in);
+    void compile_route(const route_key& k, const route* rt, const rib& r, const nh_inputs& in);
     uint32_t route_nh(const route& rt, vrf::vrf_id v, const rib& r, const nh_inputs& in, bool& receive);
     uint32_t acquire_path(family af, const fib::nexthop& p, vrf::vrf_id v, const nh_inputs& in);
     uint32_t acquire_group(family af, const std::vector<ecmp_member>& members);
@@ -179,7 +180,27 @@ private:
     const compiled_nh* _miss = nullptr;
     nh_table _nh;
     std::vector<nh_entry> _entries;  // by nexthop index
-    std::unordered_multimap<uint64_t, uint32_t> _by_hash;  // content hash -> nexthop index
+    // content hash -> first nexthop index with that hash (chained through nh_entry::next_same)
+    struct hash_traits {
+        struct slot {
+            uint64_t hash;
+            uint32_t head;
+            bool used;
+        };
+        using key = uint64_t;
+        static bool used(const slot& s) { return s.used; }
+        static void set_used(slot& s, bool u) { s.used = u; }
+        static bool matches(const slot& s, uint64_t h) { return s.hash == h; }
+        static uint64_t hash(uint64_t h) { return h; }  // already a mixed content hash
+        static uint64_t hash_of(const slot& s) { return s.hash; }
+    };
+    open_table<hash_traits> _by_hash;
+    uint32_t first_with(uint64_t hash) const {
+        const auto* s = _by_hash.find(hash);
+        return s ? s->head : 0;
+    }
+    void link_hash(uint32_t idx);
+    void unlink_hash(uint32_t idx);
     std::vector<ecmp_member> _members_tmp;                // route_nh() scratch
     std::set<uint32_t> _dep_registry, _dep_src;
     std::map<std::string, std::set<uint32_t>> _dep_sidlist;
@@ -187,6 +208,15 @@ private:
     open_table<route_traits> _routes;
     std::unordered_map<table_id, std::optional<vrf::vrf_id>> _table_vrf;
     std::map<table_id, size_t> _unbound;
+    // compile() scratch, kept across calls: the routes to recompile, found in the RIB once.
+    struct work_item {
+        uint64_t table_af;  // table << 8 | family
+        uint64_t addr;      // the first 8 bytes of the destination, big-endian: address order
+        const route* rt;
+        uint32_t todo;      // index into _todo
+    };
+    std::vector<route_key> _todo;
+    std::vector<work_item> _work;
     retire_batch _batch;  // what the next publication unlinks
     bool _synced = false;
     bool _dirty = true;

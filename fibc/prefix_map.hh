@@ -48,6 +48,8 @@ public:
         }
     }
     const slot* find(const key& k) const { return const_cast<open_table*>(this)->find(k); }
+    // Starts loading k's home slot (a later find or insert of k then hits the cache).
+    void prefetch(const key& k) const { __builtin_prefetch(&_slots[home(Traits::hash(k))]); }
 
     // The slot for k, and whether it is new. A new slot is value-initialised and marked used:
     // the caller fills in the key (and value). The pointer is valid until the next insert or erase.
