@@ -208,6 +208,10 @@ bool compiler::lpm_set(vrf::vrf_id v, const prefix& p, uint32_t nh) {
     if (changed) {
         ++_stats.lpm_changes;
         _dirty = true;
+        if (!t.touched) {
+            t.touched = true;
+            _touched.push_back(v);
+        }
     }
     return changed;
 }
@@ -219,6 +223,10 @@ bool compiler::lpm_erase(vrf::vrf_id v, const prefix& p) {
     if (changed) {
         ++_stats.lpm_changes;
         _dirty = true;
+        if (!t.touched) {
+            t.touched = true;
+            _touched.push_back(v);
+        }
     }
     return changed;
 }
@@ -626,11 +634,13 @@ bool compiler::compile(rib& r, const vrf::registry& reg, const vrf::encap_source
 }
 
 void compiler::publish() {
-    std::vector<vrf_lpm> vrfs(_vrfs.size());
-    for (size_t i = 0; i < _vrfs.size(); ++i) {
-        if (!_vrfs[i])
-            continue;
+    // Only the VRFs whose LPMs changed are visited (1 000 VRFs, a handful touched per batch).
+    if (_pub_vrfs.size() < _vrfs.size())
+        _pub_vrfs.resize(_vrfs.size());
+    auto& vrfs = _pub_vrfs;
+    for (const vrf::vrf_id i : _touched) {
         auto& t = *_vrfs[i];
+        t.touched = false;
         // A family without routes publishes no table at all (lookups miss): most VRFs carry
         // only one family, and 1 000 empty tables are not free.
         if (t.v4.routes())
@@ -641,7 +651,12 @@ void compiler::publish() {
             vrfs[i].v6 = t.v6.publish(_batch);
         else if (t.v6.published())
             t.v6.retire_all(_batch);
+        if (!t.v4.routes())
+            vrfs[i].v4 = nullptr;
+        if (!t.v6.routes())
+            vrfs[i].v6 = nullptr;
     }
+    _touched.clear();
     const auto& pages = _nh.publish(_batch);
     const dataplane_view* next = dataplane_view::create(++_epoch, vrfs, pages, _miss);
     _batch.add(_cell.exchange(next));

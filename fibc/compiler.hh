@@ -106,6 +106,7 @@ private:
     struct vrf_tables {
         lpm4_builder v4;
         lpm6_builder v6;
+        bool touched = false;  // in _touched: republish at the next publication
     };
     struct route_entry {
         route_state state = route_state::unbound;
@@ -205,6 +206,8 @@ private:
     std::set<uint32_t> _dep_registry, _dep_src;
     std::map<std::string, std::set<uint32_t>> _dep_sidlist;
     std::vector<std::unique_ptr<vrf_tables>> _vrfs;  // by vrf id
+    std::vector<vrf::vrf_id> _touched;                // VRFs whose LPMs changed since the last publication
+    std::vector<vrf_lpm> _pub_vrfs;                   // the published tables by vrf id (the view's copy)
     open_table<route_traits> _routes;
     std::unordered_map<table_id, std::optional<vrf::vrf_id>> _table_vrf;
     std::map<table_id, size_t> _unbound;
