@@ -190,6 +190,11 @@ void lpm_builder<K>::reshape() {
 
 template <class K>
 std::pair<uint32_t, uint8_t> lpm_builder<K>::parent_of(K addr, unsigned len) const {
+    // Every length in use below len is a probe into a big map, i.e. a cache miss each: start
+    // them all first so that they overlap, then probe from the longest.
+    for (unsigned l = len; l-- > 0;)
+        if (_len_count[l] != 0)
+            _routes.prefetch(static_cast<K>(addr & prefix_mask<K>(l)), static_cast<uint8_t>(l));
     for (unsigned l = len; l-- > 0;) {
         if (_len_count[l] == 0)
             continue;

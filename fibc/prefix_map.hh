@@ -193,6 +193,7 @@ public:
     }
 
     bool erase(K addr, uint8_t len) { return _t.erase(typename traits::key{addr, len}); }
+    void prefetch(K addr, uint8_t len) const { _t.prefetch({addr, len}); }
 
     size_t size() const { return _t.size(); }
 
