@@ -227,14 +227,19 @@ int main(int argc, char** argv) {
     const size_t n_vrfs = quick ? 100 : 1000;
     const size_t per_vrf = 1000;
     const size_t ops = quick ? 100'000 : 1'000'000;
+    // SRV6D_BENCH_ONLY=vrfs|big|lpm runs one part (profiling); unset runs everything.
+    const char* only_env = std::getenv("SRV6D_BENCH_ONLY");
+    const std::string only = only_env ? only_env : "";
+    auto run = [&](const char* part) { return only.empty() || only == part; };
     const double hz = tsc_hz();
     std::printf("srv6d fibc bench: %zu VRFs x (%zu v4 + %zu v6), %zu updates per churn run, TSC %.0f MHz\n", n_vrfs,
                 per_vrf, per_vrf, ops, hz / 1e6);
 
+    std::mt19937_64 rng(1);
+    if (run("vrfs")) {
     // --- 1. memory for many customer VRFs
     std::printf("\n[1] memory: %zu VRFs x %zu routes per family\n", n_vrfs, per_vrf);
     print_mem("empty process");
-    std::mt19937_64 rng(1);
     auto w = std::make_unique<world>();
     std::vector<table_id> tables;
     std::vector<vrf::vrf_spec> specs;
@@ -297,14 +302,16 @@ int main(int argc, char** argv) {
         lookup_cycles("customer VRF, IPv6 (1 000 routes)", t.v6, a6, hz);
     }
     w.reset();
+    }
 
+    if (run("big")) {
     // --- big default VRF
     std::printf("\n[2b] one big VRF (default): %s IPv4 + %s IPv6 routes\n", quick ? "100 k" : "1 M",
                 quick ? "20 k" : "200 k");
     auto big = std::make_unique<world>();
     big->ids.push_back(0);
     std::vector<route_key> blive;
-    c0 = cpu_now();
+    double c0 = cpu_now();
     for (size_t i = 0; i < (quick ? 100'000u : 1'000'000u); ++i) {
         route rt;
         rt.key.dst = random_prefix(family::ipv4, rng, true);
@@ -321,9 +328,9 @@ int main(int argc, char** argv) {
         blive.push_back(rt.key);
         big->r.upsert_route(std::move(rt));
     }
-    c1 = cpu_now();
+    double c1 = cpu_now();
     big->c.compile(big->r, big->reg, big->src);
-    c2 = cpu_now();
+    double c2 = cpu_now();
     std::printf("  load: RIB %.2f s, first compile %.2f s (%.0f routes/s)\n", c1 - c0, c2 - c1,
                 static_cast<double>(big->r.routes().size()) / (c2 - c1));
     print_mem("big VRF compiled");
@@ -331,8 +338,23 @@ int main(int argc, char** argv) {
         auto r = churn(*big, ops, batch, {main_table}, blive, rng, true);
         report_churn("default VRF (1 M routes)", ops, batch, r);
     }
-    // The LPM alone (no RIB, no compiler bookkeeping): what the table structure costs per update.
     {
+        const dataplane_view* v = big->c.current();
+        const auto& t = v->tables(0);
+        std::vector<uint32_t> a4(1 << 20);
+        std::vector<u128> a6(1 << 20);
+        std::mt19937_64 q(6);
+        for (auto& x : a4)
+            x = static_cast<uint32_t>(1 + q() % 223) << 24 | static_cast<uint32_t>(q() & 0xffffff);
+        for (auto& x : a6)
+            x = (u128{0x2} << 124) | (u128{q() & 0x0fffffff} << 96) | (u128{q()} << 32) | u128{q() & 0xffffffff};
+        std::printf("\n[3b] lookup cost, big default VRF\n");
+        lookup_cycles("default VRF, IPv4", t.v4, a4, hz);
+        lookup_cycles("default VRF, IPv6", t.v6, a6, hz);
+    }
+    }
+    // The LPM alone (no RIB, no compiler bookkeeping): what the table structure costs per update.
+    if (run("lpm")) {
         std::printf("\n[2c] the IPv4 LPM alone (lpm4_builder, no readers): %s routes, %zu updates, publish per batch\n",
                     quick ? "100 k" : "1 M", ops);
         lpm4_builder b;
@@ -368,20 +390,6 @@ int main(int argc, char** argv) {
                         b.routes(), batch, t, static_cast<double>(ops) / t, t / static_cast<double>(ops) * 1e6);
         }
         b.retire_all(r);
-    }
-    {
-        const dataplane_view* v = big->c.current();
-        const auto& t = v->tables(0);
-        std::vector<uint32_t> a4(1 << 20);
-        std::vector<u128> a6(1 << 20);
-        std::mt19937_64 q(6);
-        for (auto& x : a4)
-            x = static_cast<uint32_t>(1 + q() % 223) << 24 | static_cast<uint32_t>(q() & 0xffffff);
-        for (auto& x : a6)
-            x = (u128{0x2} << 124) | (u128{q() & 0x0fffffff} << 96) | (u128{q()} << 32) | u128{q() & 0xffffffff};
-        std::printf("\n[3b] lookup cost, big default VRF\n");
-        lookup_cycles("default VRF, IPv4", t.v4, a4, hz);
-        lookup_cycles("default VRF, IPv6", t.v6, a6, hz);
     }
     return 0;
 }

@@ -20,6 +20,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <optional>
@@ -35,6 +36,7 @@
 #include "fibc/nexthop.hh"
 #include "fibc/nh_build.hh"
 #include "fibc/nh_table.hh"
+#include "fibc/prefix_map.hh"
 #include "fibc/rcu.hh"
 #include "vrf/encap_source.hh"
 #include "vrf/registry.hh"
@@ -104,12 +106,40 @@ private:
     struct vrf_tables {
         lpm4_builder v4;
         lpm6_builder v6;
+        bool touched = false;  // in _touched: republish at the next publication
     };
     struct route_entry {
         route_state state = route_state::unbound;
         bool receive = false;
+        bool used = false;  // slot of _routes in use
         vrf::vrf_id vrf = 0;
         uint32_t nh = nh_miss;
+    };
+    // The per-route state: route_key -> route_entry in one flat slot (48 bytes), open addressing.
+    struct route_traits {
+        struct slot {
+            route_key key;
+            route_entry e;
+        };
+        using key = route_key;
+        static bool used(const slot& s) { return s.e.used; }
+        static void set_used(slot& s, bool u) { s.e.used = u; }
+        static bool matches(const slot& s, const route_key& k) { return s.key == k; }
+        static uint64_t hash(const route_key& k) {
+            uint64_t a, b;
+            std::memcpy(&a, k.dst.bytes.data(), 8);
+            std::memcpy(&b, k.dst.bytes.data() + 8, 8);
+            uint64_t h = a * 0x9e3779b97f4a7c15ull ^ b;
+            h ^= (uint64_t{k.table} << 16 | uint64_t{k.dst.len} << 8 | static_cast<uint64_t>(k.dst.af)) *
+                 0xc2b2ae3d27d4eb4full;
+            if (k.src.len) {
+                std::memcpy(&a, k.src.bytes.data(), 8);
+                std::memcpy(&b, k.src.bytes.data() + 8, 8);
+                h = mix64(h) ^ a * 0x9e3779b97f4a7c15ull ^ b ^ uint64_t{k.src.len} << 56;
+            }
+            return mix64(h);
+        }
+        static uint64_t hash_of(const slot& s) { return hash(s.key); }
     };
     struct nh_entry {
         bool used = false;
@@ -118,6 +148,7 @@ private:
         vrf::vrf_id owner = 0;  // local SIDs: the VRF of their routes (part of the identity)
         uint32_t refs = 0;
         uint64_t hash = 0;
+        uint32_t next_same = 0;            // next entry with the same hash (0: none)
         fib::nexthop path;                 // path entries
         std::vector<ecmp_member> members;  // group entries
         nh_kind kind = nh_kind::miss;
@@ -131,11 +162,12 @@ private:
     void full_sync(rib& r, std::vector<route_key>& todo);
     void remap_tables(const rib& r, const vrf::registry& reg, std::vector<route_key>& todo);
     std::optional<vrf::vrf_id> vrf_of(table_id t, const vrf::registry& reg);
-    void compile_route(const route_key& k, const rib& r, const nh_inputs& in);
+    void compile_route(const route_key& k, const route* rt, const rib& r, const nh_inputs& in);
     uint32_t route_nh(const route& rt, vrf::vrf_id v, const rib& r, const nh_inputs& in, bool& receive);
     uint32_t acquire_path(family af, const fib::nexthop& p, vrf::vrf_id v, const nh_inputs& in);
-    uint32_t acquire_group(family af, std::vector<ecmp_member> members);
-    uint32_t find_shared(uint64_t hash, const nh_entry& want) const;
+    uint32_t acquire_group(family af, const std::vector<ecmp_member>& members);
+    uint32_t find_path(uint64_t hash, family af, vrf::vrf_id owner, const fib::nexthop& p) const;
+    uint32_t find_group(uint64_t hash, family af, const std::vector<ecmp_member>& members) const;
     void release(uint32_t idx);
     void build(uint32_t idx, const nh_inputs& in);
     void account(const nh_entry& e, int delta);
@@ -149,20 +181,45 @@ private:
     const compiled_nh* _miss = nullptr;
     nh_table _nh;
     std::vector<nh_entry> _entries;  // by nexthop index
-    std::unordered_multimap<uint64_t, uint32_t> _by_hash;  // content hash -> nexthop index
-    nh_entry _probe;                                      // scratch for lookups by content
+    // content hash -> first nexthop index with that hash (chained through nh_entry::next_same)
+    struct hash_traits {
+        struct slot {
+            uint64_t hash;
+            uint32_t head;
+            bool used;
+        };
+        using key = uint64_t;
+        static bool used(const slot& s) { return s.used; }
+        static void set_used(slot& s, bool u) { s.used = u; }
+        static bool matches(const slot& s, uint64_t h) { return s.hash == h; }
+        static uint64_t hash(uint64_t h) { return h; }  // already a mixed content hash
+        static uint64_t hash_of(const slot& s) { return s.hash; }
+    };
+    open_table<hash_traits> _by_hash;
+    uint32_t first_with(uint64_t hash) const {
+        const auto* s = _by_hash.find(hash);
+        return s ? s->head : 0;
+    }
+    void link_hash(uint32_t idx);
+    void unlink_hash(uint32_t idx);
+    std::vector<ecmp_member> _members_tmp;                // route_nh() scratch
     std::set<uint32_t> _dep_registry, _dep_src;
     std::map<std::string, std::set<uint32_t>> _dep_sidlist;
     std::vector<std::unique_ptr<vrf_tables>> _vrfs;  // by vrf id
-    struct route_key_hash {
-        size_t operator()(const route_key& k) const noexcept {
-            const prefix_hash h;
-            return h(k.dst) ^ (h(k.src) * 31) ^ (size_t{k.table} * 0x9e3779b97f4a7c15ull);
-        }
-    };
-    std::unordered_map<route_key, route_entry, route_key_hash> _routes;
+    std::vector<vrf::vrf_id> _touched;                // VRFs whose LPMs changed since the last publication
+    std::vector<vrf_lpm> _pub_vrfs;                   // the published tables by vrf id (the view's copy)
+    open_table<route_traits> _routes;
     std::unordered_map<table_id, std::optional<vrf::vrf_id>> _table_vrf;
     std::map<table_id, size_t> _unbound;
+    // compile() scratch, kept across calls: the routes to recompile, found in the RIB once.
+    struct work_item {
+        uint64_t table_af;  // table << 8 | family
+        uint64_t addr;      // the first 8 bytes of the destination, big-endian: address order
+        const route* rt;
+        uint32_t todo;      // index into _todo
+    };
+    std::vector<route_key> _todo;
+    std::vector<work_item> _work;
     retire_batch _batch;  // what the next publication unlinks
     bool _synced = false;
     bool _dirty = true;

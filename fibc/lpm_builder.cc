@@ -99,7 +99,7 @@ void lpm_builder<K>::paint(K lo, K hi, bool exact, uint8_t match, uint32_t nh, u
                 e.depth = depth;
             }
         }
-        ch.dirty = true;
+        touch(c);
         last = c;
         last_p = p;  // the first interval after the range (or the chunk's end)
         ++c;
@@ -129,6 +129,7 @@ void lpm_builder<K>::split_now(size_t i) {
     }
     ch.iv.resize(chunk_target);  // keeps its first key (and its published chunk, to retire)
     ch.dirty = true;
+    _layout_changed = true;
     _chunks.insert(_chunks.begin() + static_cast<std::ptrdiff_t>(i + 1), std::make_move_iterator(pieces.begin()),
                    std::make_move_iterator(pieces.end()));
     _first.insert(_first.begin() + static_cast<std::ptrdiff_t>(i + 1), firsts.begin(), firsts.end());
@@ -184,10 +185,16 @@ void lpm_builder<K>::reshape() {
     for (size_t i = 0; i < _chunks.size(); ++i)
         _first[i] = _chunks[i].iv[0].start;
     _reshape = false;
+    _layout_changed = true;
 }
 
 template <class K>
 std::pair<uint32_t, uint8_t> lpm_builder<K>::parent_of(K addr, unsigned len) const {
+    // Every length in use below len is a probe into a big map, i.e. a cache miss each: start
+    // them all first so that they overlap, then probe from the longest.
+    for (unsigned l = len; l-- > 0;)
+        if (_len_count[l] != 0)
+            _routes.prefetch(static_cast<K>(addr & prefix_mask<K>(l)), static_cast<uint8_t>(l));
     for (unsigned l = len; l-- > 0;) {
         if (_len_count[l] == 0)
             continue;
@@ -225,6 +232,23 @@ bool lpm_builder<K>::erase(K addr, unsigned len) {
 }
 
 template <class K>
+const lpm_chunk<K>* lpm_builder<K>::rebuild(mchunk& ch, retire_batch& retired) {
+    // The dataplane needs no depth: neighbours with the same nexthop merge.
+    _keys_tmp.clear();
+    _vals_tmp.clear();
+    for (const auto& e : ch.iv) {
+        if (!_vals_tmp.empty() && _vals_tmp.back() == e.nh)
+            continue;
+        _keys_tmp.push_back(e.start);
+        _vals_tmp.push_back(e.nh);
+    }
+    retired.add(ch.pub);
+    ch.pub = lpm_chunk<K>::create(_keys_tmp.data(), _vals_tmp.data(), static_cast<uint32_t>(_keys_tmp.size()));
+    ch.dirty = false;
+    return ch.pub;
+}
+
+template <class K>
 const lpm_index<K>* lpm_builder<K>::publish(retire_batch& retired) {
     if (!_changed && _pub)
         return _pub;
@@ -233,27 +257,27 @@ const lpm_index<K>* lpm_builder<K>::publish(retire_batch& retired) {
     for (const auto* o : _orphans)
         retired.add(o);
     _orphans.clear();
-    _chunk_tmp.clear();
-    for (auto& ch : _chunks) {
-        if (ch.dirty || !ch.pub) {
-            // The dataplane needs no depth: neighbours with the same nexthop merge.
-            _keys_tmp.clear();
-            _vals_tmp.clear();
-            for (const auto& e : ch.iv) {
-                if (!_vals_tmp.empty() && _vals_tmp.back() == e.nh)
-                    continue;
-                _keys_tmp.push_back(e.start);
-                _vals_tmp.push_back(e.nh);
-            }
-            retired.add(ch.pub);
-            ch.pub = lpm_chunk<K>::create(_keys_tmp.data(), _vals_tmp.data(), static_cast<uint32_t>(_keys_tmp.size()));
-            ch.dirty = false;
+    const lpm_index<K>* same_first = nullptr;
+    if (_layout_changed || !_pub || _pubs.size() != _chunks.size()) {
+        _pubs.resize(_chunks.size());
+        for (size_t i = 0; i < _chunks.size(); ++i) {
+            auto& ch = _chunks[i];
+            _pubs[i] = ch.dirty || !ch.pub ? rebuild(ch, retired) : ch.pub;
         }
-        _chunk_tmp.push_back(ch.pub);
+    } else {
+        // Same chunks as the published index: only the touched ones change, and the directory
+        // (a function of the chunks' first keys) is copied.
+        for (uint32_t c : _dirty)
+            if (_chunks[c].dirty)
+                _pubs[c] = rebuild(_chunks[c], retired);
+        same_first = _pub;
     }
+    _dirty.clear();
+    _layout_changed = false;
+    const lpm_index<K>* next = lpm_index<K>::create(_first.data(), _pubs.data(), static_cast<uint32_t>(_pubs.size()),
+                                                    _routes.size(), same_first);
     retired.add(_pub);
-    _pub = lpm_index<K>::create(_first.data(), _chunk_tmp.data(), static_cast<uint32_t>(_chunk_tmp.size()),
-                                _routes.size());
+    _pub = next;
     _changed = false;
     return _pub;
 }
@@ -271,6 +295,8 @@ void lpm_builder<K>::retire_all(retire_batch& retired) {
     retired.add(_pub);
     _pub = nullptr;
     _changed = true;
+    _layout_changed = true;
+    _dirty.clear();
 }
 
 template class lpm_builder<uint32_t>;

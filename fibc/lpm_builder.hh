@@ -84,6 +84,13 @@ private:
     void rebalance(size_t from, size_t to);
     void split_now(size_t i);
     void reshape();
+    const lpm_chunk<K>* rebuild(mchunk& ch, retire_batch& retired);
+    void touch(size_t c) {
+        if (!_chunks[c].dirty) {
+            _chunks[c].dirty = true;
+            _dirty.push_back(static_cast<uint32_t>(c));
+        }
+    }
     std::pair<uint32_t, uint8_t> parent_of(K addr, unsigned len) const;
 
     std::vector<mchunk> _chunks;
@@ -94,10 +101,14 @@ private:
     std::vector<const lpm_chunk<K>*> _orphans;  // published chunks whose mirror was merged or split
     bool _changed = true;
     bool _reshape = false;  // some chunk is outside [chunk_target / 4, 2 * chunk_target]
+    // Chunks were added, removed or reset since the last publish: publish() scans them all.
+    // Otherwise it rebuilds only the chunks in _dirty and reuses the index's directory.
+    bool _layout_changed = true;
+    std::vector<uint32_t> _dirty;          // chunk numbers touched since the last publish
+    std::vector<const lpm_chunk<K>*> _pubs;  // published chunk of each mirror chunk (the index's pointers)
     // publish() scratch
     std::vector<K> _keys_tmp;
     std::vector<uint32_t> _vals_tmp;
-    std::vector<const lpm_chunk<K>*> _chunk_tmp;
 };
 
 extern template class lpm_builder<uint32_t>;

@@ -39,7 +39,7 @@ unsigned leading_zeros(K v) {
 
 template <class K>
 const lpm_index<K>* lpm_index<K>::create(const K* first, const lpm_chunk<K>* const* chunks, uint32_t n,
-                                         uint64_t routes) {
+                                         uint64_t routes, const lpm_index* same_first) {
     constexpr unsigned bits = key_traits<K>::bits;
     const uint32_t dir_n = n >= dir_min_chunks ? (1u << dir_bits) + 1 : 0;
     void* mem = alloc_block(detail::lpm_mem_kind<K>(), bytes_for(n, dir_n));
@@ -48,7 +48,13 @@ const lpm_index<K>* lpm_index<K>::create(const K* first, const lpm_chunk<K>* con
     t->_routes = routes;
     std::memcpy(const_cast<K*>(t->first()), first, sizeof(K) * n);
     std::memcpy(const_cast<lpm_chunk<K>**>(t->chunks()), chunks, sizeof(void*) * n);
-    if (dir_n) {
+    if (dir_n && same_first && same_first->_n == n && same_first->_dir_n == dir_n) {
+        t->_dir_n = dir_n;
+        t->_dir_shift = same_first->_dir_shift;
+        t->_dir_mask = same_first->_dir_mask;
+        t->_dir_base = same_first->_dir_base;
+        std::memcpy(const_cast<uint32_t*>(t->dir()), same_first->dir(), sizeof(uint32_t) * dir_n);
+    } else if (dir_n) {
         // The region: the common prefix of first[1] .. first[n-1] (first[0] is always 0).
         unsigned common = leading_zeros<K>(static_cast<K>(first[1] ^ first[n - 1]));
         common = std::min(common, bits - dir_bits);

@@ -72,7 +72,10 @@ public:
     static constexpr uint32_t dir_min_chunks = 256;
     static constexpr uint32_t dir_bits = 16;
 
-    static const lpm_index* create(const K* first, const lpm_chunk<K>* const* chunks, uint32_t n, uint64_t routes);
+    // `same_first`: a published index with the same first keys (the same chunk boundaries): its
+    // directory is copied instead of recomputed.
+    static const lpm_index* create(const K* first, const lpm_chunk<K>* const* chunks, uint32_t n, uint64_t routes,
+                                   const lpm_index* same_first = nullptr);
     static void destroy(const lpm_index* t) noexcept;
 
     uint32_t chunk_count() const { return _n; }
