@@ -6,6 +6,9 @@
 #include <rte_mbuf.h>
 #include <rte_pause.h>
 
+#include <fmt/format.h>
+#include <net/if.h>
+
 #include "forward/srv6_headend.hh"
 #include "forward/worker.hh"
 #include "util/log.hh"
@@ -22,7 +25,7 @@ struct dataplane::worker_slot {
 };
 
 struct dataplane::raw {
-    std::array<std::array<uint64_t, 5>, max_ports> ports{};
+    std::array<std::array<uint64_t, 7>, max_ports> ports{};
     std::array<uint64_t, drop_reason_count> drops{};
     std::vector<std::pair<uint64_t, uint64_t>> sids = std::vector<std::pair<uint64_t, uint64_t>>(max_sid_counters);
     uint64_t sid_overflow = 0;
@@ -34,8 +37,11 @@ dataplane::dataplane(fib::qsbr_domain& rcu, const fib::rcu_cell<fib::dataplane_v
 
 dataplane::~dataplane() {
     stop();
-    for (const auto& p : _ports)
+    for (const auto& p : _ports) {
         port_close(p.port_id);
+        if (p.tap_port != port_none)
+            port_close(p.tap_port);
+    }
     // Workers are gone: nothing reads the adjacency any more.
     adj_view::destroy(_adj.exchange(nullptr));
     for (auto* hp : _hdr_pools)
@@ -81,14 +87,31 @@ bool dataplane::open(const dataplane_options& o, const vrf_resolver& vrf_of, std
         pi.mtu = spec.mtu;
         pi.ifindex = h.ifindex;
         pi.mac = h.mac;
+        if (!spec.tap.empty()) {
+            // The kernel mirror: a TAP with the port's MAC, so that what the kernel answers
+            // (ARP, ND, BGP) carries the address the neighbors see on the wire.
+            port_spec ts;
+            ts.name = spec.name + "/tap";
+            ts.devargs = fmt::format("net_tap_srv6d{},iface={},mac={}", _ports.size(), spec.tap, to_string(h.mac));
+            port_handle th;
+            if (!port_open(ts, static_cast<uint16_t>(n_workers), _pool, o.rx_desc, o.tx_desc, th, err))
+                return false;
+            pi.tap_port = th.port_id;
+            if (spec.ifindex == 0)
+                pi.ifindex = if_nametoindex(spec.tap.c_str());
+            if (rte_eth_dev_set_mtu(th.port_id, spec.mtu) != 0)
+                log(level::warn, "dataplane: port {}: cannot set MTU {} on {}", spec.name, spec.mtu, spec.tap);
+            pi.punt_rate = std::max(1u, o.punt_rate / n_workers);
+            pi.punt_burst = std::max(1u, o.punt_burst / n_workers);
+        }
         _ports.push_back(pi);
         _port_vrf.push_back(spec.vrf);
         _vrf_ok.push_back(0);
         _link_up.push_back(1);
-        log(level::info, "dataplane: port {} = DPDK port {} ({}), mac {}, ifindex {}{}, vrf {}", spec.name,
-            h.port_id, spec.devargs, to_string(h.mac), h.ifindex,
-            h.ifindex == 0 ? " (no kernel interface: no route can name it)" : "",
-            spec.vrf.empty() ? "default" : spec.vrf);
+        log(level::info, "dataplane: port {} = DPDK port {} ({}), mac {}, ifindex {}{}, vrf {}{}", spec.name,
+            h.port_id, spec.devargs, to_string(h.mac), pi.ifindex,
+            pi.ifindex == 0 ? " (no kernel interface: no route can name it)" : "",
+            spec.vrf.empty() ? "default" : spec.vrf, spec.tap.empty() ? "" : ", mirrored by tap " + spec.tap);
     }
     for (const auto& n : o.neighbors) {
         bool known = false;
@@ -103,8 +126,11 @@ bool dataplane::open(const dataplane_options& o, const vrf_resolver& vrf_of, std
         auto slot = std::make_unique<worker_slot>();
         slot->id = w;
         std::vector<rx_queue> rx;
-        for (const auto& p : _ports)
-            rx.push_back({p.port_id, static_cast<uint16_t>(w)});
+        for (const auto& p : _ports) {
+            rx.push_back({p.port_id, static_cast<uint16_t>(w), port_none});
+            if (p.tap_port != port_none)  // what the host sends leaves through the port
+                rx.push_back({p.tap_port, static_cast<uint16_t>(w), p.port_id});
+        }
         slot->w = std::make_unique<worker>(std::move(rx), static_cast<uint16_t>(w), published{&_tables, &_adj},
                                            _hdr_pools[w], *slot->counters);
         _workers.push_back(std::move(slot));
@@ -144,6 +170,8 @@ void dataplane::refresh(bool force) {
             log(up ? level::info : level::warn, "dataplane: port {} link {}", _opt.ports[i].name, up ? "up" : "down");
             _link_up[i] = up;
             changed = true;
+            if (_ports[i].tap_port != port_none)  // the kernel (and zebra) see the link change
+                up ? rte_eth_dev_set_link_up(_ports[i].tap_port) : rte_eth_dev_set_link_down(_ports[i].tap_port);
         }
         _ports[i].up = _vrf_ok[i] && _link_up[i];
     }
@@ -151,15 +179,37 @@ void dataplane::refresh(bool force) {
         publish_adjacency();
 }
 
+bool dataplane::has_taps() const {
+    for (const auto& p : _ports)
+        if (p.tap_port != port_none)
+            return true;
+    return false;
+}
+
+void dataplane::set_kernel_view(const kernel_view& k) {
+    _kernel = k;
+    publish_adjacency();
+}
+
 void dataplane::publish_adjacency() {
     std::vector<neighbor> ns;
+    std::vector<own_address> own;
+    // The kernel's first, the configured ones after: a configured neighbor wins (insert order).
+    for (const auto& n : _kernel.neighbors)
+        for (const auto& p : _ports)
+            if (p.ifindex == n.ifindex && p.tap_port != port_none)
+                ns.push_back({p.port_id, n.addr, n.mac});
+    for (const auto& a : _kernel.addresses)
+        for (const auto& p : _ports)
+            if (p.ifindex == a.ifindex && p.tap_port != port_none)
+                own.push_back({p.vrf, a.addr});
     for (const auto& n : _opt.neighbors)
         for (size_t i = 0; i < _opt.ports.size(); ++i)
             if (_opt.ports[i].name == n.port)
                 ns.push_back({_ports[i].port_id, n.addr, n.mac});
     // A port that is down or in an inactive VRF stays in the snapshot marked down: what it
     // receives is dropped (tables_not_ready is not it: port_down), nothing is sent out of it.
-    const adj_view* old = _adj.exchange(adj_view::create(_ports, ns, ++_adj_epoch));
+    const adj_view* old = _adj.exchange(adj_view::create(_ports, ns, ++_adj_epoch, own));
     fib::retire_batch b;
     b.add(old);
     _rcu.retire(std::move(b));
@@ -221,6 +271,8 @@ dataplane::raw dataplane::sum() const {
             r.ports[p][2] += pc.tx_packets.get();
             r.ports[p][3] += pc.tx_bytes.get();
             r.ports[p][4] += pc.tx_dropped.get();
+            r.ports[p][5] += pc.punted.get();
+            r.ports[p][6] += pc.injected.get();
         }
         for (size_t d = 0; d < drop_reason_count; ++d)
             r.drops[d] += c.drops[d].get();
@@ -252,6 +304,9 @@ counters_snapshot dataplane::counters() const {
         p.tx_packets = n[2] - o[2];
         p.tx_bytes = n[3] - o[3];
         p.tx_dropped = n[4] - o[4];
+        p.punted = n[5] - o[5];
+        p.injected = n[6] - o[6];
+        p.tap = _opt.ports[i].tap;
         s.ports.push_back(std::move(p));
     }
     for (size_t d = 0; d < drop_reason_count; ++d)

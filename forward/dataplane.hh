@@ -31,6 +31,23 @@ struct dataplane_options {
     std::vector<neighbor_spec> neighbors;
     unsigned mbufs = 16383;  // packet pool size (all ports and workers)
     uint16_t rx_desc = 512, tx_desc = 512;
+    uint32_t punt_rate = 10000;  // packets/s each port may punt to its TAP (split among workers)
+    uint32_t punt_burst = 512;
+};
+
+// What the kernel knows about the mirrors (host::kernel_state, translated by the caller).
+struct kernel_view {
+    struct neigh {
+        uint32_t ifindex = 0;
+        fib::ip_addr addr;
+        mac_addr mac;
+    };
+    struct addr {
+        uint32_t ifindex = 0;
+        fib::ip_addr addr;
+    };
+    std::vector<neigh> neighbors;
+    std::vector<addr> addresses;
 };
 
 // Sums over the workers, minus the baseline of the last clear.
@@ -41,6 +58,8 @@ struct counters_snapshot {
         uint32_t ifindex = 0;
         std::string vrf;
         uint64_t rx_packets = 0, rx_bytes = 0, tx_packets = 0, tx_bytes = 0, tx_dropped = 0;
+        uint64_t punted = 0, injected = 0;
+        std::string tap;  // its mirror interface, empty without one
     };
     std::vector<port> ports;
     std::array<uint64_t, drop_reason_count> drops{};
@@ -65,8 +84,13 @@ public:
     // Re-resolves the ports' VRFs (after a registry change) and reads their link state; publishes
     // a new adjacency when either changed. A port is usable when its link is up and its VRF active.
     void update_vrfs(const vrf_resolver& vrf_of);
-    // Link state only (the control thread polls it every second).
+    // Link state only (the control thread polls it every second); a port's link is mirrored
+    // onto its TAP, so the kernel and FRR see it go down and up.
     void refresh_links();
+    // The kernel's neighbors and addresses on the mirrors: merged with the configured neighbors
+    // (those win) and published when they changed.
+    void set_kernel_view(const kernel_view& k);
+    bool has_taps() const;
 
     // Starts a worker on every EAL worker lcore; returns how many. With none, the caller runs
     // run_here() on the main lcore.
@@ -98,6 +122,7 @@ private:
     std::vector<port_info> _ports;
     std::vector<std::string> _port_vrf;
     std::vector<uint8_t> _vrf_ok, _link_up;
+    kernel_view _kernel;
     rte_mempool* _pool = nullptr;
     std::vector<rte_mempool*> _hdr_pools;
     struct worker_slot;

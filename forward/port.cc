@@ -77,7 +77,7 @@ std::string to_string(const mac_addr& m) {
 std::optional<port_spec> parse_port(std::string_view line, std::string& err) {
     const auto w = words(line);
     if (w.size() < 2) {
-        err = "a port is 'NAME DEVARGS [vrf=VRF] [ifname=IF] [ifindex=N] [mtu=N]'";
+        err = "a port is 'NAME DEVARGS [vrf=VRF] [tap=IF] [ifname=IF] [ifindex=N] [mtu=N]'";
         return std::nullopt;
     }
     port_spec p;
@@ -92,6 +92,12 @@ std::optional<port_spec> parse_port(std::string_view line, std::string& err) {
         }
         if (k == "vrf") {
             p.vrf = v;
+        } else if (k == "tap") {
+            if (v.size() > 15) {
+                err = "tap '" + std::string(v) + "': interface names have at most 15 characters";
+                return std::nullopt;
+            }
+            p.tap = v;
         } else if (k == "ifname") {
             p.ifname = v;
         } else if (k == "ifindex") {
@@ -105,12 +111,13 @@ std::optional<port_spec> parse_port(std::string_view line, std::string& err) {
                 return std::nullopt;
             }
         } else {
-            err = "unknown port option '" + std::string(k) + "' (vrf, ifname, ifindex, mtu)";
+            err = "unknown port option '" + std::string(k) + "' (vrf, tap, ifname, ifindex, mtu)";
             return std::nullopt;
         }
     }
+    // zebra knows the port by its mirror when it has one (FRR sees the TAP, not the NIC).
     if (p.ifname.empty())
-        p.ifname = devarg(p.devargs, "iface");
+        p.ifname = p.tap.empty() ? devarg(p.devargs, "iface") : p.tap;
     return p;
 }
 

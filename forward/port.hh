@@ -22,9 +22,10 @@ struct port_spec {
     std::string ifname;    // the kernel interface zebra's nexthops name; default: the iface= devarg
     uint32_t ifindex = 0;  // or that interface's index given directly
     uint16_t mtu = 1500;   // largest L3 packet srv6d sends out of it
+    std::string tap;       // kernel mirror interface (net_tap) to create: the host path; empty = none
 };
 
-// "NAME DEVARGS [vrf=VRF] [ifname=IF] [ifindex=N] [mtu=N]". nullopt with `err` on error.
+// "NAME DEVARGS [vrf=VRF] [tap=IF] [ifname=IF] [ifindex=N] [mtu=N]". nullopt with `err` on error.
 std::optional<port_spec> parse_port(std::string_view line, std::string& err);
 
 struct neighbor_spec {

@@ -72,6 +72,12 @@ pb::Response answer(const pb::Request& req, const daemon_view& d) {
             d.clear_counters();
         break;
     }
+    case pb::Request::kShowNeighbors: {
+        pb::NeighborTable& t = *resp.mutable_neighbors();
+        if (d.neighbors)
+            d.neighbors(t);
+        break;
+    }
     case pb::Request::CMD_NOT_SET:
         resp.set_error("unknown or empty request (is srv6ctl newer than srv6d?)");
         break;

@@ -36,6 +36,7 @@ struct daemon_view {
     // The dataplane's counters (absent: srv6d runs without one); clear_counters resets them.
     std::function<void(pb::Counters&)> counters;
     std::function<void()> clear_counters;
+    std::function<void(pb::NeighborTable&)> neighbors;
 };
 
 // Dispatches on the request's command; a request without a known command gets an error

@@ -78,11 +78,11 @@ bool parse_words(const std::vector<std::string>& words, pb::Request& req, std::s
         return true;
     }
     if (words.size() < 2) {
-        error = "show what? fpm, routes, nexthops, sids, vrfs, encap-source or counters";
+        error = "show what? fpm, routes, nexthops, sids, vrfs, encap-source, counters or neighbors";
         return false;
     }
-    constexpr std::array<std::string_view, 7> subjects{"fpm",  "routes",       "nexthops", "sids",
-                                                       "vrfs", "encap-source", "counters"};
+    constexpr std::array<std::string_view, 8> subjects{"fpm",  "routes",       "nexthops", "sids",
+                                                       "vrfs", "encap-source", "counters", "neighbors"};
     const auto subject = match(words[1], subjects, error);
     if (!subject)
         return false;
@@ -99,6 +99,8 @@ bool parse_words(const std::vector<std::string>& words, pb::Request& req, std::s
         req.mutable_show_encap_source();
     } else if (*subject == "counters") {
         req.mutable_show_counters();
+    } else if (*subject == "neighbors") {
+        req.mutable_show_neighbors();
     } else {
         auto* routes = req.mutable_show_routes();
         constexpr std::array<std::string_view, 2> filters{"table", "vrf"};
@@ -141,6 +143,7 @@ std::string ctl_usage() {
           "       srv6ctl [options] show vrfs\n"
           "       srv6ctl [options] show encap-source\n"
           "       srv6ctl [options] show counters\n"
+          "       srv6ctl [options] show neighbors\n"
           "       srv6ctl [options] clear counters\n"
           "Options may also follow the command; words may be abbreviated (sh ro = show routes).\n\n"
        << visible_options(nullptr);

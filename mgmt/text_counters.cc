@@ -10,12 +10,13 @@ std::string format_counters(const pb::Counters& c) {
     if (!c.dataplane())
         return "Dataplane: off (srv6d runs with [dataplane] enabled = false)\n";
     std::string out = fmt::format("Dataplane: {} worker{}\n", c.workers(), c.workers() == 1 ? "" : "s");
-    out += fmt::format("{:<12} {:>4} {:>7} {:<10} {:>12} {:>14} {:>12} {:>14} {:>10}\n", "Port", "Id", "Ifindex",
-                       "VRF", "RX packets", "RX bytes", "TX packets", "TX bytes", "TX drops");
+    out += fmt::format("{:<12} {:>4} {:>7} {:<10} {:>12} {:>14} {:>12} {:>14} {:>10} {:>10} {:>10}\n", "Port", "Id",
+                       "Ifindex", "VRF", "RX packets", "RX bytes", "TX packets", "TX bytes", "TX drops", "Punted",
+                       "Injected");
     for (const auto& p : c.ports())
-        out += fmt::format("{:<12} {:>4} {:>7} {:<10} {:>12} {:>14} {:>12} {:>14} {:>10}\n", p.name(), p.port_id(),
-                           p.ifindex(), p.vrf(), p.rx_packets(), p.rx_bytes(), p.tx_packets(), p.tx_bytes(),
-                           p.tx_dropped());
+        out += fmt::format("{:<12} {:>4} {:>7} {:<10} {:>12} {:>14} {:>12} {:>14} {:>10} {:>10} {:>10}\n", p.name(),
+                           p.port_id(), p.ifindex(), p.vrf(), p.rx_packets(), p.rx_bytes(), p.tx_packets(),
+                           p.tx_bytes(), p.tx_dropped(), p.punted(), p.injected());
     if (c.sids_size()) {
         out += fmt::format("\n{:<44} {:<12} {:>12} {:>14}\n", "SID", "Behavior", "Packets", "Bytes");
         for (const auto& s : c.sids())
@@ -32,6 +33,20 @@ std::string format_counters(const pb::Counters& c) {
             out += fmt::format("  {:<20} {:>12}  {}\n", d.reason(), d.packets(), d.description());
     if (c.headend_chained())
         out += fmt::format("H.Encaps with a chained header mbuf: {}\n", c.headend_chained());
+    return out;
+}
+
+std::string format_neighbors(const pb::NeighborTable& t) {
+    if (!t.dataplane())
+        return "Dataplane: off (srv6d runs with [dataplane] enabled = false)\n";
+    std::string out = fmt::format("{:<12} {:<40} {:<18} {}\n", "Port", "Address", "MAC", "Source");
+    for (const auto& n : t.neighbors())
+        out += fmt::format("{:<12} {:<40} {:<18} {}\n", n.port(), n.address(), n.mac(), n.source());
+    if (t.addresses_size()) {
+        out += "\nOwn addresses (to the host):\n";
+        for (const auto& a : t.addresses())
+            out += fmt::format("  {:<40} vrf {}\n", a.address(), a.vrf());
+    }
     return out;
 }
 

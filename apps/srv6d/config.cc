@@ -113,6 +113,8 @@ constexpr key_info keys[] = {
     {"eal.args", "DPDK EAL arguments, whitespace separated"},
     {"dataplane.enabled", "true | false: false skips DPDK EAL init (default true)"},
     {"dataplane.mbufs", "packet buffers for all ports and workers (default 16383)"},
+    {"dataplane.punt-rate", "packets per second each port may punt to its TAP mirror (default 10000)"},
+    {"dataplane.punt-burst", "burst of the punt policer, in packets (default 512)"},
     {"encap.source", "IPv6 source address of H.Encaps packets (default none)"},
 };
 
@@ -175,6 +177,16 @@ std::string apply_setting(config& cfg, const std::string& key, const std::string
         if (n < 1023 || n > (1u << 24))
             return invalid(key, value, "a number of mbufs from 1023 to 16777216");
         cfg.mbufs = static_cast<unsigned>(n);
+    } else if (key == "dataplane.punt-rate" || key == "dataplane.punt-burst") {
+        unsigned long n = 0;
+        try {
+            n = std::stoul(value);
+        } catch (const std::exception&) {
+            n = 0;
+        }
+        if (n < 1 || n > 100'000'000)
+            return invalid(key, value, "a number from 1 to 100000000");
+        (key == "dataplane.punt-rate" ? cfg.punt_rate : cfg.punt_burst) = static_cast<uint32_t>(n);
     } else if (key == port_key) {
         std::string err;
         auto p = fwd::parse_port(value, err);

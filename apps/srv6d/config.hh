@@ -36,6 +36,8 @@ struct config {
     std::vector<fwd::port_spec> ports;      // `port = NAME DEVARGS [vrf=..] [ifname=..] [ifindex=..] [mtu=..]`
     std::vector<fwd::neighbor_spec> neighbors;  // `neighbor = PORT ADDRESS MAC` (static)
     unsigned mbufs = 16383;                 // packet pool size
+    uint32_t punt_rate = 10000;             // packets/s a port may send to its TAP mirror
+    uint32_t punt_burst = 512;
     // [encap]
     std::optional<fib::ip6_addr> encap_source;  // H.Encaps outer source; FPM does not carry it
     // `vrf = NAME table ID [members IF,...]` lines, in file order (before any [section]).

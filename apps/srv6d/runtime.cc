@@ -4,6 +4,7 @@
 #pragma GCC diagnostic ignored "-Wnull-dereference"  // g++ 12 false positive in Asio, see fpm/listener.hh
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
 #pragma GCC diagnostic pop
 
@@ -22,6 +23,7 @@
 #include "fibc/rcu.hh"
 #include "forward/dataplane.hh"
 #include "forward/eal.hh"
+#include "host/kernel_state.hh"
 #include "fpm/decode_ctx.hh"
 #include "fpm/listener.hh"
 #include "fpm/session.hh"
@@ -70,6 +72,16 @@ struct control_plane {
     boost::asio::signal_set signals{io, SIGINT, SIGTERM};
     boost::asio::steady_timer link_timer{io};  // port link state, polled every second
     void poll_links();
+    // The kernel's neighbors and addresses on the TAP mirrors (only with a host path).
+    std::optional<host::kernel_state> kernel;
+    std::optional<boost::asio::posix::stream_descriptor> kernel_fd;
+    void watch_kernel();
+    void kernel_changed();
+    void fill_neighbors(::mgmt::pb::NeighborTable& t) const;
+    ~control_plane() {
+        if (kernel_fd)
+            kernel_fd->release();  // libnl owns the descriptor
+    }
 
     bool start();
     void shutdown();
@@ -101,6 +113,9 @@ void control_plane::fill_counters(::mgmt::pb::Counters& c) const {
         o->set_tx_packets(p.tx_packets);
         o->set_tx_bytes(p.tx_bytes);
         o->set_tx_dropped(p.tx_dropped);
+        o->set_punted(p.punted);
+        o->set_injected(p.injected);
+        o->set_tap(p.tap);
     }
     for (size_t i = 0; i < fwd::drop_reason_count; ++i) {
         const auto r = static_cast<fwd::drop_reason>(i);
@@ -163,6 +178,8 @@ bool control_plane::start() {
         o.ports = cfg.ports;
         o.neighbors = cfg.neighbors;
         o.mbufs = cfg.mbufs;
+        o.punt_rate = cfg.punt_rate;
+        o.punt_burst = cfg.punt_burst;
         dp.emplace(rcu, compiler.cell());
         std::string error;
         if (!dp->open(o, [this](const std::string& n) { return active_vrf(n); }, error)) {
@@ -171,6 +188,18 @@ bool control_plane::start() {
         }
         log(level::info, "dataplane: {} port(s), {} worker(s)", cfg.ports.size(), dp->workers());
         poll_links();
+        if (dp->has_taps()) {
+            kernel.emplace();
+            const std::string why = kernel->start();
+            if (!why.empty()) {
+                log(level::error, "host: cannot follow the kernel's neighbors and addresses: {}", why);
+                return false;
+            }
+            kernel_changed();
+            kernel_fd.emplace(io, kernel->fd());
+            watch_kernel();
+            log(level::info, "host: following the kernel's neighbors and addresses on the TAP mirrors");
+        }
     }
     fpm::listener_options lo;
     lo.address = cfg.fpm_listen;
@@ -202,6 +231,7 @@ bool control_plane::start() {
             ::mgmt::daemon_view view(rib, stats, session);
             vrfs.fill_view(view);
             view.counters = [this](::mgmt::pb::Counters& c) { fill_counters(c); };
+            view.neighbors = [this](::mgmt::pb::NeighborTable& t) { fill_neighbors(t); };
             if (dp)
                 view.clear_counters = [this] { dp->clear_counters(); };
             return ::mgmt::answer(req, view);
@@ -217,6 +247,62 @@ bool control_plane::start() {
         shutdown();
     });
     return true;
+}
+
+void control_plane::fill_neighbors(::mgmt::pb::NeighborTable& t) const {
+    t.set_dataplane(dp.has_value());
+    const fwd::adj_view* a = dp ? dp->adjacency() : nullptr;  // the control thread's own snapshot
+    if (a == nullptr)
+        return;
+    auto port_name = [&](uint16_t id) {
+        for (size_t i = 0; i < a->ports().size(); ++i)
+            if (a->ports()[i].port_id == id)
+                return cfg.ports[i].name;
+        return std::to_string(id);
+    };
+    for (const auto& n : a->neighbors()) {
+        auto* o = t.add_neighbors();
+        o->set_port(port_name(n.port_id));
+        o->set_address(fib::to_string(n.addr));
+        o->set_mac(fwd::to_string(n.mac));
+        bool configured = false;
+        for (const auto& c : cfg.neighbors)
+            configured |= c.addr == n.addr && c.mac == n.mac && port_name(n.port_id) == c.port;
+        o->set_source(configured ? "config" : "kernel");
+    }
+    if (kernel) {
+        for (const auto& k : kernel->addresses())
+            for (const auto& p : a->ports())
+                if (p.ifindex == k.ifindex && p.tap_port != fwd::port_none) {
+                    auto* o = t.add_addresses();
+                    o->set_address(fib::to_string(k.addr));
+                    const auto* v = vrfs.registry().find(p.vrf);
+                    o->set_vrf(v ? v->name : std::string(vrf::default_vrf_name));
+                }
+    }
+}
+
+void control_plane::kernel_changed() {
+    fwd::kernel_view k;
+    for (const auto& n : kernel->neighbors()) {
+        fwd::mac_addr m;
+        std::copy(n.mac.begin(), n.mac.end(), m.bytes);
+        k.neighbors.push_back({n.ifindex, n.addr, m});
+    }
+    for (const auto& a : kernel->addresses())
+        k.addresses.push_back({a.ifindex, a.addr});
+    dp->set_kernel_view(k);
+    rcu.reclaim();
+}
+
+void control_plane::watch_kernel() {
+    kernel_fd->async_wait(boost::asio::posix::stream_descriptor::wait_read, [this](const boost::system::error_code& ec) {
+        if (ec)
+            return;
+        if (kernel->process_events())
+            kernel_changed();
+        watch_kernel();
+    });
 }
 
 void control_plane::poll_links() {
@@ -235,6 +321,8 @@ void control_plane::shutdown() {
     boost::system::error_code ignored;
     signals.cancel(ignored);
     link_timer.cancel();
+    if (kernel_fd)
+        kernel_fd->cancel(ignored);
     compile_timer.cancel();
     vrfs.stop();
     if (listener)

@@ -283,7 +283,9 @@ namespace {
 TEST(Config, DataplanePortsAndNeighbors) {
     temp_file f(R"([dataplane]
 port = ce net_af_packet0,iface=veth-ce vrf=red mtu=1500
-port = core net_ring0 ifindex=7 mtu=9000
+port = core net_ring0 ifindex=7 mtu=9000 tap=core0
+punt-rate = 2000
+punt-burst = 64
 neighbor = core fc00:12::2 02:00:00:00:0b:02
 neighbor = ce 10.1.0.2 02:00:00:00:ce:01
 mbufs = 4095
@@ -297,6 +299,10 @@ mbufs = 4095
     EXPECT_EQ(r.cfg.ports[0].ifname, "veth-ce");  // from iface=
     EXPECT_EQ(r.cfg.ports[1].ifindex, 7u);
     EXPECT_EQ(r.cfg.ports[1].mtu, 9000);
+    EXPECT_EQ(r.cfg.ports[1].tap, "core0");
+    EXPECT_EQ(r.cfg.ports[1].ifname, "core0") << "zebra knows a mirrored port by its TAP";
+    EXPECT_EQ(r.cfg.punt_rate, 2000u);
+    EXPECT_EQ(r.cfg.punt_burst, 64u);
     ASSERT_EQ(r.cfg.neighbors.size(), 2u);
     EXPECT_EQ(fib::to_string(r.cfg.neighbors[0].addr), "fc00:12::2");
     EXPECT_EQ(fwd::to_string(r.cfg.neighbors[1].mac), "02:00:00:00:ce:01");
@@ -313,6 +319,8 @@ TEST(Config, DataplaneErrorsNameTheLine) {
         {"port = a net_null0\nneighbor = a 10.0.0.3 02:00:00:00:00", "not a MAC address"},
         {"port = a net_null0\nneighbor = b 10.0.0.3 02:00:00:00:00:01", "no such port"},
         {"mbufs = 10", "dataplane.mbufs"},
+        {"punt-rate = 0", "dataplane.punt-rate"},
+        {"port = a net_null0 tap=averyveryverylongname", "at most 15 characters"},
     };
     for (const auto& [text, want] : bad) {
         temp_file f(std::string("[dataplane]\n") + text + "\n");

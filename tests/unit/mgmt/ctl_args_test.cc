@@ -67,7 +67,9 @@ TEST(CtlArgs, Abbreviations) {
     auto p = parse({"sh", "ro", "ta", "5"});
     ASSERT_TRUE(p.args) << p.error;
     EXPECT_EQ(p.args->request.show_routes().table(), 5u);
-    EXPECT_TRUE(parse({"s", "n"}).args->request.has_show_nexthops());
+    EXPECT_TRUE(parse({"s", "nex"}).args->request.has_show_nexthops());
+    EXPECT_TRUE(parse({"s", "nei"}).args->request.has_show_neighbors());
+    EXPECT_FALSE(parse({"s", "n"}).args) << "nexthops or neighbors";
     EXPECT_TRUE(parse({"show", "f"}).args->request.has_show_fpm());
     EXPECT_TRUE(parse({"sh", "v"}).args->request.has_show_vrfs());
     EXPECT_TRUE(parse({"sh", "e"}).args->request.has_show_encap_source());
@@ -108,7 +110,7 @@ TEST(CtlArgs, Counters) {
 TEST(CtlArgs, Errors) {
     expect_error({}, "missing command");
     expect_error({"frobnicate"}, "unknown command 'frobnicate'");
-    expect_error({"show"}, "show what? fpm, routes, nexthops, sids, vrfs, encap-source or counters");
+    expect_error({"show"}, "show what? fpm, routes, nexthops, sids, vrfs, encap-source, counters or neighbors");
     expect_error({"clear"}, "clear what? counters");
     expect_error({"clear", "routes"}, "unknown command 'routes'");
     expect_error({"show", "interfaces"}, "unknown command 'interfaces'");

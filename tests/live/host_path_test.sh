@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# Live test of the host path: srv6d forwards with DPDK (net_af_packet on veths) and mirrors each
+# port into the kernel as a TAP; the kernel answers ARP/ND/ICMP for the router's own addresses,
+# zebra learns routes from it and feeds srv6d over FPM, and srv6d forwards on them.
+#
+#   sudo tests/live/host_path_test.sh [BUILD_DIR]
+#
+#   host1 [h0] ---- [d0] DUT: srv6d port p0 (tap pe0: 10.0.0.1/24, fd00::1/64)
+#   host2 [h1] ---- [d1]      srv6d port p1 (tap pe1: 10.0.1.1/24, fd00:1::1/64)
+#                             zebra -M dplane_fpm_nl; kernel route 10.9.0.0/24 via 10.0.1.2
+#
+# Checks: ARP and ND resolve through the kernel (host1 pings the TAP's IPv4 and IPv6
+# addresses); srv6d's neighbor table equals the kernel's on the TAPs; zebra's routes reach
+# srv6d and host1 -> 10.9.0.5 is forwarded p0 -> p1 by the dataplane; a punt flood far above
+# the policer rate is policed (counted) while that forwarded traffic is unaffected.
+set -u
+if [ $# -ge 1 ]; then
+	: "${SRV6D:=$1/apps/srv6d}" "${SRV6CTL:=$1/apps/srv6ctl}"
+	export SRV6D SRV6CTL
+fi
+source "$(dirname "$0")/lib.sh"
+
+live_require
+command -v ethtool >/dev/null || live_die "missing tool: ethtool"
+live_init "${LIVE_PREFIX:-s6h-$$}"
+
+FAILS=0
+check() {
+	local what="$1"
+	shift
+	live_log "check: $what"
+	if "$@"; then
+		live_log "PASS: $what"
+	else
+		live_log "FAIL: $what"
+		FAILS=$((FAILS + 1))
+	fi
+}
+
+DUT="$LIVE_PREFIX-dut"
+H1="$LIVE_PREFIX-h1"
+H2="$LIVE_PREFIX-h2"
+ns_add "$DUT"
+ns_add "$H1"
+ns_add "$H2"
+veth "$DUT" d0 "$H1" h0
+veth "$DUT" d1 "$H2" h1
+for d in d0 d1; do
+	# The DPDK side of the veths carries no address of the kernel's: only the TAPs do.
+	ip netns exec "$DUT" sysctl -qw "net.ipv6.conf.$d.disable_ipv6=1"
+done
+# Kernel endpoints sending into af_packet ports need TX checksums in software (env-probe.md).
+ip netns exec "$H1" ethtool -K h0 tx off >/dev/null 2>&1
+ip netns exec "$H2" ethtool -K h1 tx off >/dev/null 2>&1
+addr "$H1" h0 10.0.0.2/24
+addr "$H1" h0 fd00::2/64
+ip -n "$H1" route add default via 10.0.0.1
+addr "$H2" h1 10.0.1.2/24
+addr "$H2" h1 fd00:1::2/64
+stub_if "$H2" lan
+addr "$H2" lan 10.9.0.5/24
+ip -n "$H2" route add default via 10.0.1.1
+
+PORT="$(free_port)"
+SRV6D_SOCK="$LIVE_WORK/srv6d.sock"
+cat >"$LIVE_WORK/srv6d.conf" <<EOF
+[fpm]
+listen = 127.0.0.1
+port = $PORT
+resync-quiet-ms = 1000
+[mgmt]
+socket = $SRV6D_SOCK
+[log]
+level = debug
+[eal]
+args = -l 0 --no-pci --no-huge -m 512 --no-telemetry --log-level=lib.eal:error
+[dataplane]
+enabled = true
+mbufs = 8191
+port = p0 net_af_packet0,iface=d0 tap=pe0
+port = p1 net_af_packet1,iface=d1 tap=pe1
+punt-rate = 500
+punt-burst = 50
+EOF
+ip netns exec "$DUT" "$SRV6D" -c "$LIVE_WORK/srv6d.conf" >"$LIVE_WORK/srv6d.log" 2>&1 &
+SRV6D_PID=$!
+echo "$SRV6D_PID" >"$LIVE_WORK/srv6d.pid"
+LIVE_PIDS+=("$SRV6D_PID")
+wait_until 20 "srv6d up with its TAPs" eval "[ -S $SRV6D_SOCK ] && ip -n $DUT link show pe1 >/dev/null" ||
+	{ tail -30 "$LIVE_WORK/srv6d.log" >&2; live_die "srv6d did not come up"; }
+# The operator's part (or frr.conf's `interface pe0` / `ip address`): addresses on the mirrors.
+for t in pe0 pe1; do ip -n "$DUT" link set "$t" up; done
+addr "$DUT" pe0 10.0.0.1/24
+addr "$DUT" pe0 fd00::1/64
+addr "$DUT" pe1 10.0.1.1/24
+addr "$DUT" pe1 fd00:1::1/64
+
+mac_of() { ip -n "$1" -j link show "$2" | jq -r '.[0].address'; }
+check "TAP pe0 carries port p0's MAC" eval \
+	'[ "$(mac_of "$DUT" pe0)" = "$(srv6ctl show counters --json >/dev/null && grep -o "port p0 = .*mac [0-9a-f:]*" "$LIVE_WORK/srv6d.log" | grep -o "[0-9a-f:]\{17\}$")" ]'
+
+ping4() { ip netns exec "$1" "$LIVE_PY" "$LIVE_HOME/icmp_ping.py" -c 3 -W 2 "$2"; }
+ping6() { ip netns exec "$1" "$LIVE_PY" "$LIVE_HOME/icmp_ping.py" -6 -c 3 -W 2 "$2"; }
+check "host1 pings the TAP's IPv4 address (ARP through the kernel)" ping4 "$H1" 10.0.0.1
+check "host1 pings the TAP's IPv6 address (ND through the kernel)" ping6 "$H1" fd00::1
+check "host2 pings pe1" ping4 "$H2" 10.0.1.1
+
+# srv6d's neighbor table is the kernel's (usable entries on the TAPs).
+kernel_neigh() {
+	ip -n "$DUT" -j neigh show | jq -r '.[] | select((.dev == "pe0" or .dev == "pe1") and .lladdr != null
+		and ((.state // []) | index("FAILED") | not) and ((.state // []) | index("INCOMPLETE") | not))
+		| "\(.dst) \(.lladdr)"' | sort
+}
+srv6d_neigh() { srv6ctl show neighbors --json | jq -r '.neighbors[] | "\(.address) \(.mac)"' | sort; }
+neigh_equal() {
+	local k s
+	k="$(kernel_neigh)"
+	s="$(srv6d_neigh)"
+	[ -n "$k" ] && [ "$k" = "$s" ] || { echo "kernel: $k"; echo "srv6d:  $s"; return 1; }
+}
+check "srv6d's neighbors == ip neigh on the TAPs" wait_until 5 "neighbor tables equal" neigh_equal
+neigh_equal
+check "host1's address and MAC are among them" eval \
+	'srv6_neigh_has() { srv6ctl show neighbors --json | jq -e --arg a 10.0.0.2 --arg m "$(mac_of "$H1" h0)" ".neighbors[] | select(.address == \$a and .mac == \$m and .source == \"kernel\")" >/dev/null; }; srv6_neigh_has'
+check "own addresses shown" eval 'srv6ctl show neighbors --json | jq -e ".addresses[] | select(.address == \"10.0.0.1\")" >/dev/null'
+
+# ---- zebra relays a kernel route over FPM; the dataplane forwards on it -------------------------
+cat >"$LIVE_WORK/dut-zebra.conf" <<EOF
+hostname dut
+fpm address 127.0.0.1 port $PORT
+EOF
+chown frr:frr "$LIVE_WORK/dut-zebra.conf"
+frr_start "$DUT" zebra "$LIVE_WORK/dut-zebra.conf" -M dplane_fpm_nl
+ip -n "$DUT" route add 10.9.0.0/24 via 10.0.1.2 dev pe1
+route_in_srv6d() { srv6ctl show routes --json | jq -e '.. | objects | select(.prefix? == "10.9.0.0/24")' >/dev/null; }
+check "zebra's route 10.9.0.0/24 reached srv6d over FPM" wait_until 20 "10.9.0.0/24 in srv6d" route_in_srv6d
+rx_of() { srv6ctl show counters --json | jq -r --arg p "$1" '.ports[] | select(.name == $p) | .'"$2"; }
+tx_before="$(rx_of p1 txPackets)"
+check "host1 -> 10.9.0.5 (host2's LAN), forwarded p0 -> p1 by srv6d" ping4 "$H1" 10.9.0.5
+check "the dataplane sent it (p1 tx counted)" eval '[ "$(rx_of p1 txPackets)" -gt "$tx_before" ]'
+
+# ---- a punt flood: policed, forwarding unaffected -------------------------------------------
+cat >"$LIVE_WORK/flood.py" <<'EOF'
+import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+end = time.time() + float(sys.argv[2])
+n = 0
+while time.time() < end:
+    for _ in range(100):
+        s.sendto(b"x" * 32, (sys.argv[1], 9))
+        n += 1
+print(n)
+EOF
+policed_before="$(srv6ctl show counters --json | jq -r '.drops[] | select(.reason == "punt_policed") | .packets')"
+ip netns exec "$H1" "$LIVE_PY" "$LIVE_WORK/flood.py" 10.0.0.1 4 >"$LIVE_WORK/flood.out" 2>&1 &
+FLOOD=$!
+sleep 0.5
+check "forwarded traffic keeps flowing during the punt flood" ping4 "$H1" 10.9.0.5
+wait "$FLOOD"
+sent="$(cat "$LIVE_WORK/flood.out")"
+policed="$(srv6ctl show counters --json | jq -r '.drops[] | select(.reason == "punt_policed") | .packets')"
+live_log "flood: $sent UDP packets to 10.0.0.1 sent, $((policed - policed_before)) policed"
+check "the flood was policed (far above 500/s)" eval '[ $((policed - policed_before)) -gt $((sent / 4)) ]'
+check "punted and injected counted" eval \
+	'[ "$(rx_of p0 punted)" -gt 0 ] && [ "$(rx_of p0 injected)" -gt 0 ]'
+srv6ctl show counters >"$LIVE_WORK/counters.txt"
+srv6ctl show neighbors >"$LIVE_WORK/neighbors.txt"
+cat "$LIVE_WORK/counters.txt" "$LIVE_WORK/neighbors.txt"
+
+if [ "$FAILS" -ne 0 ]; then
+	live_log "$FAILS check(s) FAILED (logs: ${LIVE_LOGDIR:-set LIVE_LOGDIR to keep them})"
+	exit 1
+fi
+live_log "all checks passed"
