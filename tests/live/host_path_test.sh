@@ -7,12 +7,15 @@
 #
 #   host1 [h0] ---- [d0] DUT: srv6d port p0 (tap pe0: 10.0.0.1/24, fd00::1/64)
 #   host2 [h1] ---- [d1]      srv6d port p1 (tap pe1: 10.0.1.1/24, fd00:1::1/64)
-#                             zebra -M dplane_fpm_nl; kernel route 10.9.0.0/24 via 10.0.1.2
+#   (bgpd AS 65002:           zebra -M dplane_fpm_nl, bgpd AS 65001 peering with host2 over
+#    10.9.0.0/24,             p1 (IPv4 and IPv6 sessions: punt + inject); kernel route
+#    2001:db8:9::/64)         10.8.0.0/24 via 10.0.1.2
 #
 # Checks: ARP and ND resolve through the kernel (host1 pings the TAP's IPv4 and IPv6
-# addresses); srv6d's neighbor table equals the kernel's on the TAPs; zebra's routes reach
-# srv6d and host1 -> 10.9.0.5 is forwarded p0 -> p1 by the dataplane; a punt flood far above
-# the policer rate is policed (counted) while that forwarded traffic is unaffected.
+# addresses); srv6d's neighbor table equals the kernel's on the TAPs; BGP over the DPDK port
+# comes up, its routes and the kernel route reach srv6d over FPM and host1's traffic to them is
+# forwarded p0 -> p1 by the dataplane; a punt flood far above the policer rate is policed
+# (counted) while that forwarded traffic is unaffected.
 set -u
 if [ $# -ge 1 ]; then
 	: "${SRV6D:=$1/apps/srv6d}" "${SRV6CTL:=$1/apps/srv6ctl}"
@@ -55,11 +58,15 @@ ip netns exec "$H2" ethtool -K h1 tx off >/dev/null 2>&1
 addr "$H1" h0 10.0.0.2/24
 addr "$H1" h0 fd00::2/64
 ip -n "$H1" route add default via 10.0.0.1
+ip -n "$H1" -6 route add default via fd00::1
 addr "$H2" h1 10.0.1.2/24
 addr "$H2" h1 fd00:1::2/64
 stub_if "$H2" lan
+addr "$H2" lan 10.8.0.5/24
 addr "$H2" lan 10.9.0.5/24
+addr "$H2" lan 2001:db8:9::5/64
 ip -n "$H2" route add default via 10.0.1.1
+ip -n "$H2" -6 route add default via fd00:1::1
 
 PORT="$(free_port)"
 SRV6D_SOCK="$LIVE_WORK/srv6d.sock"
@@ -124,20 +131,53 @@ check "host1's address and MAC are among them" eval \
 	'srv6_neigh_has() { srv6ctl show neighbors --json | jq -e --arg a 10.0.0.2 --arg m "$(mac_of "$H1" h0)" ".neighbors[] | select(.address == \$a and .mac == \$m and .source == \"kernel\")" >/dev/null; }; srv6_neigh_has'
 check "own addresses shown" eval 'srv6ctl show neighbors --json | jq -e ".addresses[] | select(.address == \"10.0.0.1\")" >/dev/null'
 
-# ---- zebra relays a kernel route over FPM; the dataplane forwards on it -------------------------
-cat >"$LIVE_WORK/dut-zebra.conf" <<EOF
-hostname dut
-fpm address 127.0.0.1 port $PORT
-EOF
-chown frr:frr "$LIVE_WORK/dut-zebra.conf"
+# ---- zebra + bgpd on the DUT, BGP to host2 across the DPDK port; routes forwarded -------------
+bgp_conf() { # bgp_conf AS ID PEER4 PEER6 PEER_AS [NET4 NET6]
+	local as="$1" id="$2" p4="$3" p6="$4" pas="$5" p
+	shift 5
+	printf 'hostname bgp%s\nrouter bgp %s\n bgp router-id %s\n no bgp ebgp-requires-policy\n' "$as" "$as" "$id"
+	printf ' no bgp default ipv4-unicast\n'
+	for p in "$p4" "$p6"; do
+		printf ' neighbor %s remote-as %s\n neighbor %s timers 3 10\n neighbor %s timers connect 1\n' "$p" "$pas" "$p" "$p"
+	done
+	printf ' address-family ipv4 unicast\n  neighbor %s activate\n' "$p4"
+	[ $# -ge 1 ] && printf '  network %s\n' "$1"
+	printf ' exit-address-family\n address-family ipv6 unicast\n  neighbor %s activate\n' "$p6"
+	[ $# -ge 2 ] && printf '  network %s\n' "$2"
+	printf ' exit-address-family\n'
+}
+printf 'hostname dut\nfpm address 127.0.0.1 port %s\n' "$PORT" >"$LIVE_WORK/dut-zebra.conf"
+echo "hostname h2" >"$LIVE_WORK/h2-zebra.conf"
+bgp_conf 65001 10.0.1.1 10.0.1.2 fd00:1::2 65002 >"$LIVE_WORK/dut-bgpd.conf"
+bgp_conf 65002 10.0.1.2 10.0.1.1 fd00:1::1 65001 10.9.0.0/24 2001:db8:9::/64 >"$LIVE_WORK/h2-bgpd.conf"
 frr_start "$DUT" zebra "$LIVE_WORK/dut-zebra.conf" -M dplane_fpm_nl
-ip -n "$DUT" route add 10.9.0.0/24 via 10.0.1.2 dev pe1
-route_in_srv6d() { srv6ctl show routes --json | jq -e '.. | objects | select(.prefix? == "10.9.0.0/24")' >/dev/null; }
-check "zebra's route 10.9.0.0/24 reached srv6d over FPM" wait_until 20 "10.9.0.0/24 in srv6d" route_in_srv6d
+frr_start "$H2" zebra "$LIVE_WORK/h2-zebra.conf"
+frr_start "$H2" bgpd "$LIVE_WORK/h2-bgpd.conf"
+frr_start "$DUT" bgpd "$LIVE_WORK/dut-bgpd.conf"
+check "BGP IPv4 and IPv6 sessions over the DPDK port (punt + inject) are Established" \
+	wait_until 40 "2 BGP sessions Established" bgp_established "$DUT" 2
+ip -n "$DUT" route add 10.8.0.0/24 via 10.0.1.2 dev pe1
+route_in_srv6d() {
+	srv6ctl show routes --json | jq -e --arg p "$1" --arg proto "$2" \
+		'.. | objects | select(.prefix? == $p and (.protocolName? // "") == $proto)' >/dev/null
+}
+check "the BGP routes reached srv6d over FPM" wait_until 30 "BGP routes in srv6d" eval \
+	'route_in_srv6d 10.9.0.0/24 bgp && route_in_srv6d 2001:db8:9::/64 bgp'
+check "the kernel route 10.8.0.0/24 reached srv6d over FPM" wait_until 10 "10.8.0.0/24 in srv6d" \
+	route_in_srv6d 10.8.0.0/24 kernel
 rx_of() { srv6ctl show counters --json | jq -r --arg p "$1" '.ports[] | select(.name == $p) | .'"$2"; }
 tx_before="$(rx_of p1 txPackets)"
-check "host1 -> 10.9.0.5 (host2's LAN), forwarded p0 -> p1 by srv6d" ping4 "$H1" 10.9.0.5
-check "the dataplane sent it (p1 tx counted)" eval '[ "$(rx_of p1 txPackets)" -gt "$tx_before" ]'
+punted_before=$(($(rx_of p0 punted) + $(rx_of p1 punted)))
+check "host1 -> 10.9.0.5 (BGP route), forwarded by srv6d" ping4 "$H1" 10.9.0.5
+check "host1 -> 2001:db8:9::5 (BGP route), forwarded by srv6d" ping6 "$H1" 2001:db8:9::5
+check "host1 -> 10.8.0.5 (kernel route), forwarded by srv6d" ping4 "$H1" 10.8.0.5
+check "the dataplane sent them (p1 tx counted)" eval '[ "$(rx_of p1 txPackets)" -ge $((tx_before + 9)) ]'
+# Not the kernel forwarding punted packets: 18 echoes and replies crossed; what went to the
+# host meanwhile is neighbor discovery and the first packet or two towards a neighbor the
+# kernel had not resolved yet (BGP's IPv6 nexthop is host2's link-local address).
+punted_now=$(($(rx_of p0 punted) + $(rx_of p1 punted)))
+live_log "punted during the 9 forwarded pings: $((punted_now - punted_before))"
+check "the forwarded pings were not punted" eval '[ $((punted_now - punted_before)) -lt 9 ]'
 
 # ---- a punt flood: policed, forwarding unaffected -------------------------------------------
 cat >"$LIVE_WORK/flood.py" <<'EOF'
