@@ -189,6 +189,11 @@ void worker::drop(pkt& p, drop_reason r) {
 
 void worker::process(rte_mbuf** pkts, uint16_t n, uint16_t in_port, const fib::dataplane_view* fv,
                      const adj_view* av) {
+    while (n > burst_size) {  // the per-burst state holds burst_size packets
+        process(pkts, burst_size, in_port, fv, av);
+        pkts += burst_size;
+        n = static_cast<uint16_t>(n - burst_size);
+    }
     pkt st[burst_size];
     pkt* work[burst_size];
     pkt* next[burst_size];
@@ -215,7 +220,7 @@ void worker::process(rte_mbuf** pkts, uint16_t n, uint16_t in_port, const fib::d
     _outer_from = UINT32_MAX;
     _l2_from = UINT32_MAX;
 
-    for (uint16_t i = 0; i < n && i < burst_size; ++i) {
+    for (uint16_t i = 0; i < n; ++i) {
         if (i + 4 < n)
             rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 4], void*));
         pkt& p = st[i];
