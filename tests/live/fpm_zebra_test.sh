@@ -25,18 +25,6 @@ source "$(dirname "$0")/lib.sh"
 live_require
 live_init "${LIVE_PREFIX:-s6t-$$}"
 
-FAILS=0
-check() { # check DESCRIPTION CMD...: run one check, count failures, keep going
-	local what="$1"
-	shift
-	live_log "check: $what"
-	if "$@"; then
-		live_log "PASS: $what"
-	else
-		live_log "FAIL: $what"
-		FAILS=$((FAILS + 1))
-	fi
-}
 
 # ---- setup ------------------------------------------------------------------------------------
 topo_up
@@ -210,8 +198,4 @@ check "4. show routes vrf blue is table 100" eval \
 	'srv6ctl show routes vrf blue --json >/dev/null && ! srv6ctl show routes vrf red 2>/dev/null'
 check "4. encap source read from the kernel at start" encap_is fc00:0:1::42 kernel-tunsrc
 
-if [ "$FAILS" -ne 0 ]; then
-	live_log "$FAILS check(s) FAILED (logs: ${LIVE_LOGDIR:-set LIVE_LOGDIR to keep them})"
-	exit 1
-fi
-live_log "all checks passed"
+live_finish

@@ -153,6 +153,30 @@ wait_until() {
 	return 1
 }
 
+# check DESCRIPTION CMD...: run one check, count failures, keep going.
+FAILS=0
+check() {
+	local what="$1"
+	shift
+	live_log "check: $what"
+	if "$@"; then
+		live_log "PASS: $what"
+	else
+		live_log "FAIL: $what"
+		FAILS=$((FAILS + 1))
+	fi
+}
+
+# live_finish: the exit status of a test script: 0 only if every check passed.
+live_finish() {
+	if [ "$FAILS" -ne 0 ]; then
+		live_log "$FAILS check(s) FAILED (logs: ${LIVE_LOGDIR:-set LIVE_LOGDIR to keep them})"
+		exit 1
+	fi
+	live_log "all checks passed"
+	exit 0
+}
+
 # ---- namespaces and links ------------------------------------------------------------------
 
 ns_add() { # ns_add NAME
