@@ -332,3 +332,19 @@ TEST(Config, DataplaneErrorsNameTheLine) {
 
 }  // namespace
 }  // namespace srv6d
+
+namespace srv6d {
+namespace {
+
+TEST(Config, HostPathExampleParses) {
+    // frr-conf/srv6d-host-path.conf is what users copy: it must stay valid.
+    const auto r = run({"-c", std::string(SRV6D_FIXTURES) + "/../../frr-conf/srv6d-host-path.conf"});
+    ASSERT_EQ(r.what, action::run) << r.text;
+    ASSERT_EQ(r.cfg.ports.size(), 2u);
+    EXPECT_EQ(r.cfg.ports[0].tap, "pe0");
+    EXPECT_EQ(r.cfg.ports[1].mtu, 1600);
+    EXPECT_TRUE(r.cfg.encap_source.has_value());
+}
+
+}  // namespace
+}  // namespace srv6d
