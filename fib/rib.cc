@@ -1,7 +1,6 @@
 #include "fib/rib.hh"
 
 #include <algorithm>
-#include <iterator>
 #include <tuple>
 #include <utility>
 
@@ -9,13 +8,13 @@ namespace fib {
 
 // --- generations: an entry is stale while its stamp is older than _generation.
 
-void rib::refresh(uint64_t& gen, bool fresh) {
+void rib::refresh(uint32_t& gen, bool fresh) {
     if (!fresh && gen < _generation)
         --_stale;
     gen = _generation;
 }
 
-void rib::forget(uint64_t gen) {
+void rib::forget(uint32_t gen) {
     if (gen < _generation)
         --_stale;
 }
@@ -29,11 +28,16 @@ void rib::begin_resync() {
 
 // --- indexes
 
-void rib::index_route(const route& r, bool add) {
+void rib::index_route(uint32_t slot, bool add) {
+    auto& e = _routes.at(slot);
+    const route& r = e.r;
     const bool local = !r.nexthops.empty() && r.nexthops.front().local.has_value();
     if (add) {
-        if (r.nh_id)
-            _nh_users[*r.nh_id].insert(r.key);
+        if (r.nh_id) {
+            auto& users = _nh_users[*r.nh_id];
+            e.user_pos = static_cast<uint32_t>(users.size());
+            users.push_back(slot);
+        }
         if (local)
             _inline_local.insert(r.key);
         ++_table_routes[r.key.table];
@@ -42,8 +46,13 @@ void rib::index_route(const route& r, bool add) {
     if (r.nh_id) {
         auto it = _nh_users.find(*r.nh_id);
         if (it != _nh_users.end()) {
-            it->second.erase(r.key);
-            if (it->second.empty())
+            // Swap-remove; the slot moved into this position learns its new position.
+            auto& users = it->second;
+            const uint32_t moved = users.back();
+            users[e.user_pos] = moved;
+            _routes.at(moved).user_pos = e.user_pos;
+            users.pop_back();
+            if (users.empty())
                 _nh_users.erase(it);
         }
     }
@@ -52,6 +61,16 @@ void rib::index_route(const route& r, bool add) {
     auto t = _table_routes.find(r.key.table);
     if (t != _table_routes.end() && --t->second == 0)
         _table_routes.erase(t);
+}
+
+// Unindexed already. The last slot moves into `slot`: its user list entry follows it.
+void rib::remove_route_slot(uint32_t slot) {
+    const uint32_t moved = _routes.erase(slot);
+    if (moved == route_table::npos)
+        return;
+    const auto& e = _routes.at(moved);
+    if (e.r.nh_id)
+        _nh_users[*e.r.nh_id][e.user_pos] = moved;
 }
 
 void rib::index_group(const nexthop_object& nh, bool add) {
@@ -79,51 +98,44 @@ void rib::index_group(const nexthop_object& nh, bool add) {
 
 bool rib::upsert_route(route r) {
     ++_counters.route_upserts;
-    const route_key k = r.key;
-    auto it = _routes.find(k);
-    if (it != _routes.end()) {
-        auto& gen = _route_gen[r.key];
-        refresh(gen, false);
-        if (it->second == r)
+    const uint32_t slot = _routes.find_slot(r.key);
+    if (slot != route_table::npos) {
+        auto& e = _routes.at(slot);
+        refresh(e.gen, false);
+        if (e.r == r)
             return false;
-        index_route(it->second, false);
-        it->second = std::move(r);
-        index_route(it->second, true);
+        index_route(slot, false);
+        e.r = std::move(r);
+        index_route(slot, true);
+        note(e.r.key);
     } else {
-        refresh(_route_gen[r.key], true);
-        auto key = r.key;
-        index_route(r, true);
-        _routes.emplace(std::move(key), std::move(r));
+        uint32_t gen = 0;
+        refresh(gen, true);
+        const uint32_t s = _routes.insert(std::move(r), gen);
+        index_route(s, true);
+        note(_routes.at(s).r.key);
     }
     ++_counters.route_changes;
-    note(k);
     touch();
     return true;
 }
 
 bool rib::delete_route(const route_key& k) {
-    auto it = _routes.find(k);
-    if (it == _routes.end()) {
+    const uint32_t slot = _routes.find_slot(k);
+    if (slot == route_table::npos) {
         ++_counters.route_delete_unknown;
         return false;
     }
-    index_route(it->second, false);
-    _routes.erase(it);
-    auto g = _route_gen.find(k);
-    if (g != _route_gen.end()) {
-        forget(g->second);
-        _route_gen.erase(g);
-    }
+    forget(_routes.at(slot).gen);
+    index_route(slot, false);
+    remove_route_slot(slot);
     ++_counters.route_deletes;
     note(k);
     touch();
     return true;
 }
 
-const route* rib::find_route(const route_key& k) const {
-    auto it = _routes.find(k);
-    return it == _routes.end() ? nullptr : &it->second;
-}
+const route* rib::find_route(const route_key& k) const { return _routes.find(k); }
 
 std::set<table_id> rib::tables() const {
     std::set<table_id> out;
@@ -255,28 +267,24 @@ size_t rib::sweep(const table_filter& may_sweep) {
     // Objects a kept route uses stay with it. Kept entries are stamped current, as if replayed,
     // so that the stale count (0 after a sweep) stays exact.
     std::set<uint32_t> keep_nh, keep_pic;
-    // _routes and _route_gen hold the same keys in the same order: walk them side by side.
-    auto g = _route_gen.begin();
-    for (auto it = _routes.begin(); it != _routes.end();) {
-        if (g->second < _generation && may_sweep && !may_sweep(it->first.table)) {
-            g->second = _generation;
+    // Backwards: removing slot i moves the last slot, already visited, into it.
+    for (uint32_t i = static_cast<uint32_t>(_routes.size()); i-- > 0;) {
+        auto& e = _routes.at(i);
+        if (e.gen >= _generation)
+            continue;
+        if (may_sweep && !may_sweep(e.r.key.table)) {
+            e.gen = _generation;
             ++kept_routes;
-            if (it->second.nh_id)
-                keep_nh.insert(*it->second.nh_id);
-            if (it->second.pic_id)
-                keep_pic.insert(*it->second.pic_id);
-            ++it;
-            ++g;
-        } else if (g->second < _generation) {
-            index_route(it->second, false);
-            note(it->first);
-            it = _routes.erase(it);
-            g = _route_gen.erase(g);
-            ++routes;
-        } else {
-            ++it;
-            ++g;
+            if (e.r.nh_id)
+                keep_nh.insert(*e.r.nh_id);
+            if (e.r.pic_id)
+                keep_pic.insert(*e.r.pic_id);
+            continue;
         }
+        note(e.r.key);
+        index_route(i, false);
+        remove_route_slot(i);
+        ++routes;
     }
     // Groups hold singletons only (docs/rib.md): one level of members.
     for (const uint32_t id : std::vector<uint32_t>(keep_nh.begin(), keep_nh.end()))
@@ -398,28 +406,20 @@ resolution rib::resolve(const route& r) const {
 }
 
 std::vector<route_key> rib::users_of(uint32_t nh_id) const {
-    // Each user set is sorted already: merge them instead of sorting the union.
-    std::vector<const std::set<route_key>*> sets;
+    std::vector<route_key> out;
     auto add = [&](uint32_t id) {
         auto it = _nh_users.find(id);
         if (it != _nh_users.end())
-            sets.push_back(&it->second);
+            for (uint32_t slot : it->second)
+                out.push_back(_routes.at(slot).r.key);
     };
     add(nh_id);
     if (auto g = _groups_with.find(nh_id); g != _groups_with.end())
         for (uint32_t group : g->second)
-            add(group);
-    std::vector<route_key> out, merged;
-    for (const auto* s : sets) {
-        if (out.empty()) {
-            out.assign(s->begin(), s->end());
-            continue;
-        }
-        merged.clear();
-        merged.reserve(out.size() + s->size());
-        std::set_union(out.begin(), out.end(), s->begin(), s->end(), std::back_inserter(merged));
-        out.swap(merged);
-    }
+            if (group != nh_id)  // a group listing itself: its users are in already
+                add(group);
+    // Each route has one nh_id, so it is in one user list: no duplicates, only an order to give.
+    std::sort(out.begin(), out.end());
     return out;
 }
 

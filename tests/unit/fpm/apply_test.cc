@@ -177,6 +177,7 @@ std::vector<fib::route_key> route_keys(const fib::rib& rib) {
     std::vector<fib::route_key> keys;
     for (const auto& [k, r] : rib.routes())
         keys.push_back(k);
+    std::sort(keys.begin(), keys.end());  // routes() has no order
     return keys;
 }
 
@@ -198,7 +199,7 @@ void expect_all_resolved(const fib::rib& rib) {
 }
 
 struct snapshot {
-    std::map<fib::route_key, fib::route> routes;
+    fib::route_table routes;
     std::map<uint32_t, fib::nexthop_object> nexthops;
     uint64_t version = 0;
     explicit snapshot(const fib::rib& r) : routes(r.routes()), nexthops(r.nexthops()), version(r.version()) {}
