@@ -1,6 +1,8 @@
 #include "fib/rib.hh"
 
 #include <algorithm>
+#include <array>
+#include <iterator>
 #include <tuple>
 #include <utility>
 
@@ -65,7 +67,9 @@ void rib::index_route(uint32_t slot, bool add) {
 
 // Unindexed already. The last slot moves into `slot`: its user list entry follows it.
 void rib::remove_route_slot(uint32_t slot) {
+    nexthop_list paths = std::move(_routes.at(slot).r.nexthops);
     const uint32_t moved = _routes.erase(slot);
+    release_paths(std::move(paths));
     if (moved == route_table::npos)
         return;
     const auto& e = _routes.at(moved);
@@ -94,6 +98,67 @@ void rib::index_group(const nexthop_object& nh, bool add) {
     }
 }
 
+// --- shared inline paths
+
+namespace {
+
+uint64_t mix(uint64_t h, uint64_t v) {
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    return h;
+}
+
+template <size_t N>
+uint64_t mix_bytes(uint64_t h, const std::array<uint8_t, N>& b) {
+    for (uint8_t x : b)
+        h = mix(h, x);
+    return h;
+}
+
+// Over what tells paths apart in practice; equal lists hash equal, the rest is operator==.
+uint64_t hash_paths(const nexthop_list& l) {
+    uint64_t h = l.size();
+    for (const nexthop& n : l) {
+        h = mix(h, uint64_t{n.ifindex} << 17 | uint64_t{n.weight} << 1 | (n.onlink ? 1 : 0));
+        if (n.gateway)
+            h = mix_bytes(h, n.gateway->bytes);
+        if (n.seg6) {
+            h = mix(h, static_cast<uint64_t>(n.seg6->mode) + 1);
+            for (const auto& sid : n.seg6->segments)
+                h = mix_bytes(h, sid.bytes);
+        }
+        if (n.local)
+            h = mix(h, static_cast<uint64_t>(n.local->action) << 8);
+        for (uint32_t label : n.mpls_labels)
+            h = mix(h, label);
+    }
+    return h;
+}
+
+}  // namespace
+
+void rib::share_paths(nexthop_list& l) {
+    if (l.empty())
+        return;
+    const uint64_t h = hash_paths(l);
+    for (auto [it, end] = _paths.equal_range(h); it != end; ++it)
+        if (it->second == l) {
+            l = it->second;
+            return;
+        }
+    _paths.emplace(h, l);
+}
+
+void rib::release_paths(nexthop_list&& l) {
+    // Held by `l` and the pool only: no route uses it any more.
+    if (l.empty() || l.holders() != 2)
+        return;
+    for (auto [it, end] = _paths.equal_range(hash_paths(l)); it != end; ++it)
+        if (it->second.shares_with(l)) {
+            _paths.erase(it);
+            return;
+        }
+}
+
 // --- routes
 
 bool rib::upsert_route(route r) {
@@ -105,12 +170,16 @@ bool rib::upsert_route(route r) {
         if (e.r == r)
             return false;
         index_route(slot, false);
+        share_paths(r.nexthops);
+        nexthop_list old = std::move(e.r.nexthops);
         e.r = std::move(r);
+        release_paths(std::move(old));
         index_route(slot, true);
         note(e.r.key);
     } else {
         uint32_t gen = 0;
         refresh(gen, true);
+        share_paths(r.nexthops);
         const uint32_t s = _routes.insert(std::move(r), gen);
         index_route(s, true);
         note(_routes.at(s).r.key);
@@ -343,6 +412,9 @@ size_t rib::sweep(const table_filter& may_sweep) {
     _counters.swept_other += other;
     _counters.kept_routes += kept_routes;
     _counters.kept_nexthops += kept_nexthops;
+    // Lists only the pool still holds (a copy of routes() kept one alive past its last route).
+    for (auto it = _paths.begin(); it != _paths.end();)
+        it = it->second.holders() == 1 ? _paths.erase(it) : std::next(it);
     _stale = 0;
     _resync_pending = false;
     const size_t total = routes + nexthops + other;

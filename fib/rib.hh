@@ -119,6 +119,10 @@ public:
 
 private:
     void index_route(uint32_t slot, bool add);
+    // Inline paths: make `l` share the RIB's copy of an equal list (or become that copy), and
+    // drop the RIB's copy once the last route holding it let it go.
+    void share_paths(nexthop_list& l);
+    void release_paths(nexthop_list&& l);
     void remove_route_slot(uint32_t slot);
     void index_group(const nexthop_object& nh, bool add);
     // Stamps an entry as seen by the current replay; `fresh` = it did not exist before.
@@ -155,6 +159,8 @@ private:
     // candidates local_sids() has to resolve.
     std::set<route_key> _inline_local;
     std::set<uint32_t> _local_nh;  // singleton objects whose path is seg6local
+    // One copy of each distinct inline path list in use: hash of the paths -> the lists.
+    std::unordered_multimap<uint64_t, nexthop_list> _paths;
     std::map<table_id, size_t> _table_routes;
     size_t _stale = 0;  // entries stamped before _generation
     uint32_t _generation = 0;

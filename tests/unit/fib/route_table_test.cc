@@ -164,5 +164,58 @@ TEST(RouteTable, ReplaceMovesARouteBetweenUserLists) {
     EXPECT_TRUE(std::is_sorted(u.begin(), u.end()));
 }
 
+route inline_route(uint32_t n, const char* sid) {
+    route r;
+    r.key = key_of(n, 1001);
+    r.protocol = proto::bgp;
+    nexthop nh;
+    nh.ifindex = 3;
+    nh.gateway = *parse_addr("fe80::1");
+    nh.seg6 = seg6_encap{encap_mode::encap, {*parse_ip6(sid)}, std::nullopt, {}};
+    r.nexthops = {nh};
+    return r;
+}
+
+// Inline-mode routes with equal paths share one copy of them; a change or a delete lets go of
+// it, and the last holder's departure drops the RIB's copy.
+TEST(RouteTable, EqualInlinePathsAreStoredOnce) {
+    rib r;
+    for (uint32_t n = 0; n < 1000; ++n)
+        ASSERT_TRUE(r.upsert_route(inline_route(n, n % 2 ? "fc00:0:2:e001::" : "fc00:0:3:e001::")));
+    const route* a = r.find_route(key_of(0, 1001));
+    const route* b = r.find_route(key_of(2, 1001));
+    const route* c = r.find_route(key_of(1, 1001));
+    ASSERT_TRUE(a && b && c);
+    EXPECT_TRUE(a->nexthops.shares_with(b->nexthops));
+    EXPECT_FALSE(a->nexthops.shares_with(c->nexthops));
+    EXPECT_EQ(a->nexthops.holders(), 501);  // 500 routes + the RIB's copy
+    // Replayed unchanged: no change, still shared.
+    EXPECT_FALSE(r.upsert_route(inline_route(0, "fc00:0:3:e001::")));
+    EXPECT_EQ(r.find_route(key_of(0, 1001))->nexthops.holders(), 501);
+    // A new SID for one route: it gets its own list, the others keep theirs.
+    EXPECT_TRUE(r.upsert_route(inline_route(0, "fc00:0:4:e001::")));
+    const route* moved = r.find_route(key_of(0, 1001));
+    EXPECT_EQ(moved->nexthops.holders(), 2);
+    EXPECT_EQ(moved->nexthops.front().seg6->segments.front(), *parse_ip6("fc00:0:4:e001::"));
+    EXPECT_EQ(r.find_route(key_of(2, 1001))->nexthops.holders(), 500);
+    // Copy-on-write: a copy changed outside the RIB leaves the RIB's routes alone.
+    route copy = *r.find_route(key_of(2, 1001));
+    copy.nexthops[0].ifindex = 9;
+    EXPECT_EQ(r.find_route(key_of(4, 1001))->nexthops.front().ifindex, 3u);
+    EXPECT_TRUE(r.upsert_route(copy));
+    EXPECT_EQ(r.find_route(key_of(2, 1001))->nexthops.front().ifindex, 9u);
+    // Deleting every route of a list drops it; resolve still gives the path.
+    for (uint32_t n = 1; n < 1000; n += 2)
+        r.delete_route(key_of(n, 1001));
+    const auto res = r.resolve(*r.find_route(key_of(4, 1001)));
+    ASSERT_EQ(res.paths.size(), 1u);
+    EXPECT_EQ(res.paths.front().path.seg6->segments.front(), *parse_ip6("fc00:0:3:e001::"));
+    // A list that ends empty is no list at all.
+    route none = inline_route(5000, "fc00::");
+    none.nexthops = std::vector<nexthop>{};
+    EXPECT_TRUE(none.nexthops.empty());
+    EXPECT_EQ(none.nexthops.holders(), 0);
+}
+
 }  // namespace
 }  // namespace fib
