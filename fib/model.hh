@@ -2,9 +2,14 @@
 // (netlink, SONiC, protobuf) it arrived in. fpm/ produces these; fib/ stores them.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <initializer_list>
+#include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fib/addr.hh"
@@ -118,6 +123,83 @@ struct nexthop {
     bool operator==(const nexthop&) const = default;
 };
 
+// A route's inline paths: reads like a std::vector<nexthop>, but the storage is shared and copied
+// on write, so that the RIB can keep one copy of each distinct path list (zebra without nexthop
+// groups sends the same few SRv6 paths on a million routes; one fib::nexthop is ~400 bytes).
+// Any non-const access (push_back, operator[], non-const begin...) first copies a shared list,
+// so a list never changes under another holder. Not for concurrent use (the RIB is the control
+// thread's).
+class nexthop_list {
+public:
+    using value_type = nexthop;
+    using iterator = std::vector<nexthop>::iterator;
+    using const_iterator = std::vector<nexthop>::const_iterator;
+    using size_type = size_t;
+
+    nexthop_list() = default;
+    nexthop_list(std::vector<nexthop> v) { assign(std::move(v)); }  // NOLINT: implicit, like a vector
+    nexthop_list(std::initializer_list<nexthop> l) { assign(std::vector<nexthop>(l)); }
+    nexthop_list& operator=(std::vector<nexthop> v) {
+        assign(std::move(v));
+        return *this;
+    }
+    nexthop_list& operator=(std::initializer_list<nexthop> l) {
+        assign(std::vector<nexthop>(l));
+        return *this;
+    }
+
+    size_t size() const { return _p ? _p->size() : 0; }
+    bool empty() const { return size() == 0; }
+    const_iterator begin() const { return view().begin(); }
+    const_iterator end() const { return view().end(); }
+    const_iterator cbegin() const { return begin(); }
+    const_iterator cend() const { return end(); }
+    const nexthop& operator[](size_t i) const { return (*_p)[i]; }
+    const nexthop& at(size_t i) const { return view().at(i); }
+    const nexthop& front() const { return _p->front(); }
+    const nexthop& back() const { return _p->back(); }
+    const std::vector<nexthop>& vector() const { return view(); }
+
+    iterator begin() { return own().begin(); }
+    iterator end() { return own().end(); }
+    nexthop& operator[](size_t i) { return own()[i]; }
+    nexthop& at(size_t i) { return own().at(i); }
+    nexthop& front() { return own().front(); }
+    nexthop& back() { return own().back(); }
+    void push_back(nexthop n) { own().push_back(std::move(n)); }
+    template <typename... A>
+    nexthop& emplace_back(A&&... a) { return own().emplace_back(std::forward<A>(a)...); }
+    void clear() { _p.reset(); }
+
+    bool operator==(const nexthop_list& o) const {
+        return _p == o._p || std::equal(begin(), end(), o.begin(), o.end());
+    }
+    bool operator==(const std::vector<nexthop>& v) const { return std::equal(begin(), end(), v.begin(), v.end()); }
+    // Both hold the same storage (the RIB's sharing, for tests and accounting).
+    bool shares_with(const nexthop_list& o) const { return _p && _p == o._p; }
+    long holders() const { return _p.use_count(); }
+
+private:
+    void assign(std::vector<nexthop> v) {
+        if (v.empty())
+            _p.reset();
+        else
+            _p = std::make_shared<std::vector<nexthop>>(std::move(v));
+    }
+    const std::vector<nexthop>& view() const {
+        static const std::vector<nexthop> none;
+        return _p ? *_p : none;
+    }
+    std::vector<nexthop>& own() {
+        if (!_p)
+            _p = std::make_shared<std::vector<nexthop>>();
+        else if (_p.use_count() > 1)
+            _p = std::make_shared<std::vector<nexthop>>(*_p);
+        return *_p;
+    }
+    std::shared_ptr<std::vector<nexthop>> _p;  // null when empty
+};
+
 // RTM_NEWNEXTHOP object: a singleton path, a blackhole, or a group of singleton ids.
 struct nexthop_group_member {
     uint32_t id = 0;
@@ -148,7 +230,7 @@ struct route {
     route_type type = route_type::unicast;
     uint8_t protocol = 0;
     std::optional<uint32_t> nh_id;     // NHG mode: the paths live in the nexthop object
-    std::vector<nexthop> nexthops;     // inline mode (single path or RTA_MULTIPATH)
+    nexthop_list nexthops;             // inline mode (single path or RTA_MULTIPATH); shared storage
     std::optional<ip_addr> prefsrc;
     std::optional<uint32_t> mtu;
     std::optional<uint32_t> pic_id;    // SONiC NHG-mode VPN routes (3000): PIC context id

@@ -1,6 +1,7 @@
 #include "fib/rib.hh"
 
 #include <algorithm>
+#include <array>
 #include <iterator>
 #include <tuple>
 #include <utility>
@@ -9,13 +10,13 @@ namespace fib {
 
 // --- generations: an entry is stale while its stamp is older than _generation.
 
-void rib::refresh(uint64_t& gen, bool fresh) {
+void rib::refresh(uint32_t& gen, bool fresh) {
     if (!fresh && gen < _generation)
         --_stale;
     gen = _generation;
 }
 
-void rib::forget(uint64_t gen) {
+void rib::forget(uint32_t gen) {
     if (gen < _generation)
         --_stale;
 }
@@ -29,11 +30,16 @@ void rib::begin_resync() {
 
 // --- indexes
 
-void rib::index_route(const route& r, bool add) {
+void rib::index_route(uint32_t slot, bool add) {
+    auto& e = _routes.at(slot);
+    const route& r = e.r;
     const bool local = !r.nexthops.empty() && r.nexthops.front().local.has_value();
     if (add) {
-        if (r.nh_id)
-            _nh_users[*r.nh_id].insert(r.key);
+        if (r.nh_id) {
+            auto& users = _nh_users[*r.nh_id];
+            e.user_pos = static_cast<uint32_t>(users.size());
+            users.push_back(slot);
+        }
         if (local)
             _inline_local.insert(r.key);
         ++_table_routes[r.key.table];
@@ -42,8 +48,13 @@ void rib::index_route(const route& r, bool add) {
     if (r.nh_id) {
         auto it = _nh_users.find(*r.nh_id);
         if (it != _nh_users.end()) {
-            it->second.erase(r.key);
-            if (it->second.empty())
+            // Swap-remove; the slot moved into this position learns its new position.
+            auto& users = it->second;
+            const uint32_t moved = users.back();
+            users[e.user_pos] = moved;
+            _routes.at(moved).user_pos = e.user_pos;
+            users.pop_back();
+            if (users.empty())
                 _nh_users.erase(it);
         }
     }
@@ -52,6 +63,18 @@ void rib::index_route(const route& r, bool add) {
     auto t = _table_routes.find(r.key.table);
     if (t != _table_routes.end() && --t->second == 0)
         _table_routes.erase(t);
+}
+
+// Unindexed already. The last slot moves into `slot`: its user list entry follows it.
+void rib::remove_route_slot(uint32_t slot) {
+    nexthop_list paths = std::move(_routes.at(slot).r.nexthops);
+    const uint32_t moved = _routes.erase(slot);
+    release_paths(std::move(paths));
+    if (moved == route_table::npos)
+        return;
+    const auto& e = _routes.at(moved);
+    if (e.r.nh_id)
+        _nh_users[*e.r.nh_id][e.user_pos] = moved;
 }
 
 void rib::index_group(const nexthop_object& nh, bool add) {
@@ -75,55 +98,113 @@ void rib::index_group(const nexthop_object& nh, bool add) {
     }
 }
 
+// --- shared inline paths
+
+namespace {
+
+uint64_t mix(uint64_t h, uint64_t v) {
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    return h;
+}
+
+template <size_t N>
+uint64_t mix_bytes(uint64_t h, const std::array<uint8_t, N>& b) {
+    for (uint8_t x : b)
+        h = mix(h, x);
+    return h;
+}
+
+// Over what tells paths apart in practice; equal lists hash equal, the rest is operator==.
+uint64_t hash_paths(const nexthop_list& l) {
+    uint64_t h = l.size();
+    for (const nexthop& n : l) {
+        h = mix(h, uint64_t{n.ifindex} << 17 | uint64_t{n.weight} << 1 | (n.onlink ? 1 : 0));
+        if (n.gateway)
+            h = mix_bytes(h, n.gateway->bytes);
+        if (n.seg6) {
+            h = mix(h, static_cast<uint64_t>(n.seg6->mode) + 1);
+            for (const auto& sid : n.seg6->segments)
+                h = mix_bytes(h, sid.bytes);
+        }
+        if (n.local)
+            h = mix(h, static_cast<uint64_t>(n.local->action) << 8);
+        for (uint32_t label : n.mpls_labels)
+            h = mix(h, label);
+    }
+    return h;
+}
+
+}  // namespace
+
+void rib::share_paths(nexthop_list& l) {
+    if (l.empty())
+        return;
+    const uint64_t h = hash_paths(l);
+    for (auto [it, end] = _paths.equal_range(h); it != end; ++it)
+        if (it->second == l) {
+            l = it->second;
+            return;
+        }
+    _paths.emplace(h, l);
+}
+
+void rib::release_paths(nexthop_list&& l) {
+    // Held by `l` and the pool only: no route uses it any more.
+    if (l.empty() || l.holders() != 2)
+        return;
+    for (auto [it, end] = _paths.equal_range(hash_paths(l)); it != end; ++it)
+        if (it->second.shares_with(l)) {
+            _paths.erase(it);
+            return;
+        }
+}
+
 // --- routes
 
 bool rib::upsert_route(route r) {
     ++_counters.route_upserts;
-    const route_key k = r.key;
-    auto it = _routes.find(k);
-    if (it != _routes.end()) {
-        auto& gen = _route_gen[r.key];
-        refresh(gen, false);
-        if (it->second == r)
+    const uint32_t slot = _routes.find_slot(r.key);
+    if (slot != route_table::npos) {
+        auto& e = _routes.at(slot);
+        refresh(e.gen, false);
+        if (e.r == r)
             return false;
-        index_route(it->second, false);
-        it->second = std::move(r);
-        index_route(it->second, true);
+        index_route(slot, false);
+        share_paths(r.nexthops);
+        nexthop_list old = std::move(e.r.nexthops);
+        e.r = std::move(r);
+        release_paths(std::move(old));
+        index_route(slot, true);
+        note(e.r.key);
     } else {
-        refresh(_route_gen[r.key], true);
-        auto key = r.key;
-        index_route(r, true);
-        _routes.emplace(std::move(key), std::move(r));
+        uint32_t gen = 0;
+        refresh(gen, true);
+        share_paths(r.nexthops);
+        const uint32_t s = _routes.insert(std::move(r), gen);
+        index_route(s, true);
+        note(_routes.at(s).r.key);
     }
     ++_counters.route_changes;
-    note(k);
     touch();
     return true;
 }
 
 bool rib::delete_route(const route_key& k) {
-    auto it = _routes.find(k);
-    if (it == _routes.end()) {
+    const uint32_t slot = _routes.find_slot(k);
+    if (slot == route_table::npos) {
         ++_counters.route_delete_unknown;
         return false;
     }
-    index_route(it->second, false);
-    _routes.erase(it);
-    auto g = _route_gen.find(k);
-    if (g != _route_gen.end()) {
-        forget(g->second);
-        _route_gen.erase(g);
-    }
+    forget(_routes.at(slot).gen);
+    index_route(slot, false);
+    remove_route_slot(slot);
     ++_counters.route_deletes;
     note(k);
     touch();
     return true;
 }
 
-const route* rib::find_route(const route_key& k) const {
-    auto it = _routes.find(k);
-    return it == _routes.end() ? nullptr : &it->second;
-}
+const route* rib::find_route(const route_key& k) const { return _routes.find(k); }
 
 std::set<table_id> rib::tables() const {
     std::set<table_id> out;
@@ -255,28 +336,24 @@ size_t rib::sweep(const table_filter& may_sweep) {
     // Objects a kept route uses stay with it. Kept entries are stamped current, as if replayed,
     // so that the stale count (0 after a sweep) stays exact.
     std::set<uint32_t> keep_nh, keep_pic;
-    // _routes and _route_gen hold the same keys in the same order: walk them side by side.
-    auto g = _route_gen.begin();
-    for (auto it = _routes.begin(); it != _routes.end();) {
-        if (g->second < _generation && may_sweep && !may_sweep(it->first.table)) {
-            g->second = _generation;
+    // Backwards: removing slot i moves the last slot, already visited, into it.
+    for (uint32_t i = static_cast<uint32_t>(_routes.size()); i-- > 0;) {
+        auto& e = _routes.at(i);
+        if (e.gen >= _generation)
+            continue;
+        if (may_sweep && !may_sweep(e.r.key.table)) {
+            e.gen = _generation;
             ++kept_routes;
-            if (it->second.nh_id)
-                keep_nh.insert(*it->second.nh_id);
-            if (it->second.pic_id)
-                keep_pic.insert(*it->second.pic_id);
-            ++it;
-            ++g;
-        } else if (g->second < _generation) {
-            index_route(it->second, false);
-            note(it->first);
-            it = _routes.erase(it);
-            g = _route_gen.erase(g);
-            ++routes;
-        } else {
-            ++it;
-            ++g;
+            if (e.r.nh_id)
+                keep_nh.insert(*e.r.nh_id);
+            if (e.r.pic_id)
+                keep_pic.insert(*e.r.pic_id);
+            continue;
         }
+        note(e.r.key);
+        index_route(i, false);
+        remove_route_slot(i);
+        ++routes;
     }
     // Groups hold singletons only (docs/rib.md): one level of members.
     for (const uint32_t id : std::vector<uint32_t>(keep_nh.begin(), keep_nh.end()))
@@ -335,6 +412,9 @@ size_t rib::sweep(const table_filter& may_sweep) {
     _counters.swept_other += other;
     _counters.kept_routes += kept_routes;
     _counters.kept_nexthops += kept_nexthops;
+    // Lists only the pool still holds (a copy of routes() kept one alive past its last route).
+    for (auto it = _paths.begin(); it != _paths.end();)
+        it = it->second.holders() == 1 ? _paths.erase(it) : std::next(it);
     _stale = 0;
     _resync_pending = false;
     const size_t total = routes + nexthops + other;
@@ -398,28 +478,20 @@ resolution rib::resolve(const route& r) const {
 }
 
 std::vector<route_key> rib::users_of(uint32_t nh_id) const {
-    // Each user set is sorted already: merge them instead of sorting the union.
-    std::vector<const std::set<route_key>*> sets;
+    std::vector<route_key> out;
     auto add = [&](uint32_t id) {
         auto it = _nh_users.find(id);
         if (it != _nh_users.end())
-            sets.push_back(&it->second);
+            for (uint32_t slot : it->second)
+                out.push_back(_routes.at(slot).r.key);
     };
     add(nh_id);
     if (auto g = _groups_with.find(nh_id); g != _groups_with.end())
         for (uint32_t group : g->second)
-            add(group);
-    std::vector<route_key> out, merged;
-    for (const auto* s : sets) {
-        if (out.empty()) {
-            out.assign(s->begin(), s->end());
-            continue;
-        }
-        merged.clear();
-        merged.reserve(out.size() + s->size());
-        std::set_union(out.begin(), out.end(), s->begin(), s->end(), std::back_inserter(merged));
-        out.swap(merged);
-    }
+            if (group != nh_id)  // a group listing itself: its users are in already
+                add(group);
+    // Each route has one nh_id, so it is in one user list: no duplicates, only an order to give.
+    std::sort(out.begin(), out.end());
     return out;
 }
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "fib/model.hh"
+#include "fib/route_table.hh"
 
 namespace fib {
 
@@ -85,7 +86,8 @@ public:
     size_t stale_count() const { return _stale; }
 
     // --- reads
-    const std::map<route_key, route>& routes() const { return _routes; }
+    // Every route, in unspecified order (routes().sorted() for route_key order).
+    const route_table& routes() const { return _routes; }
     const route* find_route(const route_key& k) const;
     const std::map<uint32_t, nexthop_object>& nexthops() const { return _nexthops; }
     const nexthop_object* find_nexthop(uint32_t id) const;
@@ -116,11 +118,16 @@ public:
     changes drain_changes() { return std::exchange(_journal, changes{}); }
 
 private:
-    void index_route(const route& r, bool add);
+    void index_route(uint32_t slot, bool add);
+    // Inline paths: make `l` share the RIB's copy of an equal list (or become that copy), and
+    // drop the RIB's copy once the last route holding it let it go.
+    void share_paths(nexthop_list& l);
+    void release_paths(nexthop_list&& l);
+    void remove_route_slot(uint32_t slot);
     void index_group(const nexthop_object& nh, bool add);
     // Stamps an entry as seen by the current replay; `fresh` = it did not exist before.
-    void refresh(uint64_t& gen, bool fresh);
-    void forget(uint64_t gen);  // an entry with stamp `gen` is going away
+    void refresh(uint32_t& gen, bool fresh);
+    void forget(uint32_t gen);  // an entry with stamp `gen` is going away
     void touch() { ++_version; }
     void note(const route_key& k) {
         if (_journal_on)
@@ -135,16 +142,16 @@ private:
             _journal.sidlists.push_back(sidlist);
     }
 
-    std::map<route_key, route> _routes;
+    route_table _routes;  // each slot holds its route's generation stamp
     std::map<uint32_t, nexthop_object> _nexthops;
     std::map<uint32_t, nexthop_object> _pic;
     std::map<std::string, std::vector<ip6_addr>> _sidlists;
     // Generation of the last refresh of each entry, compared with _generation on sweep.
-    std::map<route_key, uint64_t> _route_gen;
-    std::unordered_map<uint32_t, uint64_t> _nh_gen, _pic_gen;
-    std::map<std::string, uint64_t> _sidlist_gen;
-    // nexthop id -> routes whose nh_id is that id (kept even while the id is unknown).
-    std::unordered_map<uint32_t, std::set<route_key>> _nh_users;
+    std::unordered_map<uint32_t, uint32_t> _nh_gen, _pic_gen;
+    std::map<std::string, uint32_t> _sidlist_gen;
+    // nexthop id -> route slots whose nh_id is that id (kept even while the id is unknown), in
+    // no order; each slot knows its position here (route_table::slot::user_pos).
+    std::unordered_map<uint32_t, std::vector<uint32_t>> _nh_users;
     // member id -> groups listing it (forward references included), so that users_of() of a
     // singleton reaches the routes of its groups without a scan.
     std::unordered_map<uint32_t, std::set<uint32_t>> _groups_with;
@@ -152,9 +159,11 @@ private:
     // candidates local_sids() has to resolve.
     std::set<route_key> _inline_local;
     std::set<uint32_t> _local_nh;  // singleton objects whose path is seg6local
+    // One copy of each distinct inline path list in use: hash of the paths -> the lists.
+    std::unordered_multimap<uint64_t, nexthop_list> _paths;
     std::map<table_id, size_t> _table_routes;
     size_t _stale = 0;  // entries stamped before _generation
-    uint64_t _generation = 0;
+    uint32_t _generation = 0;
     bool _resync_pending = false;
     uint64_t _version = 0;
     rib_counters _counters;

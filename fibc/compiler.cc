@@ -544,6 +544,7 @@ void compiler::full_sync(rib& r, std::vector<route_key>& todo) {
 }
 
 void compiler::remap_tables(const rib& r, const vrf::registry& reg, std::vector<route_key>& todo) {
+    std::set<table_id> moved;
     for (auto& [t, cached] : _table_vrf) {
         const vrf::binding b = reg.lookup_table(t);
         std::optional<vrf::vrf_id> now;
@@ -552,12 +553,14 @@ void compiler::remap_tables(const rib& r, const vrf::registry& reg, std::vector<
         if (now == cached)
             continue;
         cached = now;
-        // Every route of the table moves: route_key orders by table first.
-        // (Routes the RIB no longer has are in the journal already.)
-        const route_key first{t, prefix{}, prefix{}};
-        for (auto it = r.routes().lower_bound(first); it != r.routes().end() && it->first.table == t; ++it)
-            todo.push_back(it->first);
+        moved.insert(t);
     }
+    // Every route of those tables moves: one walk over the RIB for all of them.
+    // (Routes the RIB no longer has are in the journal already.)
+    if (!moved.empty())
+        for (const auto& [k, rt] : r.routes())
+            if (moved.count(k.table))
+                todo.push_back(k);
 }
 
 bool compiler::compile(rib& r, const vrf::registry& reg, const vrf::encap_source_resolver& src) {

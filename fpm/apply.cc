@@ -1,48 +1,77 @@
 #include "fpm/apply.hh"
 
 #include <type_traits>
+#include <utility>
 #include <variant>
 
 namespace fpm {
 
-bool apply(const update& u, fib::rib& rib) {
+namespace {
+
+// Body is `const update_body` (copies into the RIB) or `update_body` (moves into it).
+template <typename Body>
+bool apply_body(Body& body, fib::rib& rib) {
     // The dialect does not matter here: keys and ids are stored as sent; mapping SONiC's
     // "table = VRF ifindex" to a VRF is the consumer's job (vrf/).
+    constexpr bool consume = !std::is_const_v<Body>;
+    auto take = [](auto& v) -> decltype(auto) {
+        if constexpr (consume)
+            return std::move(v);
+        else
+            return static_cast<const std::remove_reference_t<decltype(v)>&>(v);
+    };
     return std::visit(
-        [&rib](const auto& b) -> bool {
+        [&rib, &take](auto& b) -> bool {
             using T = std::decay_t<decltype(b)>;
             if constexpr (std::is_same_v<T, route_upsert>)
-                return rib.upsert_route(b.route);
+                return rib.upsert_route(take(b.route));
             else if constexpr (std::is_same_v<T, route_delete>)
                 return rib.delete_route(b.key);
             else if constexpr (std::is_same_v<T, nexthop_upsert>)
-                return rib.upsert_nexthop(b.nh);
+                return rib.upsert_nexthop(take(b.nh));
             else if constexpr (std::is_same_v<T, nexthop_delete>)
                 return rib.delete_nexthop(b.id);
             else if constexpr (std::is_same_v<T, pic_context_upsert>)
-                return rib.upsert_pic_context(b.nh);
+                return rib.upsert_pic_context(take(b.nh));
             else if constexpr (std::is_same_v<T, pic_context_delete>)
                 return rib.delete_pic_context(b.id);
             else if constexpr (std::is_same_v<T, sidlist_upsert>)
-                return rib.upsert_sidlist(b.name, b.segments);
+                return rib.upsert_sidlist(b.name, take(b.segments));  // the name stays readable
             else {
                 static_assert(std::is_same_v<T, sidlist_delete>, "update_body alternative not handled");
                 return rib.delete_sidlist(b.name);
             }
         },
-        u.body);
+        body);
 }
+
+// A route delete directly followed by an upsert of the same key: the upsert alone does it.
+template <typename Update>
+bool replaced_by_next(std::span<Update> batch, size_t i) {
+    const auto* del = std::get_if<route_delete>(&batch[i].body);
+    if (!del || i + 1 >= batch.size())
+        return false;
+    const auto* next = std::get_if<route_upsert>(&batch[i + 1].body);
+    return next && next->route.key == del->key;
+}
+
+}  // namespace
+
+bool apply(const update& u, fib::rib& rib) { return apply_body(u.body, rib); }
 
 bool apply_batch(std::span<const update> batch, fib::rib& rib) {
     bool changed = false;
-    for (size_t i = 0; i < batch.size(); ++i) {
-        if (const auto* del = std::get_if<route_delete>(&batch[i].body); del && i + 1 < batch.size()) {
-            const auto* next = std::get_if<route_upsert>(&batch[i + 1].body);
-            if (next && next->route.key == del->key)
-                continue;  // DEL+NEW pair = replace; the upsert that follows does it
-        }
-        changed = apply(batch[i], rib) || changed;
-    }
+    for (size_t i = 0; i < batch.size(); ++i)
+        if (!replaced_by_next(batch, i))  // DEL+NEW pair = replace; the upsert that follows does it
+            changed = apply_body(batch[i].body, rib) || changed;
+    return changed;
+}
+
+bool apply_batch_consume(std::span<update> batch, fib::rib& rib) {
+    bool changed = false;
+    for (size_t i = 0; i < batch.size(); ++i)
+        if (!replaced_by_next(batch, i))
+            changed = apply_body(batch[i].body, rib) || changed;
     return changed;
 }
 

@@ -21,4 +21,9 @@ bool apply(const update& u, fib::rib& rib);
 // would pick std::apply.)
 bool apply_batch(std::span<const update> batch, fib::rib& rib);
 
+// The same, but the routes, nexthop objects and SID lists are moved into the RIB instead of
+// copied (inline paths and segment lists are heap objects). Afterwards the batch's keys, ids and
+// names are intact; its paths, segments and other contents are moved-from.
+bool apply_batch_consume(std::span<update> batch, fib::rib& rib);
+
 }  // namespace fpm

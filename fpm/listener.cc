@@ -290,11 +290,12 @@ void listener::impl::process_frames() {
             continue;
         for (const auto& u : _batch)
             _conn_foreign |= u.from != dialect::netlink;
-        // All updates of one frame together: an 8.4.4 DEL+NEW pair becomes one replace.
-        apply_batch(_batch, _rib);
         if (util::current_level() >= util::level::debug)
             for (const auto& u : _batch)
                 util::log(util::level::debug, "fpm: {}", to_string(u));
+        // All updates of one frame together: an 8.4.4 DEL+NEW pair becomes one replace. The
+        // contents move into the RIB (no copy of inline paths); keys and ids stay for the hook.
+        apply_batch_consume(_batch, _rib);
         if (_hooks.on_batch_applied)
             _hooks.on_batch_applied(_batch);
     }

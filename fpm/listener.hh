@@ -42,7 +42,8 @@ struct listener_options {
 };
 
 struct listener_hooks {
-    // After all updates of one frame were applied to the RIB (the place to publish tables).
+    // After all updates of one frame were applied to the RIB (the place to publish tables). The
+    // updates' keys, ids and names are intact; their contents were moved into the RIB.
     std::function<void(std::span<const update>)> on_batch_applied;
     // After a resync sweep removed `removed` stale entries (0 included).
     std::function<void(size_t removed)> on_sweep;

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <map>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -109,14 +110,12 @@ void render_nexthop(const fib::nexthop& nh, pb::Nexthop& out) {
 }
 
 pb::RouteTables render_routes(const fib::rib& rib, std::optional<fib::table_id> table) {
-    // routes() is ordered by table first, so each table is one contiguous run.
-    std::vector<std::pair<fib::table_id, std::vector<const fib::route*>>> tables;
+    // routes() has no order: group by table here (tables in ascending order), sort each below.
+    std::map<fib::table_id, std::vector<const fib::route*>> tables;
     for (const auto& [key, r] : rib.routes()) {
         if (table && key.table != *table)
             continue;
-        if (tables.empty() || tables.back().first != key.table)
-            tables.emplace_back(key.table, std::vector<const fib::route*>{});
-        tables.back().second.push_back(&r);
+        tables[key.table].push_back(&r);
     }
     pb::RouteTables out;
     for (auto& [id, routes] : tables) {

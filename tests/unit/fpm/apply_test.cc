@@ -177,6 +177,7 @@ std::vector<fib::route_key> route_keys(const fib::rib& rib) {
     std::vector<fib::route_key> keys;
     for (const auto& [k, r] : rib.routes())
         keys.push_back(k);
+    std::sort(keys.begin(), keys.end());  // routes() has no order
     return keys;
 }
 
@@ -198,7 +199,7 @@ void expect_all_resolved(const fib::rib& rib) {
 }
 
 struct snapshot {
-    std::map<fib::route_key, fib::route> routes;
+    fib::route_table routes;
     std::map<uint32_t, fib::nexthop_object> nexthops;
     uint64_t version = 0;
     explicit snapshot(const fib::rib& r) : routes(r.routes()), nexthops(r.nexthops()), version(r.version()) {}
@@ -386,6 +387,34 @@ TEST(ApplyCapture, UpdatePairsAreReplaces) {
     EXPECT_EQ(rib.counters().route_deletes, 17u);
     EXPECT_EQ(route_keys(rib), sorted({key("10.0.1.0/24"), key("10.0.2.0/24"), key("fc00:1::/64"),
                                        key("fe80::/64")}));
+}
+
+// The listener's form: contents move into the RIB. Same RIB, same change results, every frame;
+// keys and ids stay readable in the batch afterwards (the listener's hook gets it).
+TEST(ApplyCapture, ConsumingABatchGivesTheSameRib) {
+    for (const char* scenario : {"a-static", "f-reconnect"}) {
+        ingest_stats stats;
+        const std::string file = std::string(scenario) == "a-static" ? "/nhg-c1.bin" : "/fpm-c3.bin";
+        auto frames = read_stream(capture_dir(scenario) + file, stats);
+        ASSERT_EQ(errors(stats), 0u);
+        fib::rib copied, moved;
+        for (auto& f : frames) {
+            std::vector<fib::route_key> keys;
+            for (const auto& u : f.updates)
+                if (const auto* r = std::get_if<route_upsert>(&u.body))
+                    keys.push_back(r->route.key);
+            const bool a = apply_batch(f.updates, copied);
+            EXPECT_EQ(apply_batch_consume(f.updates, moved), a) << scenario << " @" << f.offset;
+            std::vector<fib::route_key> after;
+            for (const auto& u : f.updates)
+                if (const auto* r = std::get_if<route_upsert>(&u.body))
+                    after.push_back(r->route.key);
+            EXPECT_EQ(after, keys);
+        }
+        EXPECT_TRUE(copied.routes() == moved.routes()) << scenario;
+        EXPECT_EQ(copied.nexthops(), moved.nexthops()) << scenario;
+        EXPECT_EQ(copied.version(), moved.version()) << scenario;
+    }
 }
 
 }  // namespace
