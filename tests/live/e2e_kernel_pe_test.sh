@@ -16,9 +16,9 @@
 #  ce2b 10.2.0.2 fd02::2 ─[ceb]      End.DX4 / End.DT6 (legacy table) SIDs per VRF
 #
 #  SIDs    PE1 (srv6d, from FPM)                PE2 (kernel)
-#  red     fc00:1::a4 End.DX4 nh4 10.1.0.2 tcr  fc00:2::a4 End.DX4 nh4 10.2.0.2 cer
+#  red     fc00:1::a4 End.DX4 nh4 10.1.0.2 tcr  fc00:2::a4 End.DX4 nh4 10.255.10.2 (routed out of cer)
 #          fc00:1::a6 End.DT6 table 10          fc00:2::a6 End.DT6 table 10
-#  blue    fc00:1::b4 End.DX4 nh4 10.1.0.2 tcb  fc00:2::b4 End.DX4 nh4 10.2.0.2 ceb
+#  blue    fc00:1::b4 End.DX4 nh4 10.1.0.2 tcb  fc00:2::b4 End.DX4 nh4 10.255.20.2 (routed out of ceb)
 #          fc00:1::b6 End.DT6 table 20          fc00:2::b6 End.DT6 table 20
 #  PE1's encap source: srv6d's [encap] source = fc00:1::1; PE2's: ip sr tunsrc fc00:2::1.
 #
@@ -317,16 +317,18 @@ T_BACK=${EPOCHREALTIME}
 sleep 1
 touch "$STOP"
 wait "$PROBE"
-# probe.out: seq, send time, rtt (-1: no reply)
-read -r first_lost first_back lost < <(awk -v d="$T_DEL" -v a="$T_ADD" '
-	$2 < d && $3 != -1 { lo = $2 }
-	$2 >= d && $2 < a && $3 == -1 { n++ ; if (!fl) fl = $2 }
-	$2 >= a && $3 != -1 && !fb { fb = $2 }
-	END { printf "%s %s %d\n", (fl ? fl : "none"), (fb ? fb : "none"), n }' "$LIVE_WORK/probe.out")
-ms() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", (b - a) * 1000 }'; }
+# probe.out: seq, send time, rtt (-1: no reply). The dataplane changed between the last
+# answered and the first unanswered echo (10 ms apart), and back between the last unanswered
+# and the first answered one after the re-add.
+read -r last_ok first_lost last_lost first_back lost < <(awk -v d="$T_DEL" -v a="$T_ADD" '
+	$2 < a && $3 != -1 && !fl { lo = $2 }
+	$2 >= d && $2 < a && $3 == -1 { n++; if (!fl) fl = $2 }
+	$2 >= a && !fb { if ($3 == -1) ll = $2; else fb = $2 }
+	END { printf "%s %s %s %s %d\n", (lo ? lo : d), (fl ? fl : "none"), (ll ? ll : a), (fb ? fb : "none"), n }' "$LIVE_WORK/probe.out")
+ms() { awk -v a="$1" -v b="$2" 'BEGIN { v = (b - a) * 1000; printf "%.0f", v < 0 ? 0 : v }'; }
 if [ "$first_lost" != none ] && [ "$first_back" != none ]; then
-	live_log "withdraw: route gone from srv6d $(ms "$T_DEL" "$T_GONE") ms after 'ip route del', first unanswered echo sent $(ms "$T_DEL" "$first_lost") ms after it; $lost echoes lost"
-	live_log "restore: route back in srv6d $(ms "$T_ADD" "$T_BACK") ms after 'ip route add', first answered echo sent $(ms "$T_ADD" "$first_back") ms after it"
+	live_log "withdraw: forwarding stopped $(ms "$T_DEL" "$last_ok")-$(ms "$T_DEL" "$first_lost") ms after 'ip route del' (kernel -> zebra -> FPM -> srv6d -> dataplane); srv6ctl showed the route gone after $(ms "$T_DEL" "$T_GONE") ms (polled every 200 ms); $lost echoes lost"
+	live_log "restore: forwarding resumed $(ms "$T_ADD" "$last_lost")-$(ms "$T_ADD" "$first_back") ms after 'ip route add'; srv6ctl showed it after $(ms "$T_ADD" "$T_BACK") ms"
 fi
 check "the withdrawal stopped the traffic (echoes lost, counted as 'no_route' by srv6d)" eval \
 	'[ "$lost" -ge 20 ] && [ "$((miss1 - miss0))" -ge 20 ]'
