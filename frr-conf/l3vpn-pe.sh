@@ -30,8 +30,8 @@ l3vpn_pe_routes() {
 	# packets are looked up here by their outer destination.
 	ip -n "$ns" -6 route add fc00:2::/48 via fc00:12::2 dev tcore &&
 		# VRF red = table 10. The customer subnet behind this PE: decapsulated traffic and
-		# traffic between local CEs is forwarded with it (the kernel's own connected route is
-		# in main, and zebra does not relay proto-kernel routes anyway).
+		# traffic between local CEs is forwarded with it (the connected route of the TAP's
+		# address is in main, the default VRF, in the kernel and in zebra alike).
 		ip -n "$ns" route add 10.1.0.0/24 dev tcr table 10 &&
 		ip -n "$ns" -6 route add fd01::/64 dev tcr table 10 &&
 		# H.Encaps towards the remote PE's per-VRF SIDs (one SID each: 8.4.4 relays one).
