@@ -73,7 +73,7 @@ live_init() {
 live_reap_stale() {
 	local ns pre pid done=" "
 	for ns in $(ip netns list 2>/dev/null | awk '{print $1}'); do
-		[[ "$ns" =~ ^(s6t|s6demo)-([0-9]+)-(dut|peer)$ ]] || continue
+		[[ "$ns" =~ ^(s6t|s6demo|s6e)-([0-9]+)-(dut|peer|pe1|pe2|ce1r|ce1b|ce2r|ce2b)$ ]] || continue
 		pre="${BASH_REMATCH[1]}-${BASH_REMATCH[2]}"
 		pid="${BASH_REMATCH[2]}"
 		[[ "$done" == *" $pre "* ]] && continue
