@@ -1,26 +1,9 @@
 #!/usr/bin/env bash
 # End-to-end SRv6 L3VPN test: srv6d is PE1 (DPDK on net_af_packet ports, TAP mirrors, its
 # SRv6 state from FRR zebra over FPM), the Linux kernel is PE2, two VRFs with overlapping
-# customer prefixes.
+# customer prefixes. The topology and its SIDs: tests/live/e2e_lib.sh.
 #
 #   sudo tests/live/e2e_kernel_pe_test.sh [BUILD_DIR]
-#
-#  ce1r 10.1.0.2 fd01::2 ─[vr]  PE1: srv6d, port cr  (vrf red,  tap tcr   10.1.0.1/24 fd01::1/64)
-#  ce1b 10.1.0.2 fd01::2 ─[vb]       srv6d, port cb  (vrf blue, tap tcb   10.1.0.1/24 fd01::1/64)
-#                                    srv6d, port core (default, tap tcore fc00:12::1/64, mtu 1600)
-#                                    zebra -M dplane_fpm_nl; kernel routes (tables 10, 20, main)
-#                          [vc] │ core veth, MTU 1600
-#                        [core] │
-#                               PE2: plain kernel namespace, tunsrc fc00:2::1, no VRF devices:
-#  ce2r 10.2.0.2 fd02::2 ─[cer]      iif cer -> table 10, iif ceb -> table 20 (ip rule),
-#  ce2b 10.2.0.2 fd02::2 ─[ceb]      End.DX4 / End.DT6 (legacy table) SIDs per VRF
-#
-#  SIDs    PE1 (srv6d, from FPM)                PE2 (kernel)
-#  red     fc00:1::a4 End.DX4 nh4 10.1.0.2 tcr  fc00:2::a4 End.DX4 nh4 10.255.10.2 (routed out of cer)
-#          fc00:1::a6 End.DT6 table 10          fc00:2::a6 End.DT6 table 10
-#  blue    fc00:1::b4 End.DX4 nh4 10.1.0.2 tcb  fc00:2::b4 End.DX4 nh4 10.255.20.2 (routed out of ceb)
-#          fc00:1::b6 End.DT6 table 20          fc00:2::b6 End.DT6 table 20
-#  PE1's encap source: srv6d's [encap] source = fc00:1::1; PE2's: ip sr tunsrc fc00:2::1.
 #
 # Checks: the SRv6 state reaches srv6d over FPM (routes in VRFs red/blue, SIDs active and
 # bound); CE1-red <-> CE2-red IPv4 and IPv6 pings in both directions through srv6d (encap at
@@ -35,197 +18,35 @@ if [ $# -ge 1 ]; then
 	export SRV6D SRV6CTL
 fi
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/e2e_lib.sh"
 
 live_require
 for t in ethtool tcpdump; do command -v "$t" >/dev/null || live_die "missing tool: $t"; done
 live_init "${LIVE_PREFIX:-s6e-$$}"
 
-FAILS=0
-check() {
-	local what="$1"
-	shift
-	live_log "check: $what"
-	if "$@"; then
-		live_log "PASS: $what"
-	else
-		live_log "FAIL: $what"
-		FAILS=$((FAILS + 1))
-	fi
-}
-
-PE1="$LIVE_PREFIX-pe1"
-PE2="$LIVE_PREFIX-pe2"
-CE1R="$LIVE_PREFIX-ce1r"
-CE1B="$LIVE_PREFIX-ce1b"
-CE2R="$LIVE_PREFIX-ce2r"
-CE2B="$LIVE_PREFIX-ce2b"
-for n in "$PE1" "$PE2" "$CE1R" "$CE1B" "$CE2R" "$CE2B"; do ns_add "$n"; done
-
-# ---- links -----------------------------------------------------------------------------------
-veth "$PE1" vr "$CE1R" r0
-veth "$PE1" vb "$CE1B" b0
-veth "$PE1" vc "$PE2" core
-veth "$PE2" cer "$CE2R" r0
-veth "$PE2" ceb "$CE2B" b0
-ip -n "$PE1" link set vc mtu 1600
-ip -n "$PE2" link set core mtu 1600
-for d in vr vb vc; do
-	# the DPDK side of the veths carries no address of the kernel's: only the TAPs do
-	ip netns exec "$PE1" sysctl -qw "net.ipv6.conf.$d.disable_ipv6=1"
-done
-# kernel endpoints sending into af_packet ports need TX checksums in software (env-probe.md)
-ip netns exec "$CE1R" ethtool -K r0 tx off >/dev/null 2>&1
-ip netns exec "$CE1B" ethtool -K b0 tx off >/dev/null 2>&1
-ip netns exec "$PE2" ethtool -K core tx off >/dev/null 2>&1
-
-# ---- CEs: the same addresses in both VRFs ----------------------------------------------------
-for ce in "$CE1R:r0" "$CE1B:b0"; do
-	addr "${ce%%:*}" "${ce#*:}" 10.1.0.2/24
-	addr "${ce%%:*}" "${ce#*:}" fd01::2/64
-	ip -n "${ce%%:*}" route add default via 10.1.0.1
-	ip -n "${ce%%:*}" -6 route add default via fd01::1
-done
-for ce in "$CE2R:r0" "$CE2B:b0"; do
-	addr "${ce%%:*}" "${ce#*:}" 10.2.0.2/24
-	addr "${ce%%:*}" "${ce#*:}" fd02::2/64
-	ip -n "${ce%%:*}" route add default via 10.2.0.1
-	ip -n "${ce%%:*}" -6 route add default via fd02::1
-done
-
-# ---- PE2: the Linux kernel as the remote PE ---------------------------------------------------
-addr "$PE2" core fc00:12::2/64
-addr "$PE2" lo fc00:2::1/128
-ip netns exec "$PE2" sysctl -qw net.ipv6.conf.core.seg6_enabled=1
-ip -n "$PE2" sr tunsrc set fc00:2::1
-ip -n "$PE2" -6 route add fc00:1::/48 via fc00:12::1 dev core
-pe2_vrf() { # pe2_vrf IF TABLE SID_DX4 SID_DT6 PE1_SID_DX4 PE1_SID_DT6 DX4_SELECTOR
-	local i="$1" t="$2"
-	addr "$PE2" "$i" 10.2.0.1/24
-	addr "$PE2" "$i" fd02::1/64
-	# what arrives from this CE is routed in the VRF's table (no VRF devices on this kernel)
-	ip -n "$PE2" rule add iif "$i" table "$t" pref $((1000 + t))
-	ip -n "$PE2" -6 rule add iif "$i" table "$t" pref $((1000 + t))
-	ip -n "$PE2" route add 10.2.0.0/24 dev "$i" table "$t"
-	ip -n "$PE2" -6 route add fd02::/64 dev "$i" table "$t"
-	# towards PE1: H.Encaps (one SID) to PE1's per-VRF SIDs (served by srv6d)
-	ip -n "$PE2" route add 10.1.0.0/24 encap seg6 mode encap segs "$5" dev core table "$t"
-	ip -n "$PE2" -6 route add fd01::/64 encap seg6 mode encap segs "$6" dev core table "$t"
-	# from PE1: decapsulate into this CE. The kernel's End.DX4 ignores `dev`: it routes nh4
-	# in the main table (ip_route_input with the core interface as iif, so no iif rule
-	# matches), which for the overlapping 10.2.0.2 would pick one CE for both VRFs. So nh4 is
-	# a per-VRF selector address routed out of this CE's interface; as the route to it is
-	# connected, the neighbor is the inner destination itself (10.2.0.2 on this interface).
-	ip -n "$PE2" route add "$7/32" dev "$i"
-	ip -n "$PE2" -6 route add "$3/128" encap seg6local action End.DX4 nh4 "$7" dev "$i"
-	ip -n "$PE2" -6 route add "$4/128" encap seg6local action End.DT6 table "$t" dev "$i"
-}
-pe2_vrf cer 10 fc00:2::a4 fc00:2::a6 fc00:1::a4 fc00:1::a6 10.255.10.2 || live_die "PE2 red setup"
-pe2_vrf ceb 20 fc00:2::b4 fc00:2::b6 fc00:1::b4 fc00:1::b6 10.255.20.2 || live_die "PE2 blue setup"
-
-# ---- PE1: srv6d with the DPDK ports, then zebra --------------------------------------------
-PORT="$(free_port "$PE1")"
-SRV6D_SOCK="$LIVE_WORK/srv6d.sock"
-ENCAP_SRC=fc00:1::1
-cat >"$LIVE_WORK/srv6d.conf" <<EOF
-vrf = red table 10
-vrf = blue table 20
-[fpm]
-listen = 127.0.0.1
-port = $PORT
-resync-quiet-ms = 1000
-[mgmt]
-socket = $SRV6D_SOCK
-[log]
-level = debug
-[eal]
-args = -l 0 --no-pci --no-huge -m 512 --no-telemetry --log-level=lib.eal:error
-[dataplane]
-enabled = true
-mbufs = 8191
-port = cr net_af_packet0,iface=vr tap=tcr vrf=red
-port = cb net_af_packet1,iface=vb tap=tcb vrf=blue
-port = core net_af_packet2,iface=vc tap=tcore mtu=1600
-[encap]
-source = $ENCAP_SRC
-EOF
-ip netns exec "$PE1" "$SRV6D" -c "$LIVE_WORK/srv6d.conf" >"$LIVE_WORK/srv6d.log" 2>&1 &
-SRV6D_PID=$!
-echo "$SRV6D_PID" >"$LIVE_WORK/srv6d.pid"
-LIVE_PIDS+=("$SRV6D_PID")
-wait_until 20 "srv6d up with its TAPs" eval "[ -S $SRV6D_SOCK ] && ip -n $PE1 link show tcore >/dev/null" ||
-	{ tail -30 "$LIVE_WORK/srv6d.log" >&2; live_die "srv6d did not come up"; }
-for t in tcr tcb tcore; do ip -n "$PE1" link set "$t" up; done
-# The TAPs are in the kernel's main table (no VRF devices here), so the customer subnets may
-# overlap on them: the kernel only answers ARP/ND on the TAP the request came in on.
-addr "$PE1" tcr 10.1.0.1/24
-addr "$PE1" tcr fd01::1/64
-addr "$PE1" tcb 10.1.0.1/24
-addr "$PE1" tcb fd01::1/64
-addr "$PE1" tcore fc00:12::1/64
-
-sed "s/^fpm address 127.0.0.1 port 2620\$/fpm address 127.0.0.1 port $PORT/; s/^hostname .*/hostname pe1/" \
-	"$LIVE_REPO/frr-conf/zebra.conf" >"$LIVE_WORK/pe1-zebra.conf"
-frr_start "$PE1" zebra "$LIVE_WORK/pe1-zebra.conf" -M dplane_fpm_nl
-# FRR 8.4.4 does not replay the routes of non-main tables on connect: add them once zebra is
-# connected, so that they go out live.
-rib_compare fpm --connections 1 --connected --timeout 15 >/dev/null || live_die "zebra did not connect to srv6d"
-
-# PE1's SRv6 state, as kernel routes zebra learns and relays over FPM (frr-conf/l3vpn-pe.sh
-# explains each line).
-source "$LIVE_REPO/frr-conf/l3vpn-pe.sh"
-l3vpn_pe_routes "$PE1" || live_die "PE1's kernel routes could not be added"
+e2e_topo
+e2e_pe2_kernel
+e2e_srv6d_conf
+e2e_srv6d_run
+ENCAP_SRC=$E2E_ENCAP_SRC
+e2e_zebra_start
+e2e_pe1_routes
 
 # ---- the SRv6 state arrived over FPM ------------------------------------------------------------
-route_in() { # route_in TABLE PREFIX [SID]: srv6d has it (with that seg6 SID)
-	srv6ctl show routes --json | jq -e --arg t "$1" --arg p "$2" --arg s "${3:-}" \
-		'.[$t][]? | select(.prefix == $p) | select($s == "" or (tostring | contains($s)))' >/dev/null
-}
-sid_ok() { # sid_ok SID BEHAVIOR VRF
-	srv6ctl show sids --json | jq -e --arg p "$1/128" --arg b "$2" --arg v "$3" \
-		'.sids[] | select(.prefix == $p and .state == "active" and (tostring | contains($b)) and ($v == "-" or .vrf == $v))' >/dev/null
-}
-all_state() {
-	route_in 10 10.2.0.0/24 fc00:2::a4 && route_in 10 fd02::/64 fc00:2::a6 &&
-		route_in 20 10.2.0.0/24 fc00:2::b4 && route_in 20 fd02::/64 fc00:2::b6 &&
-		route_in 10 10.1.0.0/24 && route_in 10 fd01::/64 && route_in 20 10.1.0.0/24 &&
-		route_in 20 fd01::/64 && route_in 254 fc00:2::/48 &&
-		sid_ok fc00:1::a4 End.DX4 - && sid_ok fc00:1::b4 End.DX4 - &&
-		sid_ok fc00:1::a6 End.DT6 red && sid_ok fc00:1::b6 End.DT6 blue
-}
 check "zebra relayed the VRF routes (tables 10, 20) and SIDs over FPM; DT6 SIDs bound to red/blue" \
-	wait_until 20 "routes and SIDs in srv6d" all_state
+	wait_until 20 "routes and SIDs in srv6d" e2e_state_ok
 srv6ctl show routes >"$LIVE_WORK/routes.txt" 2>&1
 srv6ctl show sids | tee "$LIVE_WORK/sids.txt" >&2
 check "encap source is the configured one" eval \
 	"srv6ctl show encap-source --json | jq -e '.address == \"$ENCAP_SRC\" and .origin == \"config\"' >/dev/null"
 
 # ---- neighbors: the kernel resolves, srv6d mirrors ---------------------------------------------
-ping4() { ip netns exec "$1" "$LIVE_PY" "$LIVE_HOME/icmp_ping.py" -c "${3:-3}" -W 2 "$2"; }
-ping6() { ip netns exec "$1" "$LIVE_PY" "$LIVE_HOME/icmp_ping.py" -6 -c "${3:-3}" -W 2 "$2"; }
 # PE1's kernel pings PE2 over the core TAP: ND through the kernel; srv6d then has fc00:12::2
 check "PE1's kernel reaches PE2 across the core port (ND through the kernel)" ping6 "$PE1" fc00:12::2
-neigh_in() { srv6ctl show neighbors --json | jq -e --arg p "$1" --arg a "$2" '.neighbors[] | select(.port == $p and .address == $a)' >/dev/null; }
 check "srv6d mirrors the core neighbor" wait_until 5 "fc00:12::2 in srv6d" neigh_in core fc00:12::2
-# The first packets towards a CE whose address the kernel has not learned yet are dropped
-# after decapsulation (neigh_unresolved; docs/host-path.md): a CE's first ARP/ND for its
-# gateway makes the kernel learn it. Warm up each pair with bounded retries.
-warm() {
-	local end=$((SECONDS + 15))
-	until "$@" >/dev/null 2>&1; do
-		[ "$SECONDS" -lt "$end" ] || { live_log "warm-up failed: $*"; return 1; }
-		sleep 0.2
-	done
-}
-warm ping4 "$CE1R" 10.2.0.2 1
-warm ping6 "$CE1R" fd02::2 1
-warm ping4 "$CE1B" 10.2.0.2 1
-warm ping6 "$CE1B" fd02::2 1
+e2e_warm_all || live_log "warm-up incomplete"
 
 # ---- red: both directions, IPv4 and IPv6 ---------------------------------------------------------
-cnt() { # cnt PORT|SID FIELD
-	srv6ctl show counters --json | jq -r --arg n "$1" \
-		'([.ports[]? | select(.name == $n) | .'"$2"'] + [.sids[]? | select(.prefix == ($n + "/128")) | .'"$2"'] + ["0"])[0] | tonumber'
-}
 srv6ctl clear counters >/dev/null
 check "CE1-red -> CE2-red IPv4 (srv6d H.Encaps, PE2 End.DX4)" ping4 "$CE1R" 10.2.0.2
 check "CE1-red -> CE2-red IPv6 (srv6d H.Encaps, PE2 End.DT6 table 10)" ping6 "$CE1R" fd02::2
@@ -238,23 +59,6 @@ check "srv6d did it: red SIDs decapsulated 6+6, core tx >= 12, cr tx >= 12, blue
 	 [ "$(cnt fc00:1::b4 packets)" -eq 0 ] && [ "$(cnt fc00:1::b6 packets)" -eq 0 ] && [ "$(($(cnt cb txPackets) - $(cnt cb injected)))" -eq 0 ]'
 
 # ---- captures -------------------------------------------------------------------------------------
-CAPS=()
-cap_start() { # cap_start NS IF FILE FILTER...
-	local ns="$1" i="$2" f="$3"
-	shift 3
-	ip netns exec "$ns" tcpdump -i "$i" -nn -U --immediate-mode -s 256 -w "$f" "$@" >"$f.err" 2>&1 &
-	CAPS+=($!)
-	LIVE_PIDS+=($!)
-	wait_until 5 "tcpdump on $ns/$i" grep -q "listening on" "$f.err" || live_log "tcpdump $ns/$i did not start"
-}
-cap_stop() {
-	local p
-	sleep 0.3
-	for p in "${CAPS[@]}"; do kill -INT "$p" 2>/dev/null; done
-	for p in "${CAPS[@]}"; do live_wait_gone "$p" 5; wait "$p" 2>/dev/null; done
-	CAPS=()
-}
-cap_read() { tcpdump -r "$1" -nn 2>/dev/null; }
 C="$LIVE_WORK/core.pcap"
 cap_start "$PE2" core "$C" "ip6 and (ip6[6] == 43 or ip6[6] == 4 or ip6[6] == 41)"
 ping4 "$CE1R" 10.2.0.2 2 >/dev/null
@@ -341,8 +145,4 @@ srv6ctl show neighbors >"$LIVE_WORK/neighbors.txt"
 cat "$LIVE_WORK/counters.txt" "$LIVE_WORK/neighbors.txt" >&2
 # the captures and counters, for the record
 [ -n "${LIVE_LOGDIR:-}" ] && cp "$LIVE_WORK"/*.txt "$LIVE_WORK/probe.out" "$LIVE_LOGDIR"/ 2>/dev/null
-if [ "$FAILS" -ne 0 ]; then
-	live_log "$FAILS check(s) FAILED (logs: ${LIVE_LOGDIR:-set LIVE_LOGDIR to keep them})"
-	exit 1
-fi
-live_log "all checks passed"
+live_finish
