@@ -348,3 +348,21 @@ TEST(Config, HostPathExampleParses) {
 
 }  // namespace
 }  // namespace srv6d
+
+namespace srv6d {
+namespace {
+
+TEST(Config, L3vpnPeExampleParses) {
+    // frr-conf/srv6d-l3vpn-pe.conf pairs with frr-conf/frr10-l3vpn-pe.conf: users copy both.
+    const auto r = run({"-c", std::string(SRV6D_FIXTURES) + "/../../frr-conf/srv6d-l3vpn-pe.conf"});
+    ASSERT_EQ(r.what, action::run) << r.text;
+    ASSERT_EQ(r.cfg.ports.size(), 3u);
+    EXPECT_EQ(r.cfg.ports[0].tap, "tcr");
+    EXPECT_EQ(r.cfg.ports[0].vrf, "red");
+    EXPECT_EQ(r.cfg.ports[1].vrf, "blue");
+    EXPECT_EQ(r.cfg.ports[2].mtu, 9000);
+    EXPECT_TRUE(r.cfg.encap_source.has_value());
+}
+
+}  // namespace
+}  // namespace srv6d
