@@ -39,6 +39,9 @@ struct sid_counters {
 // first); a SID above it is counted in `sid_overflow`, and `show counters` says so.
 inline constexpr uint32_t max_sid_counters = 1u << 14;
 
+// fib::encap_mode values 0..4 (SEG6_IPTUNNEL_MODE_*).
+inline constexpr size_t headend_modes = 5;
+
 struct alignas(64) worker_counters {
     std::array<port_counters, max_ports> ports;
     std::array<counter, drop_reason_count> drops;
@@ -46,6 +49,9 @@ struct alignas(64) worker_counters {
     sid_counters sid_overflow;
     counter polls, bursts;
     counter hdr_chained;  // headend packets that needed a header mbuf (copied from headend_ctx)
+    // Packets encapsulated, by fib::encap_mode (H.Insert, H.Encaps, .L2, .Red, .L2.Red): what
+    // the headend did, next to the SIDs' counters for what the endpoints did.
+    std::array<counter, headend_modes> headend;
 
     void drop(drop_reason r) noexcept { drops[static_cast<size_t>(r)].add(1); }
     void sid(uint32_t nh_index, uint32_t bytes) noexcept {

@@ -30,6 +30,7 @@ struct dataplane::raw {
     std::vector<std::pair<uint64_t, uint64_t>> sids = std::vector<std::pair<uint64_t, uint64_t>>(max_sid_counters);
     uint64_t sid_overflow = 0;
     uint64_t chained = 0;
+    std::array<uint64_t, headend_modes> headend{};
 };
 
 dataplane::dataplane(fib::qsbr_domain& rcu, const fib::rcu_cell<fib::dataplane_view>& tables)
@@ -282,6 +283,8 @@ dataplane::raw dataplane::sum() const {
         }
         r.sid_overflow += c.sid_overflow.packets.get();
         r.chained += c.hdr_chained.get();
+        for (size_t m = 0; m < headend_modes; ++m)
+            r.headend[m] += c.headend[m].get();
     }
     return r;
 }
@@ -319,6 +322,8 @@ counters_snapshot dataplane::counters() const {
     };
     s.sid_overflow_packets = now.sid_overflow - b.sid_overflow;
     s.headend_chained = now.chained - b.chained;
+    for (size_t m = 0; m < headend_modes; ++m)
+        s.headend[m] = now.headend[m] - b.headend[m];
     return s;
 }
 

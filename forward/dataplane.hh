@@ -67,6 +67,7 @@ struct counters_snapshot {
     std::function<std::pair<uint64_t, uint64_t>(uint32_t)> sid;
     uint64_t sid_overflow_packets = 0;
     uint64_t headend_chained = 0;
+    std::array<uint64_t, headend_modes> headend{};  // packets encapsulated, by fib::encap_mode
     unsigned workers = 0;
 };
 

@@ -418,6 +418,8 @@ void worker::do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t
     rte_mbuf* head = h_encaps(p.m, l3, hash, tv, _he, why);
     if (head == nullptr)
         return drop(p, why);
+    if (e.mode < headend_modes)  // the compiler only builds templates for these
+        _c.headend[e.mode].add(1);
     p.m = head;
     p.l3 = 0;
     p.af = 6;

@@ -24,6 +24,15 @@ std::string format_counters(const pb::Counters& c) {
     }
     if (c.sid_overflow_packets())
         out += fmt::format("({} packets to SIDs beyond the per-SID counters)\n", c.sid_overflow_packets());
+    uint64_t encapsulated = 0;
+    for (const auto& h : c.headend())
+        encapsulated += h.packets();
+    if (encapsulated) {
+        out += fmt::format("\n{:<44} {:>12}\n", "Headend", "Packets");
+        for (const auto& h : c.headend())
+            if (h.packets())
+                out += fmt::format("{:<44} {:>12}\n", h.behavior(), h.packets());
+    }
     uint64_t dropped = 0;
     for (const auto& d : c.drops())
         dropped += d.packets();

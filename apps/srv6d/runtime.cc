@@ -28,6 +28,7 @@
 #include "fpm/listener.hh"
 #include "fpm/session.hh"
 #include "mgmt/answer.hh"
+#include "mgmt/names.hh"
 #include "mgmt/server.hh"
 #include "util/log.hh"
 
@@ -137,6 +138,11 @@ void control_plane::fill_counters(::mgmt::pb::Counters& c) const {
     }
     c.set_sid_overflow_packets(s.sid_overflow_packets);
     c.set_headend_chained(s.headend_chained);
+    for (size_t m = 0; m < fwd::headend_modes; ++m) {
+        auto* h = c.add_headend();
+        h->set_behavior(std::string(mgmt::encap_mode_name(static_cast<fib::encap_mode>(m))));
+        h->set_packets(s.headend[m]);
+    }
 }
 
 void control_plane::compile_now() {

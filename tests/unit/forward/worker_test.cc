@@ -287,6 +287,7 @@ protected:
         }
     }
     uint64_t dropped(drop_reason why) const { return counters->drops[static_cast<size_t>(why)].get(); }
+    uint64_t headend(fib::encap_mode m) const { return counters->headend[static_cast<size_t>(m)].get(); }
     std::string drops() const {
         std::string s;
         for (size_t i = 0; i < drop_reason_count; ++i)
@@ -320,6 +321,8 @@ TEST_F(worker_test, ipv4_forwarding_decrements_ttl_and_rewrites_ethernet) {
     EXPECT_EQ(counters->ports[core.id].rx_packets.get(), 1u);
     EXPECT_EQ(counters->ports[ce2.id].tx_packets.get(), 1u);
     EXPECT_EQ(counters->ports[ce2.id].tx_bytes.get(), 14u + ip.size());
+    for (size_t m = 0; m < headend_modes; ++m)
+        EXPECT_EQ(counters->headend[m].get(), 0u) << "plain forwarding is no headend";
 }
 
 TEST_F(worker_test, ipv6_forwarding_decrements_hop_limit) {
@@ -339,6 +342,8 @@ TEST_F(worker_test, h_encaps_red_ipv4_one_sid_no_srh) {
     const bytes inner = ttl_minus_one(ip);
     const bytes o = outer("fc00:1::1", {"fc00:0:2::d4"}, true, 4, inner, label_of(inner), 0xb8);
     expect_one(ce, eth(mac_ce_port, mac_ce1, t_ipv4, ip), core, eth(mac_p, mac_core_port, t_ipv6, o));
+    EXPECT_EQ(headend(fib::encap_mode::encap_red), 1u);
+    EXPECT_EQ(headend(fib::encap_mode::encap), 0u);
 }
 
 TEST_F(worker_test, h_encaps_ipv6_three_sids_with_srh) {
@@ -347,6 +352,8 @@ TEST_F(worker_test, h_encaps_ipv6_three_sids_with_srh) {
     const bytes o = outer("fc00:1::1", {"fc00:0:3::1", "fc00:0:200::1", "fc00:0:2::d6"}, false, 41, inner,
                           label_of(inner), 0x10);
     expect_one(ce, eth(mac_ce_port, mac_ce1, t_ipv6, ip), core, eth(mac_p, mac_core_port, t_ipv6, o));
+    EXPECT_EQ(headend(fib::encap_mode::encap), 1u);
+    EXPECT_EQ(headend(fib::encap_mode::encap_red), 0u);
 }
 
 TEST_F(worker_test, h_encaps_l2_carries_the_whole_frame) {
@@ -355,6 +362,7 @@ TEST_F(worker_test, h_encaps_l2_carries_the_whole_frame) {
     // The frame, as received (no TTL change: it is bridged, not routed), is the payload.
     const bytes o = outer("fc00:1::1", {"fc00:0:2::d2"}, false, 143, frame, label_of(ip), 0);
     expect_one(ce, frame, core, eth(mac_p, mac_core_port, t_ipv6, o));
+    EXPECT_EQ(headend(fib::encap_mode::l2encap), 1u);
 }
 
 TEST_F(worker_test, h_encaps_l2_red_two_sids) {
@@ -362,6 +370,8 @@ TEST_F(worker_test, h_encaps_l2_red_two_sids) {
     const bytes frame = eth(mac_ce_port, mac_ce1, t_ipv4, ip);
     const bytes o = outer("fc00:1::1", {"fc00:0:3::1", "fc00:0:2::d2"}, true, 143, frame, label_of(ip), 0);
     expect_one(ce, frame, core, eth(mac_p, mac_core_port, t_ipv6, o));
+    EXPECT_EQ(headend(fib::encap_mode::l2encap_red), 1u);
+    EXPECT_EQ(headend(fib::encap_mode::l2encap), 0u);
 }
 
 TEST_F(worker_test, end_t_looks_the_next_sid_up_in_the_bound_vrf) {

@@ -305,6 +305,34 @@ TEST_F(TextTest, FpmListeningWithResyncPending) {
     EXPECT_EQ(text.find("Ignored"), std::string::npos);
 }
 
+TEST_F(TextTest, CountersShowHeadendByBehaviorOnlyWhenAny) {
+    pb::Counters c;
+    c.set_dataplane(true);
+    c.set_workers(1);
+    auto* s = c.add_sids();
+    s->set_prefix("fc00:1::a6/128");
+    s->set_behavior("End.DT6");
+    s->set_packets(10);
+    s->set_bytes(1350);
+    for (const char* b : {"H.Insert", "H.Encaps", "H.Encaps.L2", "H.Encaps.Red", "H.Encaps.L2.Red"}) {
+        auto* h = c.add_headend();
+        h->set_behavior(b);
+    }
+    const std::string none = format_counters(c);
+    EXPECT_EQ(none.find("Headend"), std::string::npos) << none;
+    c.mutable_headend(1)->set_packets(40);
+    c.mutable_headend(3)->set_packets(2);
+    const std::string text = format_counters(c);
+    EXPECT_NE(text.find("fc00:1::a6/128                               End.DT6                10           1350\n"
+                        "\n"
+                        "Headend                                           Packets\n"
+                        "H.Encaps                                               40\n"
+                        "H.Encaps.Red                                            2\n"),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("H.Insert"), std::string::npos) << "zero rows are left out";
+}
+
 TEST_F(TextTest, Durations) {
     EXPECT_EQ(format_duration(0), "00:00:00");
     EXPECT_EQ(format_duration(86399), "23:59:59");
