@@ -140,7 +140,7 @@ void control_plane::fill_counters(::mgmt::pb::Counters& c) const {
     c.set_headend_chained(s.headend_chained);
     for (size_t m = 0; m < fwd::headend_modes; ++m) {
         auto* h = c.add_headend();
-        h->set_behavior(std::string(mgmt::encap_mode_name(static_cast<fib::encap_mode>(m))));
+        h->set_behavior(std::string(::mgmt::encap_mode_name(static_cast<fib::encap_mode>(m))));
         h->set_packets(s.headend[m]);
     }
 }
