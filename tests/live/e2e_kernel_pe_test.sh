@@ -9,7 +9,9 @@
 # bound); CE1-red <-> CE2-red IPv4 and IPv6 pings in both directions through srv6d (encap at
 # PE1, decap at PE2 and the reverse); a capture on the core link shows the configured outer
 # source and the installed SID; blue's traffic to the same addresses reaches CE2-blue and
-# never CE2-red (captures on both CE2s, srv6d's per-SID and per-port counters); withdrawing
+# never CE2-red (captures on both CE2s, srv6d's per-SID and per-port counters); PE2 sends to
+# srv6d's own End.DT46 and End.DT4 SIDs (config: FRR 8.4.4 cannot send them here), which
+# decapsulate into the right VRF; withdrawing
 # the kernel route at PE1 (-> zebra -> FPM) stops the traffic, re-adding it restores it (both
 # delays logged).
 set -u
@@ -26,7 +28,13 @@ live_init "${LIVE_PREFIX:-s6e-$$}"
 
 e2e_topo
 e2e_pe2_kernel
-e2e_srv6d_conf
+# End.DT4 and End.DT46 cannot come from FRR 8.4.4 on this kernel (DT4 needs VRF devices, DT46
+# is not in its encoder): they are srv6d's own SIDs (docs/srv6d.md, "Static local SIDs").
+e2e_srv6d_conf "[sids]
+sid = fc00:1::a46 End.DT46 vrf red
+sid = fc00:1::b46 End.DT46 vrf blue
+sid = fc00:1::a44 End.DT4 vrf red
+sid = fc00:1::b44 End.DT4 table 20"
 e2e_srv6d_run
 ENCAP_SRC=$E2E_ENCAP_SRC
 e2e_zebra_start
@@ -100,6 +108,34 @@ srv6ctl show counters | tee "$LIVE_WORK/counters-blue.txt" >&2
 check "srv6d's counters: blue SIDs and port cb used, red SIDs and port cr idle (injected ARP/ND aside)" eval \
 	'[ "$(cnt fc00:1::b4 packets)" -ge 6 ] && [ "$(cnt fc00:1::b6 packets)" -ge 6 ] && [ "$(cnt cb txPackets)" -ge 12 ] &&
 	 [ "$(cnt fc00:1::a4 packets)" -eq 0 ] && [ "$(cnt fc00:1::a6 packets)" -eq 0 ] && [ "$(($(cnt cr txPackets) - $(cnt cr injected)))" -eq 0 ]'
+
+# ---- End.DT46 and End.DT4: PE2 encapsulates towards srv6d's own SIDs ------------------------------
+check "srv6d's config SIDs active: End.DT46 and End.DT4 in red and blue" eval \
+	'sid_ok fc00:1::a46 End.DT46 red && sid_ok fc00:1::b46 End.DT46 blue && sid_ok fc00:1::a44 End.DT4 red && sid_ok fc00:1::b44 End.DT4 blue'
+pe2_towards() { # pe2_towards TABLE SID4 SID6: PE2's routes to CE1's subnets in that VRF use these SIDs
+	ip -n "$PE2" route replace 10.1.0.0/24 encap seg6 mode encap segs "$2" dev core table "$1" &&
+		ip -n "$PE2" -6 route replace fd01::/64 encap seg6 mode encap segs "$3" dev core table "$1"
+}
+sid_pkts() { cnt "$1" packets; }
+pe2_towards 10 fc00:1::a46 fc00:1::a46 && pe2_towards 20 fc00:1::b46 fc00:1::b46 || live_log "PE2 route replace failed"
+srv6ctl clear counters >/dev/null
+check "CE2-red -> CE1-red IPv4 and IPv6 through srv6d's End.DT46 (vrf red)" eval 'ping4 "$CE2R" 10.1.0.2 && ping6 "$CE2R" fd01::2'
+check "End.DT46 red decapsulated both families (6), blue's untouched" eval \
+	'[ "$(sid_pkts fc00:1::a46)" -ge 6 ] && [ "$(sid_pkts fc00:1::b46)" -eq 0 ] && [ "$(sid_pkts fc00:1::a4)" -eq 0 ] && [ "$(sid_pkts fc00:1::a6)" -eq 0 ]'
+srv6ctl clear counters >/dev/null
+cap_start "$CE1R" r0 "$LIVE_WORK/ce1r-dt46.pcap" icmp or icmp6
+check "CE2-blue -> CE1-blue IPv4 and IPv6 through srv6d's End.DT46 (vrf blue)" eval 'ping4 "$CE2B" 10.1.0.2 && ping6 "$CE2B" fd01::2'
+cap_stop
+check "End.DT46 blue decapsulated into blue: its SID counted, red's idle, CE1-red saw nothing" eval \
+	'[ "$(sid_pkts fc00:1::b46)" -ge 6 ] && [ "$(sid_pkts fc00:1::a46)" -eq 0 ] &&
+	 [ "$(cap_read "$LIVE_WORK/ce1r-dt46.pcap" | grep -c "echo")" -eq 0 ]'
+pe2_towards 10 fc00:1::a44 fc00:1::a6 && pe2_towards 20 fc00:1::b44 fc00:1::b6 || live_log "PE2 route replace failed"
+srv6ctl clear counters >/dev/null
+check "CE2-red and CE2-blue -> CE1 IPv4 through srv6d's End.DT4 (vrf red, vrf blue by table 20)" eval \
+	'ping4 "$CE2R" 10.1.0.2 && ping4 "$CE2B" 10.1.0.2'
+check "End.DT4 decapsulated 3 per VRF" eval '[ "$(sid_pkts fc00:1::a44)" -ge 3 ] && [ "$(sid_pkts fc00:1::b44)" -ge 3 ]'
+# back to the SIDs zebra sent (End.DX4 / End.DT6), for what follows
+pe2_towards 10 fc00:1::a4 fc00:1::a6 && pe2_towards 20 fc00:1::b4 fc00:1::b6 || live_log "PE2 route replace failed"
 
 # ---- withdraw and restore a route: kernel -> zebra -> FPM -> srv6d -> dataplane --------------
 STOP="$LIVE_WORK/probe.stop"
