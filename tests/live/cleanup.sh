@@ -6,7 +6,7 @@ set -u
 p="${1:?usage: $0 PREFIX   (e.g. s6t-12345)}"
 [[ "$p" =~ ^[A-Za-z0-9_-]+$ ]] || { echo "bad prefix: $p" >&2; exit 2; }
 pids=()
-for f in /var/run/frr/"$p"-*/*.pid /tmp/"$p".*/srv6d.pid; do
+for f in /var/run/frr/"$p"-*/*.pid /tmp/"$p".*/srv6d*.pid; do
 	[ -f "$f" ] && pids+=("$(cat "$f")")
 done
 for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done
