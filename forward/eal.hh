@@ -1,6 +1,8 @@
 // DPDK EAL start-up for the daemon and the tests: one argument builder, one init per process.
 #pragma once
 
+#include <sched.h>
+
 #include <string>
 #include <vector>
 
@@ -16,5 +18,18 @@ std::vector<std::string> split_args(const std::string& s);
 // rte_eal_init with argv[0] = `prog`. Returns false and fills `error` on failure.
 bool eal_init(const std::string& prog, const std::vector<std::string>& args, std::string& error);
 void eal_cleanup();
+
+// The CPUs of the enabled EAL lcores (after eal_init): where the workers busy-poll.
+cpu_set_t eal_lcore_cpus();
+
+// Where srv6d's control thread (FPM, RIB, compiler, mgmt) should run: the CPUs the process may
+// use (`allowed`, read before rte_eal_init pinned the main thread to its lcore) that are not
+// an lcore's. A thread started after rte_eal_init inherits the main lcore's pinning, i.e. the
+// CPU a worker spins on; DPDK's own control threads (rte_ctrl_thread_create) get this set too.
+// Empty when the lcores take every allowed CPU: then the caller leaves the thread where it is.
+cpu_set_t control_cpus(const cpu_set_t& allowed, const cpu_set_t& lcores);
+
+// "1", "0,2-3", "none": for the log.
+std::string cpu_list(const cpu_set_t& s);
 
 }  // namespace fwd

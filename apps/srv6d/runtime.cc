@@ -9,6 +9,7 @@
 #pragma GCC diagnostic pop
 
 #include <pthread.h>
+#include <sched.h>
 
 #include <csignal>
 #include <exception>
@@ -351,13 +352,26 @@ int run(const config& cfg, const std::string& prog) {
         cfg.config_file.empty() ? std::string{} : ", config " + cfg.config_file);
 
     // EAL first, on the main thread: it pins the calling thread and starts its own threads.
+    // The control thread started below would inherit that pinning, i.e. share the CPU a worker
+    // busy-polls (with `-l 0`, the default, the worker runs on the main lcore itself). It goes
+    // to the CPUs no lcore uses instead, as DPDK's own control threads do.
+    cpu_set_t control_cpus;
+    CPU_ZERO(&control_cpus);
     if (cfg.dataplane_enabled) {
+        cpu_set_t allowed;
+        CPU_ZERO(&allowed);
+        const bool have_allowed = sched_getaffinity(0, sizeof allowed, &allowed) == 0;
         std::string error;
         log(level::info, "eal: {}", join(cfg.eal_args));
         if (!fwd::eal_init(prog, cfg.eal_args, error)) {
             log(level::error, "eal: {} (set [dataplane] enabled = false to run the control plane alone)", error);
             return 1;
         }
+        const cpu_set_t lcores = fwd::eal_lcore_cpus();
+        if (have_allowed)
+            control_cpus = fwd::control_cpus(allowed, lcores);
+        log(level::info, "eal: lcores on CPUs {}, control thread on CPUs {}", fwd::cpu_list(lcores),
+            CPU_COUNT(&control_cpus) ? fwd::cpu_list(control_cpus) : "of the main lcore (no other CPU allowed)");
     }
 
     int rc = 0;
@@ -367,8 +381,11 @@ int run(const config& cfg, const std::string& prog) {
             rc = 1;
         } else {
             // The control thread: sole owner of the RIB, the FPM connection and the mgmt socket.
-            std::thread control([&cp, &rc] {
+            std::thread control([&cp, &rc, &control_cpus] {
                 pthread_setname_np(pthread_self(), "srv6d-control");
+                if (CPU_COUNT(&control_cpus) &&
+                    pthread_setaffinity_np(pthread_self(), sizeof control_cpus, &control_cpus) != 0)
+                    log(level::warn, "srv6d: cannot move the control thread to CPUs {}", fwd::cpu_list(control_cpus));
                 try {
                     cp.io.run();
                 } catch (const std::exception& e) {
