@@ -117,6 +117,9 @@ pair_run 1 "$PE1" 10.1.0.1 fd01::1 fc00:12::1
 pair_run 2 "$PE2" 10.2.0.1 fd02::1 fc00:12::2
 SRV6D_SOCK="$LIVE_WORK/srv6d-pe1.sock" # for live_dump
 live_log "srv6d PE1 pid $SRV6D_PID1 (FPM $PORT1), PE2 pid $SRV6D_PID2 (FPM $PORT2)"
+for n in 1 2; do # where the workers spin and the control threads run (docs/srv6d.md, Process)
+	live_log "PE$n: $(grep -m1 -o 'lcores on CPUs .*' "$LIVE_WORK/srv6d-pe$n.log")"
+done
 
 # ---- the two zebras (frr-conf/zebra.conf with each srv6d's port), then the kernel routes -------
 pair_zebra() { # pair_zebra N NS PORT
