@@ -69,7 +69,7 @@ e2e_pe2_kernel() {
 	addr "$PE2" lo fc00:2::1/128
 	ip netns exec "$PE2" sysctl -qw net.ipv6.conf.core.seg6_enabled=1
 	ip -n "$PE2" sr tunsrc set fc00:2::1
-	ip -n "$PE2" -6 route add fc00:1::/48 via fc00:12::2 dev core
+	ip -n "$PE2" -6 route add fc00:1::/48 via fc00:12::1 dev core
 	_e2e_pe2_vrf cer 10 fc00:2::a4 fc00:2::a6 fc00:1::a4 fc00:1::a6 10.255.10.2 || live_die "PE2 red setup"
 	_e2e_pe2_vrf ceb 20 fc00:2::b4 fc00:2::b6 fc00:1::b4 fc00:1::b6 10.255.20.2 || live_die "PE2 blue setup"
 }
