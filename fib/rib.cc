@@ -330,6 +330,47 @@ bool rib::delete_sidlist(const std::string& name) {
 size_t rib::sweep() { return sweep(table_filter{}); }
 
 size_t rib::sweep(const table_filter& may_sweep) {
+    if (!may_sweep)
+        return sweep_if(route_filter{});
+    return sweep_if([&may_sweep](const route& r) { return may_sweep(r.key.table); });
+}
+
+void rib::detach_route(uint32_t slot, std::vector<nexthop> paths) {
+    auto& e = _routes.at(slot);
+    index_route(slot, false);
+    route r = e.r;
+    r.nh_id.reset();
+    r.nexthops = std::move(paths);
+    share_paths(r.nexthops);
+    nexthop_list old = std::move(e.r.nexthops);
+    e.r = std::move(r);
+    release_paths(std::move(old));
+    index_route(slot, true);
+    note(e.r.key);
+}
+
+size_t rib::detach_if(const route_filter& which) {
+    size_t n = 0;
+    for (uint32_t i = 0; i < static_cast<uint32_t>(_routes.size()); ++i) {
+        const auto& e = _routes.at(i);
+        if (!e.r.nh_id || !which(e.r))
+            continue;
+        auto res = resolve(e.r);
+        if (res.state != resolve_state::ok || res.paths.empty())
+            continue;
+        std::vector<nexthop> paths;
+        paths.reserve(res.paths.size());
+        for (auto& p : res.paths)
+            paths.push_back(std::move(p.path));
+        detach_route(i, std::move(paths));
+        ++n;
+    }
+    if (n)
+        touch();
+    return n;
+}
+
+size_t rib::sweep_if(const route_filter& may_sweep, keep_mode mode) {
     if (!_resync_pending)
         return 0;
     size_t routes = 0, nexthops = 0, other = 0, kept_routes = 0, kept_nexthops = 0;
@@ -341,7 +382,10 @@ size_t rib::sweep(const table_filter& may_sweep) {
         auto& e = _routes.at(i);
         if (e.gen >= _generation)
             continue;
-        if (may_sweep && !may_sweep(e.r.key.table)) {
+        // inline_only: a kept route still on an object could not be detached; the new zebra
+        // may be reusing its id for something else.
+        const bool keep = may_sweep && !may_sweep(e.r) && (mode == keep_mode::as_is || !e.r.nh_id);
+        if (keep) {
             e.gen = _generation;
             ++kept_routes;
             if (e.r.nh_id)

@@ -82,6 +82,19 @@ public:
     // sweeps every table.
     using table_filter = std::function<bool(table_id)>;
     size_t sweep(const table_filter& may_sweep);
+    // The same, decided per stale route: a restarted zebra re-reads the kernel's routes of
+    // tables it does not replay but never sends them (docs/rib.md), so only those are kept.
+    // An empty filter sweeps everything. keep_mode::inline_only: a route the filter would keep
+    // is swept all the same if it still uses a nexthop object (see detach_if).
+    enum class keep_mode : uint8_t { as_is, inline_only };
+    using route_filter = std::function<bool(const route&)>;
+    size_t sweep_if(const route_filter& may_sweep, keep_mode mode = keep_mode::as_is);
+    // Every route that uses a nexthop object and matches `which` forwards over that object's
+    // resolved paths inline from now on (nh_id cleared), if it resolves `ok`; the others keep
+    // their object. Mark-and-sweep stamps do not change. For a zebra restart: the routes it
+    // will not replay must leave the old zebra's ids before the new one hands them out again
+    // for other nexthops. Returns how many routes were detached.
+    size_t detach_if(const route_filter& which);
     bool resync_pending() const { return _resync_pending; }
     size_t stale_count() const { return _stale; }
 
@@ -124,6 +137,8 @@ private:
     void share_paths(nexthop_list& l);
     void release_paths(nexthop_list&& l);
     void remove_route_slot(uint32_t slot);
+    // The route in `slot` forwards over `paths` inline from now on, without its nexthop object.
+    void detach_route(uint32_t slot, std::vector<nexthop> paths);
     void index_group(const nexthop_object& nh, bool add);
     // Stamps an entry as seen by the current replay; `fresh` = it did not exist before.
     void refresh(uint32_t& gen, bool fresh);

@@ -108,6 +108,10 @@ private:
     };
     sweep_plan plan_sweep() const;
     bool replayed(fib::table_id t) const;
+    // A restart's sweep keeps these: the kernel's routes of tables zebra does not replay.
+    bool kept_after_restart(const fib::route& r) const {
+        return r.protocol == fib::proto::kernel && !replayed(r.key.table);
+    }
 
     asio::io_context& _io;
     listener_options _opts;
@@ -131,14 +135,19 @@ private:
 
     // Which zebra the RIB's state comes from, to choose the sweep's scope. A zebra that merely
     // reconnects does not replay `ip route ... table N` routes (tables that are not a VRF's), so
-    // they must survive its sweep; a restarted zebra rebuilt its RIB, so everything stale goes.
+    // they must survive its sweep. A restarted zebra rebuilt its RIB: what its daemons gave it
+    // is sent again, so the stale rest goes, but the kernel's routes of such tables survived in
+    // the kernel and it re-read them without sending them: those stay (docs/srv6d.md).
     // Identity = nlmsg_pid, zebra's netlink port id (constant per process; several with `zebra -n`).
     std::vector<uint32_t> _conn_pids;  // seen on the current connection, first one first
     bool _conn_foreign = false;        // it carried SONiC or protobuf updates (tables = VRF ids)
+    bool _conn_detached = false;       // routes a restart's sweep keeps were detached for it
     std::vector<uint32_t> _rib_pids;   // of the connection whose replay was swept last
     // A connection of another zebra (or dialect) fed the RIB and ended before its sweep: the next
-    // sweep must be full even if the zebra before it comes back.
-    bool _full_sweep_owed = false;
+    // sweep must have that connection's scope (full, or a restart's) even if the zebra before
+    // it comes back.
+    bool _sweep_owed = false;
+    sweep_scope _owed_scope = sweep_scope::full;
     std::string _owed_reason;
 };
 
@@ -235,6 +244,7 @@ void listener::impl::begin(tcp::socket s, std::string peer) {
     _framer.reset();
     _conn_pids.clear();
     _conn_foreign = false;
+    _conn_detached = false;
     _ctx.last_nlmsg_pid.reset();
     _session.zebra_pid.reset();
     // zebra now replays everything: whatever it does not replay is stale. A sweep pending from
@@ -290,6 +300,15 @@ void listener::impl::process_frames() {
             continue;
         for (const auto& u : _batch)
             _conn_foreign |= u.from != dialect::netlink;
+        if (!_conn_detached && _session.resync_pending && plan_sweep().scope == sweep_scope::restarted) {
+            // A new zebra: before its first update, the routes its sweep will keep leave the old
+            // zebra's nexthop ids, which it hands out again (docs/rib.md, detach_if).
+            _conn_detached = true;
+            const size_t n = _rib.detach_if([this](const fib::route& r) { return kept_after_restart(r); });
+            util::log(util::level::info,
+                      "fpm: a new zebra ({}): {} kernel routes of tables it does not replay keep their paths inline",
+                      plan_sweep().reason, n);
+        }
         if (util::current_level() >= util::level::debug)
             for (const auto& u : _batch)
                 util::log(util::level::debug, "fpm: {}", to_string(u));
@@ -313,8 +332,9 @@ void listener::impl::close(const std::string& why) {
     // another zebra than the RIB's, that sweep cannot trust "same zebra" any more.
     if (_session.resync_pending && (!_conn_pids.empty() || _conn_foreign)) {
         auto plan = plan_sweep();
-        if (plan.scope == sweep_scope::full && !_full_sweep_owed) {
-            _full_sweep_owed = true;
+        if (plan.scope != sweep_scope::replayed_tables && !_sweep_owed) {
+            _sweep_owed = true;
+            _owed_scope = plan.scope;
             _owed_reason = fmt::format("{}, on an earlier connection", plan.reason);
         }
     }
@@ -354,9 +374,22 @@ void listener::impl::on_resync_timer(const std::shared_ptr<connection>& c, const
     const bool capped = now >= _connected_at + _opts.resync_max;
     const auto plan = plan_sweep();
     const uint64_t kept_before = _rib.counters().kept_routes;
-    const size_t removed = plan.scope == sweep_scope::full
-                               ? _rib.sweep()
-                               : _rib.sweep([this](fib::table_id t) { return replayed(t); });
+    size_t removed = 0;
+    switch (plan.scope) {
+    case sweep_scope::replayed_tables:
+        removed = _rib.sweep([this](fib::table_id t) { return replayed(t); });
+        break;
+    case sweep_scope::restarted:
+        // The kept routes left the old zebra's nexthop ids when the new one showed up (one that
+        // could not is swept: the new zebra may be using its id for something else).
+        removed = _rib.sweep_if([this](const fib::route& r) { return !kept_after_restart(r); },
+                                fib::rib::keep_mode::inline_only);
+        break;
+    case sweep_scope::none:
+    case sweep_scope::full:
+        removed = _rib.sweep();
+        break;
+    }
     _session.resync_pending = false;
     ++_session.sweeps;
     _session.last_sweep_removed = removed;
@@ -364,14 +397,15 @@ void listener::impl::on_resync_timer(const std::shared_ptr<connection>& c, const
     _session.last_sweep_reason = plan.reason;
     _session.last_sweep_kept = _rib.counters().kept_routes - kept_before;
     _rib_pids = _conn_pids;
-    _full_sweep_owed = false;
+    _sweep_owed = false;
     _owed_reason.clear();
     util::log(util::level::info, "fpm: replay from {} {}: {} sweep ({}): swept {} stale entries{}", c->peer,
               capped ? fmt::format("still going after {} ms (resync-max)", _opts.resync_max.count())
                      : fmt::format("quiet for {} ms", _opts.resync_quiet.count()),
               to_string(plan.scope), plan.reason, removed,
               _session.last_sweep_kept
-                  ? fmt::format(", kept {} stale routes of tables zebra does not replay", _session.last_sweep_kept)
+                  ? fmt::format(", kept {} stale {}routes of tables zebra does not replay", _session.last_sweep_kept,
+                                plan.scope == sweep_scope::restarted ? "kernel " : "")
                   : std::string{});
     if (_hooks.on_sweep)
         _hooks.on_sweep(removed);
@@ -389,7 +423,9 @@ bool listener::impl::replayed(fib::table_id t) const {
     return t == fib::main_table || t == 0 || (_hooks.replayed_table && _hooks.replayed_table(t));
 }
 
-// Full unless this connection is provably the zebra whose replay the RIB was last swept against.
+// Full unless this connection is provably the zebra whose replay the RIB was last swept against
+// (then only the tables it replays) or another zebra after it (then all but the kernel's routes
+// of the tables it does not replay).
 listener::impl::sweep_plan listener::impl::plan_sweep() const {
     if (_conn_foreign)
         return {sweep_scope::full, "SONiC/protobuf stream: its tables are VRFs, all replayed"};
@@ -397,13 +433,13 @@ listener::impl::sweep_plan listener::impl::plan_sweep() const {
         return {sweep_scope::full, "zebra's nlmsg_pid unknown"};
     if (_rib_pids.empty())
         return {sweep_scope::full, fmt::format("first replay (zebra nlmsg_pid {})", _conn_pids.front())};
-    if (_full_sweep_owed)
-        return {sweep_scope::full, _owed_reason};
+    if (_sweep_owed)
+        return {_owed_scope, _owed_reason};
     const bool same = std::any_of(_conn_pids.begin(), _conn_pids.end(), [this](uint32_t p) {
         return std::find(_rib_pids.begin(), _rib_pids.end(), p) != _rib_pids.end();
     });
     if (!same)
-        return {sweep_scope::full,
+        return {sweep_scope::restarted,
                 fmt::format("zebra restarted (nlmsg_pid {} -> {})", _rib_pids.front(), _conn_pids.front())};
     return {sweep_scope::replayed_tables, fmt::format("same zebra (nlmsg_pid {})", _conn_pids.front())};
 }

@@ -1,8 +1,9 @@
 // The FPM server zebra's dplane_fpm_nl connects to. One connection at a time; every complete
 // frame is decoded and applied to the RIB as one batch; on every connect the RIB is marked
-// stale and swept once zebra's replay is over (see docs/srv6d.md, "Resync"). The sweep is full
-// after a zebra restart (a new nlmsg_pid) and limited to the tables zebra replays when the same
-// zebra reconnects.
+// stale and swept once zebra's replay is over (see docs/srv6d.md, "Resync"). The sweep is
+// limited to the tables zebra replays when the same zebra reconnects, and keeps the kernel's
+// routes of the other tables after a zebra restart (a new nlmsg_pid), which zebra re-reads but
+// does not replay.
 //
 // The listener owns its io objects only. The RIB, the counters and the session info are the
 // caller's, and are touched on the io_context's thread only: run the io_context on one thread.

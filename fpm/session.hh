@@ -12,8 +12,9 @@ namespace fpm {
 // What the last resync sweep was allowed to remove (docs/srv6d.md, "Which tables a sweep cleans").
 enum class sweep_scope : uint8_t {
     none,             // no sweep yet
-    full,             // everything not refreshed by the replay (zebra restarted, or unknown)
+    full,             // everything not refreshed by the replay (first replay, zebra unknown)
     replayed_tables,  // the same zebra reconnected: only tables its replay walks
+    restarted,        // zebra restarted: all but the kernel's routes of tables it does not replay
 };
 
 constexpr std::string_view to_string(sweep_scope s) {
@@ -21,6 +22,7 @@ constexpr std::string_view to_string(sweep_scope s) {
     case sweep_scope::none: return "none";
     case sweep_scope::full: return "full";
     case sweep_scope::replayed_tables: return "replayed tables only";
+    case sweep_scope::restarted: return "all but kernel routes of unreplayed tables";
     }
     return "?";
 }

@@ -448,7 +448,7 @@ def main():
     f.add_argument("--sweeps", type=int)
     f.add_argument("--connected", action="store_true")
     f.add_argument("--disconnected", action="store_true")
-    f.add_argument("--sweep-scope", help='"full" or "replayed tables only" (with --sweeps)')
+    f.add_argument("--sweep-scope", help='"full", "replayed tables only" or "all but kernel routes of unreplayed tables" (with --sweeps)')
     f.add_argument("--timeout", type=float, default=10)
     args = ap.parse_args()
     return {"routes": cmd_routes, "sids": cmd_sids, "absent": cmd_absent, "present": cmd_present, "snapshot": cmd_snapshot,

@@ -678,6 +678,88 @@ TEST_F(SelectiveSweep, ReplayedTablesAreSweptAsBefore) {
     EXPECT_EQ(r.counters().kept_routes, 1u);
 }
 
+// After a zebra restart (docs/rib.md): the kernel's routes of unreplayed tables are kept (the
+// new zebra re-read them from the kernel but does not replay them), FRR's own are swept.
+TEST_F(SelectiveSweep, PerRouteFilterKeepsUnreplayedKernelRoutesOnly) {
+    auto kernel_route = nhg_route("192.0.2.0/24", 10, 100);
+    kernel_route.protocol = proto::kernel;
+    r.upsert_route(kernel_route);  // table 100 over group 10 = {2, 3}: now a kernel route
+    replay_main_only();
+    const auto may_sweep = [](const route& x) { return replayed_table(x.key.table) || x.protocol != proto::kernel; };
+    // Removed: 10.9/24 (main), 198.18/15 (table 1000, static), NH 4, PIC 7.
+    EXPECT_EQ(r.sweep_if(may_sweep), 4u);
+    EXPECT_EQ(r.find_route(key("10.9.0.0/24")), nullptr);
+    EXPECT_EQ(r.find_route(key("198.18.0.0/15", 1000)), nullptr);
+    ASSERT_NE(r.find_route(key("192.0.2.0/24", 100)), nullptr);
+    EXPECT_EQ(r.resolve(*r.find_route(key("192.0.2.0/24", 100))).paths.size(), 2u);  // group 10 kept
+    EXPECT_NE(r.find_nexthop(1), nullptr);  // replayed
+    EXPECT_EQ(r.counters().kept_routes, 1u);
+    EXPECT_EQ(r.counters().kept_nexthops, 3u);  // 10, 2, 3
+    EXPECT_EQ(r.counters().swept_routes, 2u);
+    EXPECT_EQ(r.stale_count(), 0u);
+    EXPECT_FALSE(r.resync_pending());
+}
+
+// After a restart the kept routes must not follow the old zebra's nexthop ids, which the new
+// one hands out again: as soon as the restart is known they take their resolved paths inline;
+// the sweep then keeps them, and sweeps what could not be detached.
+TEST_F(SelectiveSweep, DetachedRoutesKeepTheirPathsWhateverTheNewZebraCallsTheIds) {
+    auto kernel_route = nhg_route("192.0.2.0/24", 10, 100);  // over group 10 = {2, 3}
+    kernel_route.protocol = proto::kernel;
+    r.upsert_route(kernel_route);
+    auto unresolved = nhg_route("203.0.113.0/24", 99, 100);  // nh 99 never came
+    unresolved.protocol = proto::kernel;
+    r.upsert_route(unresolved);
+    const auto before = r.resolve(*r.find_route(key("192.0.2.0/24", 100))).paths;
+    ASSERT_EQ(before.size(), 2u);
+    const auto unreplayed_kernel = [](const route& x) { return !replayed_table(x.key.table) && x.protocol == proto::kernel; };
+
+    r.begin_resync();  // a new zebra connects ...
+    const auto v = r.version();
+    EXPECT_EQ(r.detach_if(unreplayed_kernel), 1u);  // ... and is known to be a new one
+    EXPECT_EQ(r.version(), v + 1);
+    const route* kept = r.find_route(key("192.0.2.0/24", 100));
+    ASSERT_NE(kept, nullptr);
+    EXPECT_FALSE(kept->nh_id.has_value());
+    ASSERT_EQ(kept->nexthops.size(), 2u);
+    EXPECT_EQ(kept->nexthops[0], before[0].path);
+    EXPECT_EQ(kept->nexthops[1], before[1].path);
+    EXPECT_EQ(kept->protocol, proto::kernel);
+    EXPECT_TRUE(r.users_of(10).empty());
+    EXPECT_TRUE(r.find_route(key("203.0.113.0/24", 100))->nh_id.has_value());  // not resolvable: as is
+    EXPECT_EQ(r.stale_count(), r.routes().size() + r.nexthops().size() + r.pic_contexts().size());
+
+    // The new zebra's replay: its objects 10 and 99 are something else entirely.
+    r.upsert_nexthop(singleton(1, via("10.0.0.2", 4)));
+    r.upsert_route(nhg_route("10.1.0.0/24", 1));
+    r.upsert_nexthop(singleton(10, via("10.0.0.99", 9)));
+    r.upsert_nexthop(singleton(99, via("10.0.0.98", 9)));
+    EXPECT_EQ(r.resolve(*kept).paths.size(), 2u);
+    EXPECT_EQ(r.resolve(*kept).paths[0].path, before[0].path);
+
+    const auto may_sweep = [&](const route& x) { return !unreplayed_kernel(x); };
+    // Removed: 10.9/24, 198.18/15 (static), 203.0.113/24 (still on an object: the new zebra's
+    // 99 now), NH 2, 3, 4, PIC 7. The new 10 and 99 are fresh.
+    EXPECT_EQ(r.sweep_if(may_sweep, rib::keep_mode::inline_only), 7u);
+    kept = r.find_route(key("192.0.2.0/24", 100));
+    ASSERT_NE(kept, nullptr);
+    EXPECT_EQ(r.resolve(*kept).paths[1].path, before[1].path);
+    EXPECT_EQ(r.find_route(key("203.0.113.0/24", 100)), nullptr);
+    EXPECT_EQ(r.find_nexthop(2), nullptr);
+    EXPECT_EQ(r.counters().kept_routes, 1u);
+    EXPECT_EQ(r.counters().kept_nexthops, 0u);
+    EXPECT_EQ(r.stale_count(), 0u);
+    // A later update or delete of the kept route by the new zebra works as for any route.
+    EXPECT_TRUE(r.delete_route(key("192.0.2.0/24", 100)));
+}
+
+TEST_F(SelectiveSweep, EmptyRouteFilterIsAFullSweep) {
+    replay_main_only();
+    EXPECT_EQ(r.sweep_if(rib::route_filter{}), 8u);
+    EXPECT_EQ(r.routes().size(), 1u);
+    EXPECT_EQ(r.counters().kept_routes, 0u);
+}
+
 // --- PIC contexts and SID lists
 
 TEST(RibOther, PicAndSidlistUpsertDelete) {

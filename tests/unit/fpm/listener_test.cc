@@ -402,10 +402,11 @@ TEST(Listener, ReplayAfterReconnectSweepsWhatZebraNoLongerHas) {
 
 namespace nl = fpm::test;
 
-// One RTM_NEWROUTE frame as zebra stamps it: table < 256 in rtm_table, one inline path.
-bytes route_frame(uint32_t pid, const char* dst, uint8_t len, uint8_t table) {
+// One RTM_NEWROUTE frame as zebra stamps it: table < 256 in rtm_table, one inline path; a
+// static route unless another rtm_protocol is given (2: a kernel route zebra relays).
+bytes route_frame(uint32_t pid, const char* dst, uint8_t len, uint8_t table, uint8_t protocol = 196) {
     return nl::frame(nl::nlmsg(24,
-                               nl::cat({nl::rtmsg(2, len, table, 196, 1), nl::attr(1, nl::addr(dst)),
+                               nl::cat({nl::rtmsg(2, len, table, protocol, 1), nl::attr(1, nl::addr(dst)),
                                         nl::attr(5, nl::addr("10.0.0.2")), nl::attr(4, nl::u32(3))}),
                                0x501, pid));
 }
@@ -467,25 +468,108 @@ TEST(ListenerSweepScope, SameZebraReconnectKeepsTablesItDoesNotReplay) {
     EXPECT_EQ(h.on_io([&] { return h._rib.counters().kept_routes; }), 1u);
 }
 
-TEST(ListenerSweepScope, RestartedZebraSweepsEveryTable) {
+TEST(ListenerSweepScope, RestartedZebraSweepsEveryTableButUnreplayedKernelRoutes) {
     harness h(quick_sweep());
-    connect_and_sweep(h, zebra_a, 1);
-    // A new zebra process (new port id) rebuilt its RIB: table 100's route is gone with it.
+    {
+        // zebra A's state also has a kernel route in table 200 (`ip route add ... table 200`).
+        client c("127.0.0.1", h.port());
+        ASSERT_TRUE(c.send(nl::cat({first_state(zebra_a), route_frame(zebra_a, "198.51.100.0", 24, 200, 2)})));
+        ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == 1; }));
+    }
+    ASSERT_TRUE(h.wait_connected(false));
+    // A new zebra process (new port id) rebuilt its RIB: table 100's static route is gone with
+    // it. The kernel route of table 200 is still in the kernel, so the new zebra read it at
+    // start, but its replay skips table 200: srv6d keeps it.
     client c("127.0.0.1", h.port());
     ASSERT_TRUE(c.send(route_frame(zebra_b, "10.1.0.0", 24, 254)));
     ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == 2; }));
     EXPECT_TRUE(has(h, "10.1.0.0/24", 254));
     EXPECT_FALSE(has(h, "10.9.0.0/24", 254));
+    EXPECT_FALSE(has(h, "10.10.0.0/24", harness::vrf_table));  // a VRF's table: replayed, swept
     EXPECT_FALSE(has(h, "192.0.2.0/24", 100));
+    EXPECT_TRUE(has(h, "198.51.100.0/24", 200));
     const auto s = h.session();
     EXPECT_EQ(*s.zebra_pid, zebra_b);
-    EXPECT_EQ(s.last_sweep_scope, sweep_scope::full);
+    EXPECT_EQ(s.last_sweep_scope, sweep_scope::restarted);
     EXPECT_EQ(s.last_sweep_reason, "zebra restarted (nlmsg_pid 3425875349 -> 3522207867)");
     EXPECT_EQ(s.last_sweep_removed, 3u);
-    EXPECT_EQ(s.last_sweep_kept, 0u);
+    EXPECT_EQ(s.last_sweep_kept, 1u);
 }
 
-TEST(ListenerSweepScope, AnotherZebraInBetweenMakesTheNextSweepFull) {
+// NHG mode: RTM_NEWNEXTHOP singleton `id` via `gw` on `oif`, and a route over object `nh`.
+bytes nh_frame(uint32_t pid, uint32_t id, const char* gw, uint32_t oif) {
+    return nl::frame(nl::nlmsg(104,
+                               nl::cat({nl::nhmsg(2, 11), nl::attr(1, nl::u32(id)), nl::attr(6, nl::addr(gw)),
+                                        nl::attr(5, nl::u32(oif))}),
+                               0x501, pid));
+}
+bytes nhg_route_frame(uint32_t pid, const char* dst, uint8_t table, uint8_t protocol, uint32_t nh) {
+    return nl::frame(nl::nlmsg(
+        24, nl::cat({nl::rtmsg(2, 24, table, protocol, 1), nl::attr(1, nl::addr(dst)), nl::attr(30, nl::u32(nh))}),
+        0x501, pid));
+}
+
+TEST(ListenerSweepScope, RestartedZebraReusingNexthopIdsDoesNotMoveKeptRoutes) {
+    listener_options o = quick_sweep();
+    o.resync_quiet = 1500ms;  // time to look between the replay and the sweep
+    harness h(o);
+    {
+        // zebra A: object 5 via 10.0.0.2, used by main's 10.1/24 and table 200's kernel route.
+        client c("127.0.0.1", h.port());
+        ASSERT_TRUE(c.send(nl::cat({nh_frame(zebra_a, 5, "10.0.0.2", 3), nhg_route_frame(zebra_a, "10.1.0.0", 254, 2, 5),
+                                    nhg_route_frame(zebra_a, "198.51.100.0", 200, 2, 5)})));
+        ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == 1; }));
+    }
+    ASSERT_TRUE(h.wait_connected(false));
+    const auto via_table_200 = [&] {
+        return h.on_io([&] {
+            const auto* r = h._rib.find_route(key("198.51.100.0/24", 200));
+            std::vector<fib::resolved_path> paths;
+            if (r)
+                paths = h._rib.resolve(*r).paths;
+            return paths;
+        });
+    };
+    const auto old_gw = *fib::parse_addr("10.0.0.2");
+    // zebra B (restarted) calls another nexthop 5 and replays main over it.
+    client c("127.0.0.1", h.port());
+    ASSERT_TRUE(c.send(nl::cat({nh_frame(zebra_b, 5, "10.0.0.99", 4), nhg_route_frame(zebra_b, "10.1.0.0", 254, 2, 5)})));
+    ASSERT_TRUE(h.wait_frames(5));
+    ASSERT_TRUE(h.session().resync_pending);  // before the sweep ...
+    auto paths = via_table_200();
+    ASSERT_EQ(paths.size(), 1u);
+    EXPECT_EQ(paths[0].path.gateway, old_gw);  // ... table 200 still goes where zebra A said
+    EXPECT_EQ(paths[0].path.ifindex, 3u);
+    ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == 2; }));
+    paths = via_table_200();  // and after it
+    ASSERT_EQ(paths.size(), 1u);
+    EXPECT_EQ(paths[0].path.gateway, old_gw);
+    EXPECT_EQ(h.session().last_sweep_scope, sweep_scope::restarted);
+    EXPECT_EQ(h.session().last_sweep_kept, 1u);
+    EXPECT_EQ(h.on_io([&] { return h._rib.find_nexthop(5)->path->gateway; }), *fib::parse_addr("10.0.0.99"));
+}
+
+TEST(ListenerSweepScope, RestartedZebraSweepsStaleKernelRoutesOfReplayedTables) {
+    harness h(quick_sweep());
+    {
+        client c("127.0.0.1", h.port());
+        ASSERT_TRUE(c.send(nl::cat({route_frame(zebra_a, "10.1.0.0", 24, 254),
+                                    route_frame(zebra_a, "10.7.0.0", 24, 254, 2),
+                                    route_frame(zebra_a, "10.8.0.0", 24, harness::vrf_table, 2)})));
+        ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == 1; }));
+    }
+    ASSERT_TRUE(h.wait_connected(false));
+    // Kernel routes of main and of a VRF's table are in the replay: not replayed = gone.
+    client c("127.0.0.1", h.port());
+    ASSERT_TRUE(c.send(route_frame(zebra_b, "10.1.0.0", 24, 254)));
+    ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == 2; }));
+    EXPECT_FALSE(has(h, "10.7.0.0/24", 254));
+    EXPECT_FALSE(has(h, "10.8.0.0/24", harness::vrf_table));
+    EXPECT_EQ(h.session().last_sweep_scope, sweep_scope::restarted);
+    EXPECT_EQ(h.session().last_sweep_kept, 0u);
+}
+
+TEST(ListenerSweepScope, AnotherZebraInBetweenMakesTheNextSweepNonSelective) {
     listener_options o = quick_sweep();
     o.resync_quiet = 1500ms;  // room for the middle connection to end before its sweep
     harness h(o);
@@ -502,10 +586,11 @@ TEST(ListenerSweepScope, AnotherZebraInBetweenMakesTheNextSweepFull) {
     client c("127.0.0.1", h.port());
     ASSERT_TRUE(c.send(route_frame(zebra_a, "10.1.0.0", 24, 254)));
     ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == 2; }));
+    // It gets the scope of zebra B's connection (a restart's: both routes are static, so swept).
     EXPECT_FALSE(has(h, "192.0.2.0/24", 100));
     EXPECT_FALSE(has(h, "198.51.100.0/24", 100));
     const auto s = h.session();
-    EXPECT_EQ(s.last_sweep_scope, sweep_scope::full);
+    EXPECT_EQ(s.last_sweep_scope, sweep_scope::restarted);
     EXPECT_EQ(s.last_sweep_reason, "zebra restarted (nlmsg_pid 3425875349 -> 3522207867), on an earlier connection");
 
     // After that full sweep, zebra A is the RIB's zebra again: the next reconnect is selective.
