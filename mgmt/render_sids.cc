@@ -58,7 +58,7 @@ pb::SidTable render_sids(const fib::rib& rib, const vrf::registry& reg, const vr
         }
         if (e.shadowed) {
             s->set_state("shadowed");
-            s->set_reason("zebra sent this SID too; zebra's wins");
+            s->set_reason("zebra sent a route for this prefix; zebra's wins");
             continue;
         }
         s->set_state(b.active ? "active" : "refused");

@@ -49,10 +49,10 @@ std::vector<std::string> shadow_changes(const fib::rib& rib, std::set<fib::route
                                              l && *l ? fib::behavior_name((*l)->action) : "?");
         if (c.shadowed) {
             shadowed.insert(k);
-            out.push_back(fmt::format("config sid {}: shadowed: zebra sent a SID for this prefix, zebra's wins", what));
+            out.push_back(fmt::format("config sid {}: shadowed: zebra sent a route for this prefix, zebra's wins", what));
         } else {
             shadowed.erase(k);
-            out.push_back(fmt::format("config sid {}: in use again: zebra's SID for this prefix is gone", what));
+            out.push_back(fmt::format("config sid {}: in use again: zebra's route for this prefix is gone", what));
         }
     }
     return out;

@@ -133,7 +133,7 @@ TEST(SidSync, ConfigSidsBindLikeZebrasAndShadowsAreLoggedOnce) {
     rib.upsert_route(zebra);
     auto lines = shadow_changes(rib, shadowed);
     ASSERT_EQ(lines.size(), 1u);
-    EXPECT_EQ(lines[0], "config sid fc00:1::d46/128 End.DT46: shadowed: zebra sent a SID for this prefix, zebra's wins");
+    EXPECT_EQ(lines[0], "config sid fc00:1::d46/128 End.DT46: shadowed: zebra sent a route for this prefix, zebra's wins");
     rib.upsert_route(zebra);  // replayed
     EXPECT_TRUE(shadow_changes(rib, shadowed).empty());
     (void)sync_sids(t, rib, reg);  // the same binding (red): the tracker follows, nothing to report
@@ -142,7 +142,7 @@ TEST(SidSync, ConfigSidsBindLikeZebrasAndShadowsAreLoggedOnce) {
     rib.delete_route(zebra.key);
     lines = shadow_changes(rib, shadowed);
     ASSERT_EQ(lines.size(), 1u);
-    EXPECT_EQ(lines[0], "config sid fc00:1::d46/128 End.DT46: in use again: zebra's SID for this prefix is gone");
+    EXPECT_EQ(lines[0], "config sid fc00:1::d46/128 End.DT46: in use again: zebra's route for this prefix is gone");
     (void)sync_sids(t, rib, reg);
     EXPECT_EQ(t.find(pfx("fc00:1::d46/128"))->sid.action, fib::behavior::end_dt46);
     EXPECT_TRUE(t.find(pfx("fc00:1::d46/128"))->bound.active);

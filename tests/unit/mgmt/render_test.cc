@@ -271,7 +271,7 @@ TEST_F(RenderTest, SidOriginAndShadowedConfigSids) {
     EXPECT_EQ(t.sids(2).state(), "active");
     EXPECT_EQ(t.sids(3).origin(), "config");
     EXPECT_EQ(t.sids(3).state(), "shadowed");
-    EXPECT_EQ(t.sids(3).reason(), "zebra sent this SID too; zebra's wins");
+    EXPECT_EQ(t.sids(3).reason(), "zebra sent a route for this prefix; zebra's wins");
     EXPECT_EQ(t.sids(3).seg6local().behavior(), "End.DT4");
     EXPECT_EQ(t.sids(3).vrf(), "red");
     EXPECT_EQ(t.sids(4).prefix(), "fc00:0:1:f000::/128");
