@@ -174,7 +174,7 @@ bool control_plane::start() {
         rcu.reclaim();
     });
     // Before zebra connects and before the first sync binds them: config SIDs are pinned in the
-    // RIB (never swept), and zebra's SID at the same prefix shadows one (docs/rib.md).
+    // RIB (never swept), and zebra's route at the same prefix shadows one (docs/rib.md).
     for (const auto& s : cfg.sids)
         rib.add_config_route(vrf::to_route(s));
     if (!cfg.sids.empty())
