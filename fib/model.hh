@@ -25,6 +25,8 @@ enum class route_type : uint8_t { unicast, local, blackhole, unreachable, prohib
 
 // rtm_protocol values that matter to us (linux/rtnetlink.h, FRR zebra2proto()).
 namespace proto {
+// RTPROT_STATIC, "route installed by administrator": srv6d's own config routes ([sids]).
+constexpr uint8_t config = 4;
 constexpr uint8_t kernel = 2;  // connected, kernel and FRR 10 local routes
 constexpr uint8_t zebra = 11;
 constexpr uint8_t bgp = 186;

@@ -24,7 +24,7 @@ void rib::forget(uint32_t gen) {
 void rib::begin_resync() {
     ++_generation;
     _resync_pending = true;
-    _stale = _routes.size() + _nexthops.size() + _pic.size() + _sidlists.size();
+    _stale = _routes.size() - _pinned + _nexthops.size() + _pic.size() + _sidlists.size();
     ++_counters.resyncs;
 }
 
@@ -163,6 +163,8 @@ void rib::release_paths(nexthop_list&& l) {
 
 bool rib::upsert_route(route r) {
     ++_counters.route_upserts;
+    if (!_config.empty())
+        shadow_config(r.key);
     const uint32_t slot = _routes.find_slot(r.key);
     if (slot != route_table::npos) {
         auto& e = _routes.at(slot);
@@ -194,6 +196,18 @@ bool rib::delete_route(const route_key& k) {
     if (slot == route_table::npos) {
         ++_counters.route_delete_unknown;
         return false;
+    }
+    if (auto c = _config.find(k); c != _config.end()) {
+        // zebra withdraws its route: the config one comes back. A delete of the config route
+        // itself is one of something zebra never sent.
+        if (!c->second.shadowed) {
+            ++_counters.route_delete_unknown;
+            return false;
+        }
+        forget(_routes.at(slot).gen);
+        restore_config(slot, c->second);
+        ++_counters.route_deletes;
+        return true;
     }
     forget(_routes.at(slot).gen);
     index_route(slot, false);
@@ -394,6 +408,11 @@ size_t rib::sweep_if(const route_filter& may_sweep, keep_mode mode) {
                 keep_pic.insert(*e.r.pic_id);
             continue;
         }
+        if (auto c = _config.find(e.r.key); c != _config.end()) {
+            restore_config(i, c->second);  // zebra's stale route goes, the config one returns
+            ++routes;
+            continue;
+        }
         note(e.r.key);
         index_route(i, false);
         remove_route_slot(i);
@@ -558,7 +577,7 @@ std::vector<local_sid_entry> rib::local_sids() const {
         if (res.paths.empty() || !res.paths.front().path.local)
             continue;
         const auto& p = res.paths.front();
-        out.push_back({r, *p.path.local, p.nh_id, p.path.ifindex});
+        out.push_back({r, *p.path.local, p.nh_id, p.path.ifindex, origin_of(k)});
     }
     std::sort(out.begin(), out.end(), [](const local_sid_entry& a, const local_sid_entry& b) {
         const auto& x = a.r->key;

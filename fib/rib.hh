@@ -40,11 +40,21 @@ struct resolution {
     std::vector<uint32_t> missing_ids;
 };
 
+// Who put a route in the RIB: zebra over FPM, or srv6d's own configuration ([sids] lines).
+enum class origin : uint8_t { fpm, config };
+
 struct local_sid_entry {
     const route* r = nullptr;   // the SID route (table 254 in FRR); valid until the next mutation
     seg6local sid;              // the endpoint behavior of its (first) path
     uint32_t nh_id = 0;
     uint32_t ifindex = 0;
+    origin from = origin::fpm;
+};
+
+// A route of srv6d's own configuration, and whether a route of zebra's at its key hides it.
+struct config_route {
+    route r;
+    bool shadowed = false;
 };
 
 struct rib_counters {
@@ -67,6 +77,17 @@ public:
     bool delete_pic_context(uint32_t id);
     bool upsert_sidlist(std::string name, std::vector<ip6_addr> segments);
     bool delete_sidlist(const std::string& name);
+
+    // --- routes of srv6d's own configuration (static local SIDs, docs/rib.md "Config routes").
+    // They live in the route table like zebra's, so every reader (local_sids, the compiler's
+    // journal, show routes) sees them without a second source; but they are pinned: never stale,
+    // never swept. zebra is the authority: its route at the same key replaces (shadows) the
+    // config one, which comes back when zebra deletes its route or a sweep removes it.
+    // Adds or replaces the config route at r.key; returns true if the installed route changed.
+    bool add_config_route(route r);
+    const std::map<route_key, config_route>& config_routes() const { return _config; }
+    // Who installed the route now at k (fpm when there is none).
+    origin origin_of(const route_key& k) const;
 
     // --- mark and sweep
     // Everything held now becomes stale until an upsert refreshes it (a new connection starts).
@@ -139,6 +160,10 @@ private:
     void remove_route_slot(uint32_t slot);
     // The route in `slot` forwards over `paths` inline from now on, without its nexthop object.
     void detach_route(uint32_t slot, std::vector<nexthop> paths);
+    // Puts the config route back into `slot` (zebra's route there was deleted or swept).
+    void restore_config(uint32_t slot, config_route& c);
+    // zebra upserts k: a config route there becomes shadowed.
+    void shadow_config(const route_key& k);
     void index_group(const nexthop_object& nh, bool add);
     // Stamps an entry as seen by the current replay; `fresh` = it did not exist before.
     void refresh(uint32_t& gen, bool fresh);
@@ -177,6 +202,8 @@ private:
     // One copy of each distinct inline path list in use: hash of the paths -> the lists.
     std::unordered_multimap<uint64_t, nexthop_list> _paths;
     std::map<table_id, size_t> _table_routes;
+    std::map<route_key, config_route> _config;
+    size_t _pinned = 0;  // config routes installed (not shadowed): never counted stale
     size_t _stale = 0;  // entries stamped before _generation
     uint32_t _generation = 0;
     bool _resync_pending = false;

@@ -17,6 +17,7 @@ struct proto_entry {
 // show as K: the wire does not tell them apart.
 constexpr proto_entry protocols[] = {
     {fib::proto::kernel, "kernel", "K"},  {fib::proto::zebra, "zebra", "T"},
+    {fib::proto::config, "config", "?"},  // srv6d's own [sids] lines (not zebra's): no vtysh letter
     {42, "babel", "A"},                   {fib::proto::bgp, "bgp", "B"},
     {fib::proto::isis, "isis", "I"},      {fib::proto::ospf, "ospf", "O"},
     {189, "rip", "R"},                    {190, "ripng", "R"},

@@ -9,7 +9,7 @@
 namespace mgmt {
 namespace {
 
-constexpr size_t columns = 8;
+constexpr size_t columns = 9;
 using row = std::array<std::string, columns>;
 
 std::string structure_text(const pb::Seg6Local& l) {
@@ -47,12 +47,12 @@ std::string format_sids(const pb::SidTable& t) {
     if (t.sids_size() == 0)
         return {};
     std::vector<row> rows;
-    rows.push_back({"SID", "Behavior", "Context", "VRF", "Flavors", "Protocol", "Structure", "State"});
+    rows.push_back({"SID", "Behavior", "Context", "VRF", "Flavors", "Protocol", "Origin", "Structure", "State"});
     for (const auto& s : t.sids()) {
         const auto& l = s.seg6local();
         rows.push_back({s.prefix(), l.behavior(), context_text(s), s.has_vrf() ? s.vrf() : "-",
                         l.flavors_size() ? fmt::format("{}", fmt::join(l.flavors(), ",")) : "-",
-                        s.protocol_name(), structure_text(l), state_text(s)});
+                        s.protocol_name(), s.origin().empty() ? "-" : s.origin(), structure_text(l), state_text(s)});
     }
     std::array<size_t, columns> width{};
     for (const auto& r : rows)

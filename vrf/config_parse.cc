@@ -21,7 +21,14 @@ std::string_view trim(std::string_view s) {
     return s;
 }
 
-std::vector<std::string_view> split_blanks(std::string_view s) {
+template <typename T>
+parsed<T> fail(std::string_view line, std::string msg) {
+    return parsed<T>{std::nullopt, fmt::format("vrf '{}': {}", line, msg)};
+}
+
+}  // namespace
+
+std::vector<std::string_view> split_words(std::string_view s) {
     std::vector<std::string_view> out;
     size_t i = 0;
     while (i < s.size()) {
@@ -37,13 +44,6 @@ std::vector<std::string_view> split_blanks(std::string_view s) {
     return out;
 }
 
-template <typename T>
-parsed<T> fail(std::string_view line, std::string msg) {
-    return parsed<T>{std::nullopt, fmt::format("vrf '{}': {}", line, msg)};
-}
-
-}  // namespace
-
 parsed<vrf_spec> parse_vrf(std::string_view line) {
     std::string_view body = trim(line);
     if (body.starts_with("vrf")) {  // a whole "vrf = ..." line
@@ -52,7 +52,7 @@ parsed<vrf_spec> parse_vrf(std::string_view line) {
             body = trim(rest.substr(1));
     }
     const auto shown = body;
-    const auto toks = split_blanks(body);
+    const auto toks = split_words(body);
     if (toks.empty())
         return fail<vrf_spec>(shown, "empty; expected 'NAME table ID [members IF,...]'");
 

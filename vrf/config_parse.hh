@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "fib/addr.hh"
 #include "vrf/spec.hh"
@@ -18,6 +19,9 @@ struct parsed {
     std::string error;  // set iff !value
     explicit operator bool() const { return value.has_value(); }
 };
+
+// The blank-separated words of a config value (blanks: space, tab, CR, LF).
+std::vector<std::string_view> split_words(std::string_view s);
 
 // "NAME table ID [members IF[,IF...]]"; a leading "vrf =" is accepted, so a whole config line
 // parses too. Tokens are separated by blanks; the member list may also be spaced after commas.

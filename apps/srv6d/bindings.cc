@@ -95,6 +95,8 @@ void bindings::sync_now() {
         const bool news = c.after && (!c.after->active || c.after->vrf);
         log(news ? level::info : level::debug, "{}", describe(c, _sids));
     }
+    for (const auto& line : shadow_changes(_rib, _shadowed))
+        log(level::info, "{}", line);
     if (_on_synced)
         _on_synced();
 }

@@ -80,6 +80,7 @@ private:
     std::optional<boost::asio::posix::stream_descriptor> _kernel_fd;
     boost::asio::steady_timer _tunsrc_timer;
     std::function<void()> _on_synced;
+    std::set<fib::route_key> _shadowed;  // config SIDs zebra's shadow, as last logged
     bool _sync_posted = false;
     bool _stopped = false;
     // replayed_table()'s cache, rebuilt when the registry's version moves.

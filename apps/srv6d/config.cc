@@ -82,8 +82,9 @@ private:
 constexpr const char* vrf_key = "vrf";
 constexpr const char* port_key = "dataplane.port";
 constexpr const char* neighbor_key = "dataplane.neighbor";
+constexpr const char* sid_key = "sids.sid";
 // Repeatable keys: every line counts, and the command line's replace the file's.
-constexpr const char* list_keys[] = {vrf_key, port_key, neighbor_key};
+constexpr const char* list_keys[] = {vrf_key, port_key, neighbor_key, sid_key};
 
 // Errors of a config file, with a hint where the INI syntax is the likely cause.
 std::string file_error(const std::string& file, const po::error& e) {
@@ -93,6 +94,8 @@ std::string file_error(const std::string& file, const po::error& e) {
         if (opt.size() > 4 && opt.ends_with(".vrf"))
             return fmt::format("{}: 'vrf = ...' in [{}]: vrf lines go before the first [section]", file,
                                opt.substr(0, opt.size() - 4));
+        if (opt == "sid" || (opt.ends_with(".sid") && opt != sid_key))
+            return fmt::format("{}: 'sid = ...' outside [sids]: sid lines go in the [sids] section", file);
     }
     return fmt::format("{}: {}", file, e.what());
 }
@@ -218,6 +221,15 @@ std::string apply_setting(config& cfg, const std::string& key, const std::string
                                    spec.value->name, v.table, v.name);
         }
         cfg.vrfs.push_back(std::move(*spec.value));
+    } else if (key == sid_key) {
+        auto spec = vrf::parse_sid(value);
+        if (!spec)
+            return spec.error;  // "sid 'fc00::1 End.DT4': End.DT4 needs 'table ID' or 'vrf NAME'"
+        // One line per SID: two behaviors for one prefix would leave the choice to line order.
+        for (const auto& o : cfg.sids)
+            if (o.sid == spec.value->sid)
+                return fmt::format("invalid sid '{}': sid {} is configured twice", value, fib::to_string(o.sid));
+        cfg.sids.push_back(std::move(*spec.value));
     } else {
         return fmt::format("unknown setting '{}'", key);
     }
@@ -243,6 +255,8 @@ parse_result parse_args(int argc, const char* const* argv) {
                            "a DPDK port (repeatable)");
     settings.add_options()(neighbor_key, new text_list_value("'PORT ADDRESS MAC'"),
                            "a static neighbor on a port (repeatable)");
+    settings.add_options()(sid_key, new text_list_value("'PREFIX BEHAVIOR [ARGS] [flavors LIST]'"),
+                           "a local SID of srv6d's own, in [sids] (repeatable)");
     po::options_description all;
     all.add(generic).add(settings);
 

@@ -11,6 +11,7 @@
 #include "fib/addr.hh"
 #include "forward/port.hh"
 #include "util/log.hh"
+#include "vrf/sid_parse.hh"
 #include "vrf/spec.hh"
 
 namespace srv6d {
@@ -42,6 +43,8 @@ struct config {
     std::optional<fib::ip6_addr> encap_source;  // H.Encaps outer source; FPM does not carry it
     // `vrf = NAME table ID [members IF,...]` lines, in file order (before any [section]).
     std::vector<vrf::vrf_spec> vrfs;
+    // [sids] `sid = PREFIX BEHAVIOR [ARGS]` lines, in file order: local SIDs of srv6d's own.
+    std::vector<vrf::sid_spec> sids;
 
     std::string config_file;                // the file that was read; empty when none
 };
@@ -61,7 +64,8 @@ struct parse_result {
 parse_result parse_args(int argc, const char* const* argv);
 
 // One "section.key" = value, validated into `cfg`; returns an error message or "" when valid.
-// Exposed so that tests can check each key's rules directly. "vrf" appends one VRF.
+// Exposed so that tests can check each key's rules directly. "vrf" appends one VRF, "sids.sid"
+// one SID.
 std::string apply_setting(config& cfg, const std::string& key, const std::string& value);
 
 }  // namespace srv6d

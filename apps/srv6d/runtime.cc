@@ -32,6 +32,7 @@
 #include "mgmt/names.hh"
 #include "mgmt/server.hh"
 #include "util/log.hh"
+#include "vrf/sid_parse.hh"
 
 namespace srv6d {
 namespace {
@@ -179,6 +180,12 @@ bool control_plane::start() {
             dp->update_vrfs([this](const std::string& n) { return active_vrf(n); });
         rcu.reclaim();
     });
+    // Before zebra connects and before the first sync binds them: config SIDs are pinned in the
+    // RIB (never swept), and zebra's route at the same prefix shadows one (docs/rib.md).
+    for (const auto& s : cfg.sids)
+        rib.add_config_route(vrf::to_route(s));
+    if (!cfg.sids.empty())
+        log(level::info, "sids: {} configured", cfg.sids.size());
     vrfs.start();
     if (cfg.dataplane_enabled) {
         fwd::dataplane_options o;

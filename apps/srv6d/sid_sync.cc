@@ -38,6 +38,26 @@ std::vector<sid_change> sync_sids(vrf::sid_tracker& tracker, const fib::rib& rib
     return changes;
 }
 
+std::vector<std::string> shadow_changes(const fib::rib& rib, std::set<fib::route_key>& shadowed) {
+    std::vector<std::string> out;
+    for (const auto& [k, c] : rib.config_routes()) {
+        const bool was = shadowed.count(k) > 0;
+        if (c.shadowed == was)
+            continue;
+        const auto* l = c.r.nexthops.empty() ? nullptr : &c.r.nexthops.front().local;
+        const std::string what = fmt::format("{} {}", fib::to_string(k.dst),
+                                             l && *l ? fib::behavior_name((*l)->action) : "?");
+        if (c.shadowed) {
+            shadowed.insert(k);
+            out.push_back(fmt::format("config sid {}: shadowed: zebra sent a route for this prefix, zebra's wins", what));
+        } else {
+            shadowed.erase(k);
+            out.push_back(fmt::format("config sid {}: in use again: zebra's route for this prefix is gone", what));
+        }
+    }
+    return out;
+}
+
 std::string describe(const sid_change& c, const vrf::sid_tracker& tracker) {
     const std::string sid = fib::to_string(c.sid);
     if (!c.after)

@@ -246,6 +246,53 @@ TEST(Config, InvalidVrfInFileNamesTheFile) {
     EXPECT_EQ(r.text.rfind(f.path() + ": vrf 'red table 0': ", 0), 0u) << r.text;
 }
 
+TEST(Config, SidLinesInTheirSection) {
+    temp_file f(R"(vrf = red table 10
+[sids]
+# FRR 8.4.4 cannot send these over FPM
+sid = fc00:1::d46 End.DT46 vrf red
+sid = fc00:1::d6  End.DT6 table 20
+sid = fc00:1::e   End flavors psp
+[fpm]
+port = 2620
+)");
+    const auto r = run({"-c", f.path()});
+    ASSERT_EQ(r.what, action::run) << r.text;
+    ASSERT_EQ(r.cfg.sids.size(), 3u);
+    EXPECT_EQ(fib::to_string(r.cfg.sids[0].sid), "fc00:1::d46/128");
+    EXPECT_EQ(r.cfg.sids[0].local.action, fib::behavior::end_dt46);
+    EXPECT_EQ(r.cfg.sids[0].local.vrf_name, "red");
+    EXPECT_EQ(r.cfg.sids[1].local.table, 20u);
+    EXPECT_EQ(r.cfg.sids[2].local.flavors, fib::flavor::psp);
+    EXPECT_TRUE(run({}).cfg.sids.empty());
+
+    // The command line's lines replace the file's, as for every repeatable key.
+    const auto c = run({"-c", f.path(), "--sids.sid", "fc00:2::1 End.DT4 vrf blue"});
+    ASSERT_EQ(c.what, action::run) << c.text;
+    ASSERT_EQ(c.cfg.sids.size(), 1u);
+    EXPECT_EQ(c.cfg.sids[0].local.vrf_name, "blue");
+}
+
+TEST(Config, InvalidSidLinesRefuseToStart) {
+    temp_file f("[sids]\nsid = fc00:1::d46 End.DT46\n");
+    auto r = run({"-c", f.path()});
+    ASSERT_EQ(r.what, action::error);
+    EXPECT_EQ(r.text, f.path() + ": sid 'fc00:1::d46 End.DT46': End.DT46 needs 'table ID' or 'vrf NAME'");
+
+    r = run({"--sids.sid", "fc00:1::1 End", "--sids.sid", "fc00:1::1/128 End.DT6 table 10"});
+    ASSERT_EQ(r.what, action::error);
+    EXPECT_EQ(r.text, "invalid sid 'fc00:1::1/128 End.DT6 table 10': sid fc00:1::1/128 is configured twice");
+
+    temp_file outside("sid = fc00:1::1 End\n");
+    r = run({"-c", outside.path()});
+    ASSERT_EQ(r.what, action::error);
+    EXPECT_EQ(r.text, outside.path() + ": 'sid = ...' outside [sids]: sid lines go in the [sids] section");
+    temp_file wrong("[fpm]\nsid = fc00:1::1 End\n");
+    r = run({"-c", wrong.path()});
+    ASSERT_EQ(r.what, action::error);
+    EXPECT_EQ(r.text, wrong.path() + ": 'sid = ...' outside [sids]: sid lines go in the [sids] section");
+}
+
 TEST(Config, HelpAndVersion) {
     auto r = run({"--help"});
     EXPECT_EQ(r.what, action::help);
@@ -272,6 +319,7 @@ TEST(Config, SampleConfigParses) {
     EXPECT_EQ(r.cfg.dataplane_enabled, d.dataplane_enabled);
     EXPECT_EQ(r.cfg.encap_source, d.encap_source);
     EXPECT_TRUE(r.cfg.vrfs.empty());
+    EXPECT_TRUE(r.cfg.sids.empty());
 }
 
 }  // namespace

@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
+#include "vrf/sid_parse.hh"
+
 namespace srv6d {
 namespace {
 
@@ -104,6 +108,44 @@ TEST(SidSync, RemovedAndChangedSids) {
     EXPECT_EQ(describe(c[0], t), "sid fc00:0:1::1/128: removed");
     EXPECT_EQ(t.sids().size(), 1u);
     EXPECT_EQ(t.find(pfx("fc00:0:1::1/128")), nullptr);
+}
+
+// [sids] lines: bound through the same registry as zebra's SIDs, refused until their VRF binds;
+// a shadow by zebra's SID is logged once, its end once.
+TEST(SidSync, ConfigSidsBindLikeZebrasAndShadowsAreLoggedOnce) {
+    fib::rib rib;
+    vrf::registry reg;
+    vrf::sid_tracker t;
+    const auto line = vrf::parse_sid("fc00:1::d46 End.DT46 table 10");
+    ASSERT_TRUE(line) << line.error;
+    rib.add_config_route(vrf::to_route(*line.value));
+    auto c = sync_sids(t, rib, reg);
+    ASSERT_EQ(c.size(), 1u);
+    EXPECT_EQ(describe(c[0], t), "sid fc00:1::d46/128 End.DT46: refused: table 10 is not bound to any VRF");
+    (void)reg.sync(vrf::source::config, {spec("red", 10)});
+    c = sync_sids(t, rib, reg);
+    ASSERT_EQ(c.size(), 1u);
+    EXPECT_EQ(describe(c[0], t), "sid fc00:1::d46/128 End.DT46: active, vrf red (id 1)");
+
+    std::set<fib::route_key> shadowed;
+    EXPECT_TRUE(shadow_changes(rib, shadowed).empty());
+    auto zebra = sid_route("fc00:1::d46/128", fib::behavior::end_dt6, 10);
+    rib.upsert_route(zebra);
+    auto lines = shadow_changes(rib, shadowed);
+    ASSERT_EQ(lines.size(), 1u);
+    EXPECT_EQ(lines[0], "config sid fc00:1::d46/128 End.DT46: shadowed: zebra sent a route for this prefix, zebra's wins");
+    rib.upsert_route(zebra);  // replayed
+    EXPECT_TRUE(shadow_changes(rib, shadowed).empty());
+    (void)sync_sids(t, rib, reg);  // the same binding (red): the tracker follows, nothing to report
+    EXPECT_EQ(t.find(pfx("fc00:1::d46/128"))->sid.action, fib::behavior::end_dt6);
+
+    rib.delete_route(zebra.key);
+    lines = shadow_changes(rib, shadowed);
+    ASSERT_EQ(lines.size(), 1u);
+    EXPECT_EQ(lines[0], "config sid fc00:1::d46/128 End.DT46: in use again: zebra's route for this prefix is gone");
+    (void)sync_sids(t, rib, reg);
+    EXPECT_EQ(t.find(pfx("fc00:1::d46/128"))->sid.action, fib::behavior::end_dt46);
+    EXPECT_TRUE(t.find(pfx("fc00:1::d46/128"))->bound.active);
 }
 
 }  // namespace

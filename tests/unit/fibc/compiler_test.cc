@@ -7,6 +7,7 @@
 #include "fib/rib.hh"
 #include "fibc/compiler.hh"
 #include "fibc/encap_template.hh"
+#include "vrf/sid_parse.hh"
 
 namespace fib {
 namespace {
@@ -209,6 +210,49 @@ TEST_F(fixture, a_sid_without_its_own_vrf_forwards_in_the_vrf_it_lives_in) {
     ASSERT_EQ(in_red.kind(), nh_kind::local_sid);
     EXPECT_EQ(in_red.sid().vrf, red);
     EXPECT_NE(in_default.index(), in_red.index()) << "same path, different VRFs: two nexthops";
+}
+
+// srv6d's own [sids]: compiled like zebra's SIDs, bound when their VRF binds, shadowed by
+// zebra's SID at the same prefix, never swept.
+TEST_F(fixture, config_sids_compile_into_the_default_vrf_like_zebras) {
+    const auto line = vrf::parse_sid("fc00:1::d46 End.DT46 vrf red");
+    ASSERT_TRUE(line) << line.error;
+    r.add_config_route(vrf::to_route(*line.value));
+    ASSERT_TRUE(compile());
+    const uint32_t idx = lookup(0, "fc00:1::d46");
+    ASSERT_EQ(view().nexthop(idx).kind(), nh_kind::refused);
+    EXPECT_EQ(view().nexthop(idx).refusal(), nh_refusal::sid_vrf_unknown);
+    EXPECT_EQ(c.reason(idx), "vrf red is not known (neither configured nor a kernel VRF device)");
+    EXPECT_EQ(lookup(0, "fc00:1::d47"), nh_miss) << "a /128";
+
+    const auto red = bind("red", 10);  // the VRF appears: the SID becomes active by itself
+    ASSERT_TRUE(compile());
+    const auto& dt46 = nh_at(0, "fc00:1::d46");
+    ASSERT_EQ(dt46.kind(), nh_kind::local_sid);
+    EXPECT_EQ(dt46.sid().action, static_cast<uint16_t>(behavior::end_dt46));
+    EXPECT_EQ(dt46.sid().has_vrf, 1);
+    EXPECT_EQ(dt46.sid().vrf, red);
+
+    // zebra sends a SID for the same prefix: zebra's wins.
+    const auto blue = bind("blue", 20);
+    route zebra = unicast("fc00:1::d46/128", {sid_path(behavior::end_dt6, 20, std::nullopt)}, main_table,
+                          proto::zstatic);
+    r.upsert_route(zebra);
+    ASSERT_TRUE(compile());
+    EXPECT_EQ(nh_at(0, "fc00:1::d46").sid().action, static_cast<uint16_t>(behavior::end_dt6));
+    EXPECT_EQ(nh_at(0, "fc00:1::d46").sid().vrf, blue);
+    // ... and when zebra withdraws it, the config SID is back.
+    r.delete_route(zebra.key);
+    ASSERT_TRUE(compile());
+    EXPECT_EQ(nh_at(0, "fc00:1::d46").sid().action, static_cast<uint16_t>(behavior::end_dt46));
+    EXPECT_EQ(nh_at(0, "fc00:1::d46").sid().vrf, red);
+
+    // A zebra restart (resync + full sweep) leaves it alone.
+    r.begin_resync();
+    r.sweep();
+    (void)compile();
+    ASSERT_EQ(nh_at(0, "fc00:1::d46").kind(), nh_kind::local_sid);
+    EXPECT_EQ(nh_at(0, "fc00:1::d46").sid().vrf, red);
 }
 
 TEST_F(fixture, encap_source_change_rewrites_templates_in_place) {

@@ -19,6 +19,7 @@
 #include "forward/flow_hash.hh"
 #include "forward/srv6_endpoint.hh"
 #include "forward/worker.hh"
+#include "vrf/sid_parse.hh"
 
 namespace fwd {
 namespace {
@@ -444,6 +445,20 @@ TEST_F(worker_test, end_dt4_dt6_dt46_decapsulate_into_the_bound_vrf) {
         const bytes in = ip6_packet(64, "fc00:0:9::1", k.sid, {inner});
         expect_one(core, in_frame(in, t_ipv6), ce,
                    eth(mac_ce1, mac_ce_port, k.v4 ? t_ipv4 : t_ipv6, ttl_minus_one(inner.b)));
+    }
+}
+
+// An End.DT46 of srv6d's own config ([sids]: FRR 8.4.4 cannot send DT46), named by its VRF.
+TEST_F(worker_test, config_sid_end_dt46_decapsulates_into_its_vrf) {
+    const auto line = vrf::parse_sid("fc00:0:1::d46 End.DT46 vrf red");
+    ASSERT_TRUE(line) << line.error;
+    r.add_config_route(vrf::to_route(*line.value));
+    ASSERT_TRUE(c.compile(r, reg, src));
+    for (const bool v4 : {true, false}) {
+        SCOPED_TRACE(v4 ? "v4" : "v6");
+        const test::layer inner = v4 ? inner4("10.9.0.1", "10.1.0.2") : inner6("fd09::1", "fd01::2");
+        const bytes in = ip6_packet(64, "fc00:0:9::1", "fc00:0:1::d46", {inner});
+        expect_one(core, in_frame(in, t_ipv6), ce, eth(mac_ce1, mac_ce_port, v4 ? t_ipv4 : t_ipv6, ttl_minus_one(inner.b)));
     }
 }
 

@@ -248,6 +248,38 @@ TEST_F(RenderTest, SidRefusedWithoutItsVrfAndCounted) {
     EXPECT_EQ(u.refusals(0).total(), 1u);
 }
 
+TEST_F(RenderTest, SidOriginAndShadowedConfigSids) {
+    configure({spec("red", 10)});
+    fib::route cfg;
+    cfg.key.dst = *fib::parse_prefix("fc00:0:1:e000::/128");  // zebra's End.DT46 is there
+    cfg.protocol = fib::proto::config;
+    fib::nexthop n;
+    fib::seg6local l;
+    l.action = fib::behavior::end_dt4;
+    l.vrf_name = "red";
+    n.local = l;
+    cfg.nexthops = {n};
+    rib.add_config_route(cfg);  // under zebra's SID: shadowed from the start
+    cfg.key.dst = *fib::parse_prefix("fc00:0:1:f000::/128");
+    rib.add_config_route(cfg);
+    const auto t = render_sids(rib, vrfs);
+    ASSERT_EQ(t.sids_size(), 5);
+    EXPECT_EQ(t.sids(0).origin(), "fpm");
+    // Sorted by prefix; the shadowed config SID right after zebra's at the same prefix.
+    EXPECT_EQ(t.sids(2).prefix(), t.sids(3).prefix());
+    EXPECT_EQ(t.sids(2).origin(), "fpm");
+    EXPECT_EQ(t.sids(2).state(), "active");
+    EXPECT_EQ(t.sids(3).origin(), "config");
+    EXPECT_EQ(t.sids(3).state(), "shadowed");
+    EXPECT_EQ(t.sids(3).reason(), "zebra sent a route for this prefix; zebra's wins");
+    EXPECT_EQ(t.sids(3).seg6local().behavior(), "End.DT4");
+    EXPECT_EQ(t.sids(3).vrf(), "red");
+    EXPECT_EQ(t.sids(4).prefix(), "fc00:0:1:f000::/128");
+    EXPECT_EQ(t.sids(4).origin(), "config");
+    EXPECT_EQ(t.sids(4).state(), "active");
+    EXPECT_EQ(t.sids(4).protocol_name(), "config");
+}
+
 TEST_F(RenderTest, Vrfs) {
     configure({spec("red", 10, {"e1", "e2"}), spec("blue", 10), spec("green", 20)});
     const auto t = render_vrfs(vrfs, "0 VRF devices, 0 link events, 0 re-dumps");

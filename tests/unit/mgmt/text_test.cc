@@ -136,22 +136,22 @@ TEST_F(TextTest, Nexthops) {
 TEST_F(TextTest, Sids) {
     (void)vrfs.sync(vrf::source::config, {spec("red", 10)});
     EXPECT_EQ(format_sids(render_sids(rib, vrfs)),
-              "SID                  Behavior  Context                    VRF  Flavors    Protocol  Structure       "
-              "         State\n"
+              "SID                  Behavior  Context                    VRF  Flavors    Protocol  Origin  Structure"
+              "                State\n"
               "-------------------------------------------------------------------------------------------------------"
-              "------------\n"
-              "fc00:0:1::/48        uN        -                          -    next-csid  static    lcblock 32 lcnode-"
-              "fn 16  active\n"
-              "fc00:0:1::2/128      End.X     nh6 fc00:12::2, ifindex 2  -    psp        kernel    -               "
-              "         active\n"
-              "fc00:0:1:e000::/128  End.DT46  vrftable 10                red  -          bgp       -               "
-              "         active\n");
+              "--------------------\n"
+              "fc00:0:1::/48        uN        -                          -    next-csid  static    fpm     lcblock 32 "
+              "lcnode-fn 16  active\n"
+              "fc00:0:1::2/128      End.X     nh6 fc00:12::2, ifindex 2  -    psp        kernel    fpm     -        "
+              "                active\n"
+              "fc00:0:1:e000::/128  End.DT46  vrftable 10                red  -          bgp       fpm     -        "
+              "                active\n");
 }
 
 TEST_F(TextTest, RefusedSidShowsTheReasonAndTheCount) {
     const std::string text = format_sids(render_sids(rib, vrfs));
-    EXPECT_NE(text.find("fc00:0:1:e000::/128  End.DT46  vrftable 10                -    -          bgp       -     "
-                        "                   refused: table 10 is not bound to any VRF\n"),
+    EXPECT_NE(text.find("fc00:0:1:e000::/128  End.DT46  vrftable 10                -    -          bgp       fpm     "
+                        "-                        refused: table 10 is not bound to any VRF\n"),
               std::string::npos)
         << text;
     EXPECT_NE(text.find("\nRefused SIDs (now/since start): table_unbound 1/0\n"), std::string::npos) << text;

@@ -1,0 +1,127 @@
+// [sids] lines: srv6d's own local SIDs. Good lines become the seg6local FRR would have sent;
+// every bad line is refused with the line and the reason.
+#include "vrf/sid_parse.hh"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace vrf {
+namespace {
+
+fib::prefix pfx(const char* s) { return *fib::parse_prefix(s); }
+
+sid_spec ok(const char* line) {
+    auto r = parse_sid(line);
+    EXPECT_TRUE(r) << line << ": " << r.error;
+    return r ? *r.value : sid_spec{};
+}
+
+TEST(SidParse, DecapsulatingBehaviorsByVrfOrTable) {
+    auto s = ok("fc00:1::d46 End.DT46 vrf red");
+    EXPECT_EQ(s.sid, pfx("fc00:1::d46/128"));  // no length: a /128
+    EXPECT_EQ(s.local.action, fib::behavior::end_dt46);
+    EXPECT_EQ(s.local.vrf_name, "red");
+    EXPECT_FALSE(s.local.decap_table());
+
+    // A table goes where FRR puts it: VRFTABLE for DT4/DT46, TABLE for DT6 and End.T.
+    s = ok("fc00:1::d4/128 End.DT4 table 10");
+    EXPECT_EQ(s.local.vrftable, 10u);
+    EXPECT_FALSE(s.local.table);
+    s = ok("fc00:1::d46 end.dt46 table 10");  // behavior names as the RFC spells them, any case
+    EXPECT_EQ(s.local.action, fib::behavior::end_dt46);
+    EXPECT_EQ(s.local.vrftable, 10u);
+    s = ok("fc00:1::d6 End.DT6 table 20");
+    EXPECT_EQ(s.local.table, 20u);
+    EXPECT_FALSE(s.local.vrftable);
+    s = ok("fc00:1::7 End.T table 30");
+    EXPECT_EQ(s.local.table, 30u);
+    s = ok("sid = fc00:1::8 End.T vrf blue");  // a whole config line
+    EXPECT_EQ(s.local.vrf_name, "blue");
+}
+
+TEST(SidParse, EndpointAndCrossConnectBehaviors) {
+    auto s = ok("fc00:1::e End");
+    EXPECT_EQ(s.local, fib::seg6local{});
+    s = ok("fc00:1::/48 End flavors next-csid");  // uN with the kernel's default lengths
+    EXPECT_EQ(s.sid, pfx("fc00:1::/48"));
+    EXPECT_EQ(s.local.flavors, fib::flavor::next_csid);
+    EXPECT_EQ(s.local.lcblock_bits, 32);
+    EXPECT_EQ(s.local.lcnode_fn_bits, 16);
+    s = ok("fc00:1::/48 End flavors next-csid lblen 24 nflen 24");
+    EXPECT_EQ(s.local.lcblock_bits, 24);
+    EXPECT_EQ(s.local.lcnode_fn_bits, 24);
+    s = ok("fc00:1::e End flavors psp,usp,usd");
+    EXPECT_EQ(s.local.flavors, fib::flavor::psp | fib::flavor::usp | fib::flavor::usd);
+    EXPECT_FALSE(s.local.lcblock_bits);
+
+    s = ok("fc00:1::a End.X nh6 fe80::1 oif 4 flavors psp");
+    EXPECT_EQ(s.local.action, fib::behavior::end_x);
+    EXPECT_EQ(s.local.nh6, fib::parse_ip6("fe80::1"));
+    EXPECT_EQ(s.local.oif, 4u);
+    EXPECT_EQ(s.local.flavors, fib::flavor::psp);
+    s = ok("fc00:1::a6 End.DX6 nh6 fd01::2");
+    EXPECT_EQ(s.local.nh6, fib::parse_ip6("fd01::2"));
+    EXPECT_FALSE(s.local.oif);  // the egress is then the one fd01::2 routes through
+    s = ok("fc00:1::a4 End.DX4 oif 3 nh4 192.0.2.1");
+    EXPECT_EQ(s.local.nh4, fib::parse_addr("192.0.2.1")->v4());
+    EXPECT_EQ(s.local.oif, 3u);
+}
+
+TEST(SidParse, TheRouteIsAnInlineSidInTheMainTable) {
+    const auto r = to_route(ok("fc00:1::d46 End.DT46 vrf red"));
+    EXPECT_EQ(r.key.table, fib::main_table);
+    EXPECT_EQ(r.key.dst, pfx("fc00:1::d46/128"));
+    EXPECT_EQ(r.protocol, fib::proto::config);
+    EXPECT_EQ(r.type, fib::route_type::unicast);
+    ASSERT_EQ(r.nexthops.size(), 1u);
+    ASSERT_TRUE(r.nexthops[0].local);
+    EXPECT_EQ(r.nexthops[0].local->vrf_name, "red");
+    EXPECT_FALSE(r.nh_id);
+}
+
+TEST(SidParse, BadLinesNameTheLineAndTheReason) {
+    const std::vector<std::pair<const char*, const char*>> cases = {
+        {"", "sid '': expected 'PREFIX BEHAVIOR [ARGS] [flavors LIST]'"},
+        {"fc00:1::1", "sid 'fc00:1::1': expected 'PREFIX BEHAVIOR [ARGS] [flavors LIST]'"},
+        {"10.0.0.1 End", "sid '10.0.0.1 End': '10.0.0.1' is not an IPv6 address or prefix"},
+        {"fc00:1::1/129 End", "sid 'fc00:1::1/129 End': 'fc00:1::1/129' is not an IPv6 address or prefix"},
+        {"fc00:1::1/64 End",
+         "sid 'fc00:1::1/64 End': 'fc00:1::1/64' has bits set beyond its length (did you mean fc00:1::/64?)"},
+        {"fc00:1::1 End.DT64 vrf red",
+         "sid 'fc00:1::1 End.DT64 vrf red': behavior 'End.DT64' is not one of End, End.X, End.T, End.DX4, "
+         "End.DX6, End.DT4, End.DT6, End.DT46"},
+        {"fc00:1::1 End.B6.Encaps",
+         "sid 'fc00:1::1 End.B6.Encaps': behavior 'End.B6.Encaps' is not one of End, End.X, End.T, End.DX4, "
+         "End.DX6, End.DT4, End.DT6, End.DT46"},
+        {"fc00:1::1 End.DT46", "sid 'fc00:1::1 End.DT46': End.DT46 needs 'table ID' or 'vrf NAME'"},
+        {"fc00:1::1 End.DT4 vrf red table 10", "sid 'fc00:1::1 End.DT4 vrf red table 10': give 'vrf NAME' or 'table ID', not both"},
+        {"fc00:1::1 End.DT6 table ten", "sid 'fc00:1::1 End.DT6 table ten': table 'ten' is not a number from 1 to 4294967295"},
+        {"fc00:1::1 End.DT6 table 255", "sid 'fc00:1::1 End.DT6 table 255': table 255 is reserved by the kernel (local)"},
+        {"fc00:1::1 End.DT6 vrf a/b", "sid 'fc00:1::1 End.DT6 vrf a/b': VRF name 'a/b' contains a character interface names cannot have"},
+        {"fc00:1::1 End.DT6 vrf", "sid 'fc00:1::1 End.DT6 vrf': 'vrf' needs a value"},
+        {"fc00:1::1 End.DT6 vrf red vrf blue", "sid 'fc00:1::1 End.DT6 vrf red vrf blue': 'vrf' given twice"},
+        {"fc00:1::1 End vrf red", "sid 'fc00:1::1 End vrf red': End takes no vrf-name"},
+        {"fc00:1::1 End.DT46 vrf red nh6 fd01::1", "sid 'fc00:1::1 End.DT46 vrf red nh6 fd01::1': End.DT46 takes no nh6"},
+        {"fc00:1::1 End.X", "sid 'fc00:1::1 End.X': End.X needs 'nh6 ADDRESS'"},
+        {"fc00:1::1 End.X nh6 10.0.0.1", "sid 'fc00:1::1 End.X nh6 10.0.0.1': nh6 '10.0.0.1' is not an IPv6 address"},
+        {"fc00:1::1 End.DX4 nh4 fd01::1", "sid 'fc00:1::1 End.DX4 nh4 fd01::1': nh4 'fd01::1' is not an IPv4 address"},
+        {"fc00:1::1 End.DX6 nh6 fd01::1 oif 0", "sid 'fc00:1::1 End.DX6 nh6 fd01::1 oif 0': oif '0' is not an interface index (1 to 4294967295)"},
+        {"fc00:1::1 End flavors psp,bogus", "sid 'fc00:1::1 End flavors psp,bogus': flavor 'bogus' is not one of psp, usp, usd, next-csid"},
+        {"fc00:1::1 End flavors psp,psp", "sid 'fc00:1::1 End flavors psp,psp': flavor psp listed twice"},
+        {"fc00:1::1 End lblen 32", "sid 'fc00:1::1 End lblen 32': lblen and nflen belong to flavor next-csid"},
+        {"fc00:1::/48 End flavors next-csid lblen 12", "sid 'fc00:1::/48 End flavors next-csid lblen 12': lblen '12' is not a multiple of 8 from 8 to 120"},
+        {"fc00:1::/48 End flavors next-csid lblen 64 nflen 72", "sid 'fc00:1::/48 End flavors next-csid lblen 64 nflen 72': lblen + nflen exceed 128 bits"},
+        {"fc00:1::1 End bogus 1", "sid 'fc00:1::1 End bogus 1': unknown word 'bogus'; expected vrf, table, nh4, nh6, oif, flavors, lblen or nflen"},
+    };
+    for (const auto& [line, message] : cases) {
+        const auto r = parse_sid(line);
+        EXPECT_FALSE(r) << line;
+        EXPECT_EQ(r.error, message);
+    }
+}
+
+}  // namespace
+}  // namespace vrf

@@ -1,0 +1,39 @@
+// srv6d's own local SIDs, `[sids] sid = PREFIX BEHAVIOR [ARGS] [flavors LIST]` lines. FRR 8.4.4
+// cannot send End.DT46, End.DX6 or any flavor over FPM, so an operator states such SIDs here,
+// as `ip -6 route add SID encap seg6local action ...` would on Linux:
+//   fc00:1::d46 End.DT46 vrf red
+//   fc00:1::d6/128 End.DT6 table 20
+//   fc00:1::e End flavors psp,usd
+//   fc00:0:1::/48 End flavors next-csid lblen 32 nflen 16
+// They are bound to their VRF like zebra's (bind_sid), at run time: a VRF named here need not
+// exist when the config is read.
+#pragma once
+
+#include <string_view>
+
+#include "fib/addr.hh"
+#include "fib/model.hh"
+#include "vrf/config_parse.hh"
+
+namespace vrf {
+
+struct sid_spec {
+    fib::prefix sid;      // IPv6; a bare address is a /128
+    fib::seg6local local;
+    bool operator==(const sid_spec&) const = default;
+};
+
+// Arguments, each at most once, any order after the behavior (names of iproute2's seg6local):
+//   vrf NAME | table ID   End.T, End.DT4, End.DT6, End.DT46: the VRF by name, or its table
+//   nh4 A                 End.DX4
+//   nh6 A                 End.X, End.DX6
+//   oif IFINDEX           End.X, End.DX4, End.DX6: the egress (else the one nh4/nh6 routes through)
+//   flavors LIST          psp,usp,usd,next-csid; next-csid takes `lblen N nflen N` (default 32, 16)
+// Errors name the line and the problem: "sid 'fc00::1 End.DT4': End.DT4 needs a table or vrf".
+parsed<sid_spec> parse_sid(std::string_view line);
+
+// The route the RIB holds for a config SID: table 254 (where FRR puts its SIDs), protocol
+// fib::proto::config, one inline path carrying the behavior.
+fib::route to_route(const sid_spec& s);
+
+}  // namespace vrf
