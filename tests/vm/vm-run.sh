@@ -75,8 +75,20 @@ qemu-system-x86_64 \
 	-pidfile "$RUN/qemu.pid" &
 QPID=$!
 trap 'kill "$QPID" 2>/dev/null; sleep 1; kill -9 "$QPID" 2>/dev/null' INT TERM
-# watchdog: hard timeout, kills only our qemu, by PID
-( sleep "$TMO"; kill -0 "$QPID" 2>/dev/null && { echo "host: TIMEOUT after $TMO s" >> "$RUN/host-timings.txt"; kill "$QPID"; sleep 3; kill -9 "$QPID" 2>/dev/null; } ) &
+# watchdog: hard timeout, kills only our qemu, by PID. It polls (a `sleep $TMO` child would
+# outlive the subshell when it is killed and keep the caller's stdout open: ctest then waits
+# for it) and ends by itself within a second of qemu.
+(
+	end=$((SECONDS + TMO))
+	while kill -0 "$QPID" 2>/dev/null; do
+		if [ "$SECONDS" -ge "$end" ]; then
+			echo "host: TIMEOUT after $TMO s" >> "$RUN/host-timings.txt"
+			kill "$QPID"; sleep 3; kill -9 "$QPID" 2>/dev/null
+			break
+		fi
+		sleep 1
+	done
+) </dev/null >/dev/null 2>&1 &
 WPID=$!
 wait "$QPID"
 QRC=$?
