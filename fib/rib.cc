@@ -24,6 +24,7 @@ void rib::forget(uint32_t gen) {
 void rib::begin_resync() {
     ++_generation;
     _resync_pending = true;
+    _detach_stale = false;
     _stale = _routes.size() - _pinned + _nexthops.size() + _pic.size() + _sidlists.size();
     ++_counters.resyncs;
 }
@@ -229,11 +230,45 @@ std::set<table_id> rib::tables() const {
 
 // --- nexthop objects
 
+void rib::detach_stale_users(uint32_t id) {
+    if (!_detach_stale)
+        return;
+    auto g = _nh_gen.find(id);
+    if (g == _nh_gen.end() || g->second >= _generation)
+        return;  // refreshed by the new zebra already: its users are the new zebra's
+    for (const route_key& k : users_of(id)) {
+        const uint32_t slot = _routes.find_slot(k);
+        if (slot == route_table::npos || _routes.at(slot).gen >= _generation)
+            continue;  // re-sent by the new zebra: it follows the new definition
+        auto res = resolve(_routes.at(slot).r);
+        if (res.paths.empty())
+            continue;  // it forwarded nothing; nothing to keep
+        std::vector<nexthop> paths;
+        paths.reserve(res.paths.size());
+        for (auto& p : res.paths)
+            paths.push_back(std::move(p.path));
+        nexthop_list l(std::move(paths));
+        share_paths(l);
+        auto& e = _routes.at(slot);
+        index_route(slot, false);
+        nexthop_list old = std::move(e.r.nexthops);
+        e.r.nh_id.reset();
+        e.r.nexthops = std::move(l);
+        release_paths(std::move(old));
+        index_route(slot, true);
+        note(k);
+        ++_counters.detached_routes;
+        touch();
+    }
+}
+
 bool rib::upsert_nexthop(nexthop_object nh) {
     ++_counters.nh_upserts;
     const uint32_t id = nh.id;
     auto it = _nexthops.find(id);
     if (it != _nexthops.end()) {
+        if (it->second != nh)
+            detach_stale_users(id);  // before the refresh below: the object is still stale here
         refresh(_nh_gen[id], false);
         if (it->second == nh)
             return false;
@@ -257,6 +292,8 @@ bool rib::delete_nexthop(uint32_t id) {
         ++_counters.nh_delete_unknown;
         return false;
     }
+    detach_stale_users(id);
+    it = _nexthops.find(id);
     index_group(it->second, false);
     _nexthops.erase(it);
     auto g = _nh_gen.find(id);
@@ -480,6 +517,7 @@ size_t rib::sweep_if(const route_filter& may_sweep, keep_mode mode) {
         it = it->second.holders() == 1 ? _paths.erase(it) : std::next(it);
     _stale = 0;
     _resync_pending = false;
+    _detach_stale = false;
     const size_t total = routes + nexthops + other;
     if (total)
         touch();

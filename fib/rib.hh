@@ -63,6 +63,8 @@ struct rib_counters {
     uint64_t resyncs = 0, swept_routes = 0, swept_nexthops = 0, swept_other = 0;
     // Stale entries a selective sweep kept (their table is not one zebra replays).
     uint64_t kept_routes = 0, kept_nexthops = 0;
+    // Stale routes given their previous paths inline when a new zebra redefined their object.
+    uint64_t detached_routes = 0;
 };
 
 class rib {
@@ -116,6 +118,15 @@ public:
     // will not replay must leave the old zebra's ids before the new one hands them out again
     // for other nexthops. Returns how many routes were detached.
     size_t detach_if(const route_filter& which);
+    // The stale entries came from another zebra (a restart: a new nlmsg_pid). Its nexthop ids
+    // are a new namespace, and a restarted zebra 8.4.4 even re-announces its predecessor's ids
+    // read back from the kernel without their encap. So while this is on, a stale object that
+    // the new zebra redefines or deletes no longer describes the stale routes using it (directly
+    // or through a group): before the change they are detached, i.e. keep the paths they had,
+    // inline, until the new zebra re-sends them or the sweep removes them. Off after
+    // begin_resync() and sweep(); the FPM listener turns it on when it sees the new zebra.
+    void set_detach_stale(bool on) { _detach_stale = on; }
+    bool detach_stale() const { return _detach_stale; }
     bool resync_pending() const { return _resync_pending; }
     size_t stale_count() const { return _stale; }
 
@@ -164,6 +175,8 @@ private:
     void restore_config(uint32_t slot, config_route& c);
     // zebra upserts k: a config route there becomes shadowed.
     void shadow_config(const route_key& k);
+    // Before stale object `id` changes under _detach_stale: its stale users keep their paths.
+    void detach_stale_users(uint32_t id);
     void index_group(const nexthop_object& nh, bool add);
     // Stamps an entry as seen by the current replay; `fresh` = it did not exist before.
     void refresh(uint32_t& gen, bool fresh);
@@ -207,6 +220,7 @@ private:
     size_t _stale = 0;  // entries stamped before _generation
     uint32_t _generation = 0;
     bool _resync_pending = false;
+    bool _detach_stale = false;
     uint64_t _version = 0;
     rib_counters _counters;
     bool _journal_on = false;

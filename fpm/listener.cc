@@ -102,6 +102,7 @@ private:
     void on_resync_timer(const std::shared_ptr<connection>& c, const error_code& ec);
     steady::time_point sweep_deadline() const;
     void note_pid(uint32_t pid);
+    void update_detach();
     struct sweep_plan {
         sweep_scope scope = sweep_scope::full;
         std::string reason;
@@ -309,6 +310,7 @@ void listener::impl::process_frames() {
                       "fpm: a new zebra ({}): {} kernel routes of tables it does not replay keep their paths inline",
                       plan_sweep().reason, n);
         }
+        update_detach();
         if (util::current_level() >= util::level::debug)
             for (const auto& u : _batch)
                 util::log(util::level::debug, "fpm: {}", to_string(u));
@@ -417,6 +419,25 @@ void listener::impl::note_pid(uint32_t pid) {
     _conn_pids.push_back(pid);
     if (!_session.zebra_pid)
         _session.zebra_pid = pid;
+}
+
+// A restarted zebra's nexthop ids are not its predecessor's: while the RIB holds the old
+// zebra's stale state, the new zebra's redefinitions of those ids must not re-point the stale
+// routes (fib::rib::set_detach_stale). Exactly when the coming sweep is a full or a restart one.
+void listener::impl::update_detach() {
+    bool on = false;
+    std::string why;
+    if (_session.resync_pending && !_conn_foreign && _rib.stale_count() > 0) {
+        auto plan = plan_sweep();
+        // full: a zebra we cannot tell apart; restarted: a new nlmsg_pid. Either way its ids
+        // are not the stale objects' (the kept kernel routes were detached above already).
+        on = plan.scope == sweep_scope::full || plan.scope == sweep_scope::restarted;
+        why = std::move(plan.reason);
+    }
+    if (on && !_rib.detach_stale())
+        util::log(util::level::info,
+                  "fpm: {}: stale routes keep their paths until zebra re-sends them or the sweep removes them", why);
+    _rib.set_detach_stale(on);
 }
 
 bool listener::impl::replayed(fib::table_id t) const {

@@ -4,8 +4,8 @@
 Every check polls until it holds or its timeout expires (no fixed sleeps in the callers);
 on timeout it prints what differed and exits 1.
 
-  rib_compare.py --srv6ctl BIN --socket SOCK routes --ns NS [--tables 254,100]
-        [--expect T:PREFIX[:N]]... [--expect-absent T:PREFIX]... [--timeout S]
+  rib_compare.py --srv6ctl BIN --socket SOCK routes --ns NS [--tables 254,100,10=red]
+        [--expect T:PREFIX[:N]]... [--expect-absent T:PREFIX]... [--ignore T:PREFIX]... [--timeout S]
       zebra's selected routes of each table (vtysh `show ip[v6] route [table N] json`) equal
       srv6d's (`srv6ctl show routes --json`) as sets of
       (table, prefix, protocol, type, {(gateway, ifindex, seg6 SIDs, seg6local behavior)}),
@@ -64,12 +64,27 @@ def pick(d, *keys, default=None):
 
 # ---- zebra -------------------------------------------------------------------------------
 
+def parse_tables(spec):
+    """"254,100,10=red" -> [(254, None), (100, None), (10, "red")]: a table, or a kernel VRF's
+    table read from zebra's view of that VRF (`show ip route vrf red json`)."""
+    out = []
+    for t in spec.split(","):
+        num, _, vrf = t.partition("=")
+        out.append((int(num), vrf or None))
+    return out
+
+
 def zebra_tables(ns, tables):
     """{(table, prefix): entry} of zebra's selected routes, plus notes on skipped ones."""
     out, notes = {}, []
-    for table in tables:
+    for table, vrf in tables:
         for fam in ("ip", "ipv6"):
-            cmd = f"show {fam} route json" if table == 254 else f"show {fam} route table {table} json"
+            if vrf:
+                cmd = f"show {fam} route vrf {vrf} json"
+            elif table == 254:
+                cmd = f"show {fam} route json"
+            else:
+                cmd = f"show {fam} route table {table} json"
             zebra_doc_routes(table, json.loads(run(["vtysh", "-N", ns, "-c", cmd]) or "{}"), out, notes)
     return out, notes
 
@@ -243,7 +258,7 @@ def poll(timeout, check):
 
 
 def cmd_routes(args):
-    tables = [int(t) for t in args.tables.split(",")]
+    tables = parse_tables(args.tables)
     state = {}
 
     def check():
@@ -252,7 +267,11 @@ def cmd_routes(args):
         bad = zebra_expectations(z, args)
         if bad:
             return ["zebra has not converged to what the test installed:"] + bad
-        d = diff_routes(z, srv6d_routes(args))
+        mine = srv6d_routes(args)
+        for spec in args.ignore:  # srv6d's own routes (its [sids] config), not zebra's
+            t, _, pfx = spec.partition(":")
+            mine.pop((int(t), canon_prefix(pfx)), None)
+        d = diff_routes(z, mine)
         return (["zebra and srv6d differ:"] + d) if d else []
 
     problems = poll(args.timeout, check)
@@ -426,9 +445,10 @@ def main():
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("routes")
     r.add_argument("--ns", required=True)
-    r.add_argument("--tables", default="254")
+    r.add_argument("--tables", default="254", help="comma-separated; TABLE=VRF for a kernel VRF's table")
     r.add_argument("--expect", action="append", default=[])
     r.add_argument("--expect-absent", action="append", default=[])
+    r.add_argument("--ignore", action="append", default=[], help="T:PREFIX of srv6d's own that zebra does not have")
     r.add_argument("--timeout", type=float, default=20)
     s = sub.add_parser("sids")
     s.add_argument("--expect-file", required=True)

@@ -760,6 +760,102 @@ TEST_F(SelectiveSweep, EmptyRouteFilterIsAFullSweep) {
     EXPECT_EQ(r.counters().kept_routes, 0u);
 }
 
+// --- a restarted zebra: its nexthop ids are a new namespace (set_detach_stale)
+
+nexthop vpn_encap(const char* gw, uint32_t ifindex, const char* sid) {
+    nexthop n = via(gw, ifindex);
+    seg6_encap e;
+    e.mode = encap_mode::encap;
+    e.segments = {parse_ip6(sid).value()};
+    n.seg6 = e;
+    return n;
+}
+
+// What the VM test met (tests/vm/README.md): zebra 8.4.4, restarted, reads its predecessor's
+// nexthop objects back from the kernel WITHOUT their encap and replays them under the same
+// ids; bgpd re-sends the VPN routes only seconds later.
+struct RestartFixture : ::testing::Test {
+    rib r;
+    void SetUp() override {
+        r.upsert_nexthop(singleton(28, vpn_encap("10.12.0.2", 10, "fc00:0:2:0:100::")));
+        r.upsert_nexthop(singleton(20, end_dt6(10, 2)));
+        r.upsert_nexthop(singleton(30, vpn_encap("10.12.0.2", 10, "fc00:0:2:0:300::")));
+        r.upsert_nexthop(group(40, {{30, 1}}));
+        r.upsert_route(nhg_route("10.2.0.0/24", 28, 10));
+        r.upsert_route(nhg_route("fc00:0:1:0:200::/128", 20));
+        r.upsert_route(nhg_route("10.2.0.0/24", 40, 20));
+        r.begin_resync();  // the new zebra connects
+    }
+    nexthop first_path(const char* dst, table_id t) {
+        auto res = r.resolve(*r.find_route(key(dst, t)));
+        EXPECT_FALSE(res.paths.empty());
+        return res.paths.empty() ? nexthop{} : res.paths.front().path;
+    }
+};
+
+TEST_F(RestartFixture, RedefinedIdDoesNotRepointStaleRoutes) {
+    r.set_detach_stale(true);
+    EXPECT_TRUE(r.upsert_nexthop(singleton(28, via("10.12.0.2", 10))));  // read back, encap lost
+    EXPECT_TRUE(r.upsert_nexthop(singleton(20, via("fc00:12::2", 10))));  // another object, same id
+    EXPECT_TRUE(r.upsert_nexthop(singleton(30, via("10.12.0.2", 10))));  // a group's member
+    // The stale routes kept what they forwarded with, inline...
+    EXPECT_EQ(first_path("10.2.0.0/24", 10), vpn_encap("10.12.0.2", 10, "fc00:0:2:0:100::"));
+    EXPECT_FALSE(r.find_route(key("10.2.0.0/24", 10))->nh_id.has_value());
+    EXPECT_EQ(first_path("10.2.0.0/24", 20), vpn_encap("10.12.0.2", 10, "fc00:0:2:0:300::"));
+    ASSERT_EQ(r.local_sids().size(), 1u);  // still a SID
+    EXPECT_EQ(r.local_sids().front().sid.action, behavior::end_dt6);
+    // ...the objects are the new zebra's, and the routes left their user lists.
+    EXPECT_EQ(*r.find_nexthop(28)->path, via("10.12.0.2", 10));
+    EXPECT_TRUE(r.users_of(28).empty());
+    EXPECT_TRUE(r.users_of(30).empty());
+    EXPECT_EQ(r.counters().detached_routes, 3u);
+    EXPECT_EQ(r.stale_count(), 4u);  // 3 stale routes + group 40
+
+    // bgpd re-sends one route with a new object: it follows the new zebra from then on.
+    r.upsert_nexthop(singleton(64, vpn_encap("10.12.0.2", 10, "fc00:0:2:0:100::")));
+    r.upsert_route(nhg_route("10.2.0.0/24", 64, 10));
+    EXPECT_EQ(*r.find_route(key("10.2.0.0/24", 10))->nh_id, 64u);
+    // The sweep removes what the new zebra did not re-send, detached or not.
+    r.sweep();
+    EXPECT_EQ(r.find_route(key("10.2.0.0/24", 20)), nullptr);
+    EXPECT_EQ(r.find_route(key("fc00:0:1:0:200::/128")), nullptr);
+    EXPECT_NE(r.find_route(key("10.2.0.0/24", 10)), nullptr);
+    EXPECT_FALSE(r.detach_stale());
+}
+
+TEST_F(RestartFixture, DeletedStaleIdKeepsItsStaleUsersForwarding) {
+    r.set_detach_stale(true);
+    EXPECT_TRUE(r.delete_nexthop(28));
+    EXPECT_EQ(r.resolve(*r.find_route(key("10.2.0.0/24", 10))).state, resolve_state::ok);
+    EXPECT_EQ(first_path("10.2.0.0/24", 10), vpn_encap("10.12.0.2", 10, "fc00:0:2:0:100::"));
+}
+
+TEST_F(RestartFixture, SameZebraRedefinitionAppliesToEveryUser) {
+    // off (a reconnect of the same zebra: one id space): users follow, as in normal operation
+    r.upsert_nexthop(singleton(28, via("10.12.0.2", 10)));
+    EXPECT_EQ(first_path("10.2.0.0/24", 10), via("10.12.0.2", 10));
+    EXPECT_EQ(r.counters().detached_routes, 0u);
+}
+
+TEST_F(RestartFixture, RoutesTheNewZebraSentFollowItsObjects) {
+    r.set_detach_stale(true);
+    // the new zebra re-sends the route first, then redefines its object: the route is its own
+    r.upsert_route(nhg_route("10.2.0.0/24", 28, 10));
+    r.upsert_nexthop(singleton(28, vpn_encap("10.12.0.2", 10, "fc00:0:2:0:500::")));
+    EXPECT_EQ(first_path("10.2.0.0/24", 10), vpn_encap("10.12.0.2", 10, "fc00:0:2:0:500::"));
+    // an object refreshed already (identical) then changed again: its users are the new zebra's
+    r.upsert_nexthop(singleton(20, end_dt6(10, 2)));
+    r.upsert_nexthop(singleton(20, end_dt6(20, 3)));
+    EXPECT_EQ(first_path("fc00:0:1:0:200::/128", main_table), end_dt6(20, 3));
+    EXPECT_EQ(r.counters().detached_routes, 0u);
+}
+
+TEST_F(RestartFixture, ResyncAndSweepTurnItOff) {
+    r.set_detach_stale(true);
+    r.begin_resync();
+    EXPECT_FALSE(r.detach_stale());
+}
+
 // --- PIC contexts and SID lists
 
 TEST(RibOther, PicAndSidlistUpsertDelete) {

@@ -569,6 +569,60 @@ TEST(ListenerSweepScope, RestartedZebraSweepsStaleKernelRoutesOfReplayedTables) 
     EXPECT_EQ(h.session().last_sweep_kept, 0u);
 }
 
+// A restarted zebra reuses its predecessor's nexthop ids for other objects (8.4.4 reads them
+// back from the kernel without their encap): the kept routes must not follow them before the
+// new zebra re-sends those routes or the sweep removes them (fib::rib::set_detach_stale).
+bytes nh_frame(uint32_t pid, uint32_t id, const char* gw) {
+    return nl::frame(nl::nlmsg(104,  // RTM_NEWNEXTHOP: NHA_ID, NHA_OIF, NHA_GATEWAY
+                               nl::cat({nl::nhmsg(2, 11), nl::attr(1, nl::u32(id)), nl::attr(5, nl::u32(3)),
+                                        nl::attr(6, nl::addr(gw))}),
+                               0x501, pid));
+}
+bytes nhid_route_frame(uint32_t pid, const char* dst, uint8_t len, uint8_t table, uint32_t nh) {
+    return nl::frame(nl::nlmsg(
+        24, nl::cat({nl::rtmsg(2, len, table, 186, 1), nl::attr(1, nl::addr(dst)), nl::attr(30, nl::u32(nh))}), 0x501,
+        pid));
+}
+
+// On the io thread (from harness::eventually, or through gateway_of).
+std::string gateway_in(const fib::rib& rib, const char* prefix, fib::table_id t) {
+    const auto* r = rib.find_route(key(prefix, t));
+    if (!r)
+        return "none";
+    const auto res = rib.resolve(*r);
+    return res.paths.empty() || !res.paths.front().path.gateway ? std::string("unresolved")
+                                                                : fib::to_string(*res.paths.front().path.gateway);
+}
+std::string gateway_of(harness& h, const char* prefix, fib::table_id t) {
+    return h.on_io([&] { return gateway_in(h._rib, prefix, t); });
+}
+
+TEST(ListenerSweepScope, RestartedZebrasNexthopIdsDoNotRepointKeptRoutes) {
+    listener_options o = quick_sweep();
+    o.resync_quiet = 1500ms;
+    harness h(o);
+    {
+        client c("127.0.0.1", h.port());
+        ASSERT_TRUE(c.send(nl::cat({nh_frame(zebra_a, 7, "10.0.0.2"),
+                                    nhid_route_frame(zebra_a, "10.10.0.0", 24, harness::vrf_table, 7),
+                                    nhid_route_frame(zebra_a, "10.11.0.0", 24, harness::vrf_table, 7)})));
+        ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == 1; }));
+        c.close();
+        ASSERT_TRUE(h.wait_connected(false));
+    }
+    // zebra restarted: its id 7 is another object; it re-sends 10.11/24 only (with id 7)
+    client c("127.0.0.1", h.port());
+    ASSERT_TRUE(c.send(nl::cat({nh_frame(zebra_b, 7, "10.0.0.9"),
+                                nhid_route_frame(zebra_b, "10.11.0.0", 24, harness::vrf_table, 7)})));
+    ASSERT_TRUE(h.eventually([&] { return gateway_in(h._rib, "10.11.0.0/24", harness::vrf_table) == "10.0.0.9"; }));
+    EXPECT_EQ(h.session().sweeps, 1u);
+    EXPECT_EQ(gateway_of(h, "10.10.0.0/24", harness::vrf_table), "10.0.0.2");  // kept, as it was
+    EXPECT_EQ(h.on_io([&] { return h._rib.counters().detached_routes; }), 2u);  // both, before 10.11 came
+    ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == 2; }));
+    EXPECT_EQ(gateway_of(h, "10.10.0.0/24", harness::vrf_table), "none");  // not re-sent: swept
+    EXPECT_EQ(gateway_of(h, "10.11.0.0/24", harness::vrf_table), "10.0.0.9");
+}
+
 TEST(ListenerSweepScope, AnotherZebraInBetweenMakesTheNextSweepNonSelective) {
     listener_options o = quick_sweep();
     o.resync_quiet = 1500ms;  // room for the middle connection to end before its sweep
