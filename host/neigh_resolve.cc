@@ -28,7 +28,7 @@ std::string neigh_resolver::open() {
 // neighbor would do, neigh_event_send(), without a packet): it creates the entry if needed
 // (NLM_F_CREATE) and starts ARP/ND, also from FAILED; on an entry that is already valid it
 // changes nothing (REPLACE with NTF_USE updates neither state nor address). Accepted by every
-// kernel since 2.6 (iproute2: `ip neigh replace ADDR dev DEV nud none use`). The state is
+// kernel since 2.6 (checked here on 6.18; iproute2: `ip neigh replace ADDR dev DEV nud none use`). The state is
 // NUD_NONE, not iproute2's default NUD_PERMANENT: a permanent one would exempt the new entry
 // from the kernel's garbage collection. Unlike a datagram sent out of the TAP (SO_BINDTODEVICE),
 // it needs no route, no source address choice and puts no packet on the wire but the probe.
