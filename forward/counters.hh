@@ -52,6 +52,9 @@ struct alignas(64) worker_counters {
     // Packets encapsulated, by fib::encap_mode (H.Insert, H.Encaps, .L2, .Red, .L2.Red): what
     // the headend did, next to the SIDs' counters for what the endpoints did.
     std::array<counter, headend_modes> headend;
+    // Neighbor resolution requests for rewritten packets (resolve_queue.hh): handed to the
+    // control thread, and refused because its ring was full.
+    counter resolve_queued, resolve_lost;
 
     void drop(drop_reason r) noexcept { drops[static_cast<size_t>(r)].add(1); }
     void sid(uint32_t nh_index, uint32_t bytes) noexcept {

@@ -31,6 +31,7 @@ struct dataplane::raw {
     uint64_t sid_overflow = 0;
     uint64_t chained = 0;
     std::array<uint64_t, headend_modes> headend{};
+    uint64_t resolve_queued = 0, resolve_lost = 0, resolve_sent = 0, resolve_limited = 0, resolve_failed = 0;
 };
 
 dataplane::dataplane(fib::qsbr_domain& rcu, const fib::rcu_cell<fib::dataplane_view>& tables)
@@ -45,6 +46,8 @@ dataplane::~dataplane() {
     }
     // Workers are gone: nothing reads the adjacency any more.
     adj_view::destroy(_adj.exchange(nullptr));
+    for (auto* r : _resolve)
+        rte_ring_free(r);
     for (auto* hp : _hdr_pools)
         rte_mempool_free(hp);
     if (_pool)
@@ -73,6 +76,13 @@ bool dataplane::open(const dataplane_options& o, const vrf_resolver& vrf_of, std
             return false;
         }
         _hdr_pools.push_back(hp);
+        // 256 distinct neighbors per control-thread drain (every 20 ms) and worker.
+        rte_ring* rr = resolve_ring_create(("srv6d_resolve" + std::to_string(w)).c_str(), 256, socket);
+        if (rr == nullptr) {
+            err = "dataplane: cannot allocate the neighbor resolution queue";
+            return false;
+        }
+        _resolve.push_back(rr);
     }
     for (const auto& spec : o.ports) {
         for (size_t i = 0; i < _ports.size(); ++i)
@@ -88,6 +98,7 @@ bool dataplane::open(const dataplane_options& o, const vrf_resolver& vrf_of, std
         pi.mtu = spec.mtu;
         pi.ifindex = h.ifindex;
         pi.mac = h.mac;
+        uint32_t tap_ifindex = 0;
         if (!spec.tap.empty()) {
             // The kernel mirror: a TAP with the port's MAC, so that what the kernel answers
             // (ARP, ND, BGP) carries the address the neighbors see on the wire.
@@ -98,14 +109,16 @@ bool dataplane::open(const dataplane_options& o, const vrf_resolver& vrf_of, std
             if (!port_open(ts, static_cast<uint16_t>(n_workers), _pool, o.rx_desc, o.tx_desc, th, err))
                 return false;
             pi.tap_port = th.port_id;
+            tap_ifindex = if_nametoindex(spec.tap.c_str());
             if (spec.ifindex == 0)
-                pi.ifindex = if_nametoindex(spec.tap.c_str());
+                pi.ifindex = tap_ifindex;
             if (rte_eth_dev_set_mtu(th.port_id, spec.mtu) != 0)
                 log(level::warn, "dataplane: port {}: cannot set MTU {} on {}", spec.name, spec.mtu, spec.tap);
             pi.punt_rate = std::max(1u, o.punt_rate / n_workers);
             pi.punt_burst = std::max(1u, o.punt_burst / n_workers);
         }
         _ports.push_back(pi);
+        _tap_ifindex.push_back(tap_ifindex);
         _port_vrf.push_back(spec.vrf);
         _vrf_ok.push_back(0);
         _link_up.push_back(1);
@@ -133,7 +146,7 @@ bool dataplane::open(const dataplane_options& o, const vrf_resolver& vrf_of, std
                 rx.push_back({p.tap_port, static_cast<uint16_t>(w), p.port_id});
         }
         slot->w = std::make_unique<worker>(std::move(rx), static_cast<uint16_t>(w), published{&_tables, &_adj},
-                                           _hdr_pools[w], *slot->counters);
+                                           _hdr_pools[w], *slot->counters, _resolve[w]);
         _workers.push_back(std::move(slot));
     }
     update_vrfs(vrf_of);
@@ -261,6 +274,26 @@ void dataplane::stop() {
     _lcores.clear();
 }
 
+void dataplane::take_resolve_requests(std::vector<resolve_request>& out) {
+    resolve_request buf[64];
+    for (rte_ring* r : _resolve)
+        for (unsigned n; (n = resolve_ring_take(r, buf, 64)) != 0;)
+            out.insert(out.end(), buf, buf + n);
+}
+
+uint32_t dataplane::tap_ifindex(uint16_t port_id) const {
+    for (size_t i = 0; i < _ports.size(); ++i)
+        if (_ports[i].port_id == port_id)
+            return _tap_ifindex[i];
+    return 0;
+}
+
+void dataplane::count_resolutions(uint64_t sent, uint64_t limited, uint64_t failed) {
+    _resolve_sent += sent;
+    _resolve_limited += limited;
+    _resolve_failed += failed;
+}
+
 dataplane::raw dataplane::sum() const {
     raw r;
     for (const auto& s : _workers) {
@@ -285,7 +318,12 @@ dataplane::raw dataplane::sum() const {
         r.chained += c.hdr_chained.get();
         for (size_t m = 0; m < headend_modes; ++m)
             r.headend[m] += c.headend[m].get();
+        r.resolve_queued += c.resolve_queued.get();
+        r.resolve_lost += c.resolve_lost.get();
     }
+    r.resolve_sent = _resolve_sent;
+    r.resolve_limited = _resolve_limited;
+    r.resolve_failed = _resolve_failed;
     return r;
 }
 
@@ -324,6 +362,11 @@ counters_snapshot dataplane::counters() const {
     s.headend_chained = now.chained - b.chained;
     for (size_t m = 0; m < headend_modes; ++m)
         s.headend[m] = now.headend[m] - b.headend[m];
+    s.resolve_queued = now.resolve_queued - b.resolve_queued;
+    s.resolve_lost = now.resolve_lost - b.resolve_lost;
+    s.resolve_sent = now.resolve_sent - b.resolve_sent;
+    s.resolve_limited = now.resolve_limited - b.resolve_limited;
+    s.resolve_failed = now.resolve_failed - b.resolve_failed;
     return s;
 }
 

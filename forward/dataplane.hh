@@ -21,6 +21,7 @@
 #include "forward/adjacency.hh"
 #include "forward/counters.hh"
 #include "forward/port.hh"
+#include "forward/resolve_queue.hh"
 
 struct rte_mempool;
 
@@ -68,6 +69,9 @@ struct counters_snapshot {
     uint64_t sid_overflow_packets = 0;
     uint64_t headend_chained = 0;
     std::array<uint64_t, headend_modes> headend{};  // packets encapsulated, by fib::encap_mode
+    // Neighbor resolution for rewritten packets: requests the workers queued, those refused by
+    // a full queue, and what the control thread did with them (count_resolutions).
+    uint64_t resolve_queued = 0, resolve_lost = 0, resolve_sent = 0, resolve_limited = 0, resolve_failed = 0;
     unsigned workers = 0;
 };
 
@@ -102,6 +106,14 @@ public:
     // ... and waits for the lcores it launched (the main lcore only).
     void stop();
 
+    // The workers' neighbor resolution requests (resolve_queue.hh), appended to `out`.
+    void take_resolve_requests(std::vector<resolve_request>& out);
+    // The kernel ifindex of a port's TAP mirror (0: none), where its neighbors are resolved.
+    uint32_t tap_ifindex(uint16_t port_id) const;
+    // What the control thread did with the requests: asked the kernel, held back (asked
+    // recently), the kernel refused.
+    void count_resolutions(uint64_t sent, uint64_t limited, uint64_t failed);
+
     counters_snapshot counters() const;
     void clear_counters();
     unsigned workers() const { return static_cast<unsigned>(_workers.size()); }
@@ -123,6 +135,9 @@ private:
     std::vector<port_info> _ports;
     std::vector<std::string> _port_vrf;
     std::vector<uint8_t> _vrf_ok, _link_up;
+    std::vector<uint32_t> _tap_ifindex;  // per port, as _ports
+    std::vector<rte_ring*> _resolve;     // per worker
+    uint64_t _resolve_sent = 0, _resolve_limited = 0, _resolve_failed = 0;
     kernel_view _kernel;
     rte_mempool* _pool = nullptr;
     std::vector<rte_mempool*> _hdr_pools;

@@ -125,9 +125,9 @@ bool dec_ttl(uint8_t* ip, uint8_t af) {
 }  // namespace
 
 worker::worker(std::vector<rx_queue> rx, uint16_t tx_queue, published tables, rte_mempool* hdr_pool,
-               worker_counters& counters)
+               worker_counters& counters, rte_ring* resolve)
     : _rx(std::move(rx)), _txq(tx_queue), _tables(tables), _c(counters),
-      _tsc_hz(static_cast<double>(rte_get_tsc_hz())) {
+      _tsc_hz(static_cast<double>(rte_get_tsc_hz())), _resolve(resolve) {
     _he.hdr_pool = hdr_pool;
 }
 
@@ -179,6 +179,29 @@ void worker::punt(pkt& p) {
     _c.ports[in.port_id].punted.add(1);
     enqueue(in.tap_port, p.m);
     p.m = nullptr;
+}
+
+// A packet we rewrote has no neighbor: it cannot go to the host as received, and nothing else
+// would make the kernel resolve the neighbor if its owner never sends ARP/ND itself (a CE that
+// only answers). Ask the control thread to (docs/host-path.md); only on this miss path.
+void worker::want_neighbor(uint16_t port, fib::family af, const uint8_t* addr) {
+    if (_resolve == nullptr)
+        return;
+    resolve_request q;
+    q.port_id = port;
+    q.af = af == fib::family::ipv4 ? 4 : 6;
+    std::memcpy(q.addr, addr, q.af == 4 ? size_t{4} : size_t{16});
+    const uint64_t now = rte_rdtsc();
+    if (now - _last_req_tsc < static_cast<uint64_t>(_tsc_hz / 100) && q.port_id == _last_req.port_id &&
+        q.af == _last_req.af && std::memcmp(q.addr, _last_req.addr, sizeof q.addr) == 0)
+        return;
+    if (!resolve_ring_put(_resolve, q)) {
+        _c.resolve_lost.add(1);
+        return;
+    }
+    _c.resolve_queued.add(1);
+    _last_req = q;
+    _last_req_tsc = now;
 }
 
 void worker::drop(pkt& p, drop_reason r) {
@@ -370,23 +393,31 @@ void worker::do_forward(pkt& p, const fib::compiled_nh& nh) {
             return pristine(p) ? punt(p) : drop(p, drop_reason::no_port);  // e.g. lo: the host's
         if (!out->up)
             return drop(p, drop_reason::port_down);
-        const uint8_t* dst = ip + (p.af == 4 ? 16 : 24);
+        const uint8_t* nb;  // the neighbor
+        fib::family naf;
         if (via.gw_family == 0) {
             // A connected route: the destination itself is the neighbor, unless it is us.
-            const auto af = p.af == 4 ? fib::family::ipv4 : fib::family::ipv6;
-            if (pristine(p) && _av->is_own(p.vrf, af, dst))
+            nb = ip + (p.af == 4 ? 16 : 24);
+            naf = p.af == 4 ? fib::family::ipv4 : fib::family::ipv6;
+            if (pristine(p) && _av->is_own(p.vrf, naf, nb))
                 return punt(p);
-            mac = _av->neighbor_mac(out->port_id, af, dst);
+            mac = _av->neighbor_mac(out->port_id, naf, nb);
         } else {
-            mac = _av->neighbor_mac(out->port_id, static_cast<fib::family>(via.gw_family), via.gw);
+            nb = via.gw;
+            naf = static_cast<fib::family>(via.gw_family);
+            mac = _av->neighbor_mac(out->port_id, naf, nb);
             if (mac != nullptr) {
                 _l2_from = nh.index();
                 _l2_port = out;
                 _l2_mac = mac;
             }
         }
-        if (mac == nullptr)  // the host resolves it (and forwards this one itself)
-            return pristine(p) ? punt(p) : drop(p, drop_reason::neigh_unresolved);
+        if (mac == nullptr) {
+            if (pristine(p))  // the host resolves it and forwards this one itself
+                return punt(p);
+            want_neighbor(out->port_id, naf, nb);
+            return drop(p, drop_reason::neigh_unresolved);
+        }
     }
     if (!(p.flags & f_no_ttl) && !dec_ttl(ip, p.af))  // the host answers with ICMP time exceeded
         return pristine(p) ? punt(p) : drop(p, drop_reason::ttl_expired);
@@ -509,8 +540,10 @@ void worker::l2_out(pkt& p, const port_info& port, fib::family naf, const uint8_
     if (p.m->pkt_len - p.l3u() > port.mtu)
         return drop(p, drop_reason::mtu_exceeded);
     const mac_addr* mac = _av->neighbor_mac(port.port_id, naf, addr);
-    if (mac == nullptr)
+    if (mac == nullptr) {
+        want_neighbor(port.port_id, naf, addr);
         return drop(p, drop_reason::neigh_unresolved);
+    }
     l2_write(p, port, *mac);
 }
 

@@ -16,6 +16,7 @@
 #include "fibc/rcu.hh"
 #include "forward/adjacency.hh"
 #include "forward/counters.hh"
+#include "forward/resolve_queue.hh"
 #include "forward/srv6_headend.hh"
 
 namespace fwd {
@@ -39,8 +40,10 @@ struct published {
 
 class worker {
 public:
+    // `resolve`: where this worker asks the control thread to resolve a neighbor it misses for
+    // a packet it rewrote (resolve_queue.hh); nullptr: nobody to ask.
     worker(std::vector<rx_queue> rx, uint16_t tx_queue, published tables, rte_mempool* hdr_pool,
-           worker_counters& counters);
+           worker_counters& counters, rte_ring* resolve = nullptr);
 
     // One pass: load both snapshots, receive a burst from every queue, process, transmit.
     // Returns the packets received. Call the RCU quiescent state after it.
@@ -67,6 +70,7 @@ private:
     void l2_write(pkt& p, const port_info& port, const mac_addr& mac);
     void drop(pkt& p, drop_reason r);
     void punt(pkt& p);
+    void want_neighbor(uint16_t port, fib::family af, const uint8_t* addr);
     bool is_own(const pkt& p) const;
     void inject(rte_mbuf** pkts, uint16_t n, uint16_t to);
     void enqueue(uint16_t port, rte_mbuf* m);
@@ -101,6 +105,12 @@ private:
     };
     bucket _punt[max_ports];  // this worker's share of each port's punt rate
     double _tsc_hz;
+    rte_ring* _resolve;
+    // The last request queued and when (TSC): a flow towards one unresolved neighbor misses on
+    // every packet, and one request per 10 ms is plenty for a control thread that rate-limits
+    // to one per second anyway. Keeps the ring for distinct neighbors.
+    resolve_request _last_req;
+    uint64_t _last_req_tsc = 0;
     static_assert(max_ports <= 32);
 };
 

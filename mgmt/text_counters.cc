@@ -42,6 +42,11 @@ std::string format_counters(const pb::Counters& c) {
             out += fmt::format("  {:<20} {:>12}  {}\n", d.reason(), d.packets(), d.description());
     if (c.headend_chained())
         out += fmt::format("H.Encaps with a chained header mbuf: {}\n", c.headend_chained());
+    const auto& nr = c.neigh_resolution();
+    if (nr.queued() || nr.queue_full())
+        out += fmt::format("\nNeighbor resolution (for rewritten packets): {} requested, {} lost (queue full), {} "
+                           "sent to the kernel, {} rate-limited, {} failed\n",
+                           nr.queued(), nr.queue_full(), nr.sent(), nr.rate_limited(), nr.failed());
     return out;
 }
 

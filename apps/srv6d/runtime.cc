@@ -25,6 +25,8 @@
 #include "forward/dataplane.hh"
 #include "forward/eal.hh"
 #include "host/kernel_state.hh"
+#include "host/neigh_resolve.hh"
+#include "host/resolve_limiter.hh"
 #include "fpm/decode_ctx.hh"
 #include "fpm/listener.hh"
 #include "fpm/session.hh"
@@ -81,6 +83,13 @@ struct control_plane {
     void watch_kernel();
     void kernel_changed();
     void fill_neighbors(::mgmt::pb::NeighborTable& t) const;
+    // Neighbors the workers missed for packets they rewrote: the kernel is asked to resolve
+    // them on the port's TAP (docs/host-path.md), at most once a second per neighbor.
+    std::optional<host::neigh_resolver> resolver;
+    host::resolve_limiter limiter;
+    boost::asio::steady_timer resolve_timer{io};
+    std::vector<fwd::resolve_request> resolve_buf;
+    void resolve_neighbors();
     ~control_plane() {
         if (kernel_fd)
             kernel_fd->release();  // libnl owns the descriptor
@@ -140,6 +149,12 @@ void control_plane::fill_counters(::mgmt::pb::Counters& c) const {
     }
     c.set_sid_overflow_packets(s.sid_overflow_packets);
     c.set_headend_chained(s.headend_chained);
+    auto* nr = c.mutable_neigh_resolution();
+    nr->set_queued(s.resolve_queued);
+    nr->set_queue_full(s.resolve_lost);
+    nr->set_sent(s.resolve_sent);
+    nr->set_rate_limited(s.resolve_limited);
+    nr->set_failed(s.resolve_failed);
     for (size_t m = 0; m < fwd::headend_modes; ++m) {
         auto* h = c.add_headend();
         h->set_behavior(std::string(::mgmt::encap_mode_name(static_cast<fib::encap_mode>(m))));
@@ -212,6 +227,12 @@ bool control_plane::start() {
             kernel_changed();
             kernel_fd.emplace(io, kernel->fd());
             watch_kernel();
+            resolver.emplace();
+            if (const std::string e = resolver->open(); !e.empty()) {
+                log(level::error, "host: cannot ask the kernel to resolve neighbors: {}", e);
+                return false;
+            }
+            resolve_neighbors();
             log(level::info, "host: following the kernel's neighbors and addresses on the TAP mirrors");
         }
     }
@@ -319,6 +340,43 @@ void control_plane::watch_kernel() {
     });
 }
 
+// Every 20 ms: short against the kernel's own resolution (a round trip on the wire, then
+// host::kernel_state's notification), cheap when the queues are empty (one dequeue per worker).
+void control_plane::resolve_neighbors() {
+    resolve_timer.expires_after(std::chrono::milliseconds(20));
+    resolve_timer.async_wait([this](const boost::system::error_code& ec) {
+        if (ec || !dp || !resolver)
+            return;
+        resolve_buf.clear();
+        dp->take_resolve_requests(resolve_buf);
+        const auto now = host::resolve_limiter::clock::now();
+        limiter.expire(now);
+        uint64_t sent = 0, limited = 0, failed = 0;
+        for (const auto& q : resolve_buf) {
+            const uint32_t ifindex = dp->tap_ifindex(q.port_id);
+            if (ifindex == 0)
+                continue;  // a port without a mirror: nobody to resolve it (configure a neighbor)
+            fib::ip_addr a;
+            a.af = q.af == 4 ? fib::family::ipv4 : fib::family::ipv6;
+            std::copy(q.addr, q.addr + (q.af == 4 ? 4 : 16), a.bytes.begin());
+            if (!limiter.allow(ifindex, a, now)) {
+                ++limited;
+                continue;
+            }
+            if (const std::string e = resolver->resolve(ifindex, a); !e.empty()) {
+                ++failed;
+                log(level::debug, "host: resolving {} on ifindex {}: {}", fib::to_string(a), ifindex, e);
+                continue;
+            }
+            ++sent;
+            log(level::debug, "host: asked the kernel to resolve {} on ifindex {}", fib::to_string(a), ifindex);
+        }
+        if (!resolve_buf.empty())
+            dp->count_resolutions(sent, limited, failed);
+        resolve_neighbors();
+    });
+}
+
 void control_plane::poll_links() {
     link_timer.expires_after(std::chrono::seconds(1));
     link_timer.async_wait([this](const boost::system::error_code& ec) {
@@ -335,6 +393,7 @@ void control_plane::shutdown() {
     boost::system::error_code ignored;
     signals.cancel(ignored);
     link_timer.cancel();
+    resolve_timer.cancel();
     if (kernel_fd)
         kernel_fd->cancel(ignored);
     compile_timer.cancel();

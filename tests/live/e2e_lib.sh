@@ -195,8 +195,8 @@ drops() { # drops REASON: srv6d's drop counter for REASON
 ping4() { ip netns exec "$1" "$LIVE_PY" "$LIVE_HOME/icmp_ping.py" -c "${3:-3}" -W 2 "$2"; }
 ping6() { ip netns exec "$1" "$LIVE_PY" "$LIVE_HOME/icmp_ping.py" -6 -c "${3:-3}" -W 2 "$2"; }
 # warm CMD...: retry (15 s) until it succeeds. The first packets towards a CE whose address
-# the kernel has not learned yet are dropped after decapsulation (neigh_unresolved;
-# docs/host-path.md): a CE's first ARP/ND for its gateway makes the kernel learn it.
+# the kernel has not learned yet are dropped after decapsulation (neigh_unresolved), and srv6d
+# asks the kernel to resolve it (docs/host-path.md): the next ones get through.
 warm() {
 	local end=$((SECONDS + 15))
 	until "$@" >/dev/null 2>&1; do

@@ -185,9 +185,10 @@ check "PE1's kernel reaches PE2's across both srv6d's core ports (ND through the
 check "both srv6d's mirror their core neighbor" eval \
 	'wait_until 5 "PE1 neighbor" on 1 neigh_in core fc00:12::2 && wait_until 5 "PE2 neighbor" on 2 neigh_in core fc00:12::1'
 # A decapsulated packet towards a CE its PE's kernel has not learned is dropped
-# (neigh_unresolved, docs/host-path.md), and nothing makes the kernel resolve it. So every CE
-# first sends one echo to the remote CE, all at once: its ARP/ND for its gateway teaches its
-# PE's kernel (and srv6d) the CE. (Not a ping of the gateway itself: the kernel answers it by
+# (neigh_unresolved) while srv6d has the kernel resolve it (docs/host-path.md). To have every
+# neighbor in place at once, every CE first sends one echo to the remote CE, all at once: its
+# ARP/ND for its gateway teaches its PE's kernel (and srv6d) the CE, and srv6d's requests
+# resolve the rest. (Not a ping of the gateway itself: the kernel answers it by
 # its main table, where 10.1.0.0/24 is on both tcr and tcb, so blue's answer would leave by
 # red's TAP.) Then each pair is warmed up with bounded retries.
 first=()

@@ -7,6 +7,7 @@
 #include <rte_ethdev.h>
 #include <rte_ring.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <memory>
@@ -174,8 +175,10 @@ protected:
         hdr = headend_hdr_pool_create(("wt_hdr" + std::to_string(seq)).c_str(), 63, 0);
         ASSERT_NE(hdr, nullptr);
         counters = std::make_unique<worker_counters>();
+        resolve = resolve_ring_create(("wt_res" + std::to_string(seq)).c_str(), 8, 0);  // holds 7
+        ASSERT_NE(resolve, nullptr);
         w = std::make_unique<worker>(std::vector<rx_queue>{{ce.id, 0}, {core.id, 0}, {ce2.id, 0}, {tap.id, 0, core.id}}, 0,
-                                     published{&c.cell(), &adj}, hdr, *counters);
+                                     published{&c.cell(), &adj}, hdr, *counters, resolve);
         tables();
     }
 
@@ -192,6 +195,7 @@ protected:
             rte_ring_free(p->tx);
         }
         w.reset();
+        rte_ring_free(resolve);
         adj_view::destroy(adj.exchange(nullptr));
         rte_mempool_free(hdr);
     }
@@ -312,6 +316,7 @@ protected:
     vrf::vrf_id red = 0;
     ring_port ce, core, ce2, tap;
     rte_mempool* hdr = nullptr;
+    rte_ring* resolve = nullptr;
     std::unique_ptr<worker_counters> counters;
     std::unique_ptr<worker> w;
 };
@@ -616,6 +621,70 @@ TEST_F(worker_test, host_path_unresolved_neighbor_foreign_port_and_ttl_expiry_go
     EXPECT_EQ(got_set, want_set);
     EXPECT_EQ(counters->ports[core.id].punted.get(), frames.size());
     EXPECT_EQ(drops(), "");
+}
+
+// "port af address" of every neighbor resolution request the worker queued.
+std::vector<std::string> requests(rte_ring* r) {
+    std::vector<std::string> v;
+    resolve_request q[16];
+    for (unsigned n; (n = resolve_ring_take(r, q, 16)) != 0;)
+        for (unsigned i = 0; i < n; ++i) {
+            fib::ip_addr a;
+            a.af = q[i].af == 4 ? fib::family::ipv4 : fib::family::ipv6;
+            std::memcpy(a.bytes.data(), q[i].addr, q[i].af == 4 ? size_t{4} : size_t{16});
+            v.push_back(std::to_string(q[i].port_id) + " " + std::to_string(q[i].af) + " " + fib::to_string(a));
+        }
+    return v;
+}
+
+// A packet srv6d rewrote cannot go to the host as received: it is dropped, and the worker asks
+// the control thread to have the neighbor resolved (once per neighbor for a run of misses).
+// One as received is still punted, and asks nothing (the kernel resolves it for that packet).
+TEST_F(worker_test, host_path_unresolved_neighbor_of_a_rewritten_packet_is_requested) {
+    r.upsert_route(route("10.40.0.0/16", {via("10.13.0.99", 13)}));    // no neighbor entry
+    r.upsert_route(route("fc00:0:5::/48", {via("fc00:12::5", 12)}));   // no neighbor entry
+    r.upsert_route(route("10.95.0.0/16", {encap(fib::encap_mode::encap_red, {"fc00:0:5::1"})}, 10));
+    ASSERT_TRUE(c.compile(r, reg, src));
+    const bytes dt4 = in_frame(ip6_packet(64, "fc00:0:9::1", "fc00:0:1::10", {inner4("10.9.0.1", "10.1.0.9")}), t_ipv6);
+    send(core, dt4);
+    send(core, dt4);  // the same neighbor again: no second request
+    send(core, in_frame(ip6_packet(64, "fc00:0:9::1", "fc00:0:1::11", {inner6("fd09::1", "fd01::9")}), t_ipv6));
+    send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, ip4_packet("10.1.0.2", "10.95.1.5", 64)));  // H.Encaps.Red
+    const bytes as_received = in_frame(ip4_packet("192.0.2.7", "10.40.0.1", 64), t_ipv4);
+    send(core, as_received);
+    w->poll();
+    EXPECT_EQ(dropped(drop_reason::neigh_unresolved), 4u) << drops();
+    const auto punted = out(tap);
+    ASSERT_EQ(punted.size(), 1u);
+    EXPECT_EQ(test::hex(punted[0]), test::hex(as_received));
+    const std::vector<std::string> want = {std::to_string(ce.id) + " 4 10.1.0.9", std::to_string(ce.id) + " 6 fd01::9",
+                                           std::to_string(core.id) + " 6 fc00:12::5"};
+    auto got = requests(resolve);
+    std::sort(got.begin(), got.end());
+    auto sorted = want;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_EQ(got, sorted);
+    EXPECT_EQ(counters->resolve_queued.get(), 3u);
+    EXPECT_EQ(counters->resolve_lost.get(), 0u);
+}
+
+// Distinct neighbors beyond the queue's room: the rest are counted as lost, never waited for;
+// forwarding goes on, and the next miss asks again once the control thread drained the queue.
+TEST_F(worker_test, host_path_full_resolution_queue_counts_what_it_refuses) {
+    for (int i = 0; i < 10; ++i) {
+        const std::string dst = "10.1.0." + std::to_string(10 + i);
+        send(core, in_frame(ip6_packet(64, "fc00:0:9::1", "fc00:0:1::10", {inner4("10.9.0.1", dst.c_str())}), t_ipv6));
+    }
+    send(core, in_frame(ip4_packet("192.0.2.7", "10.20.1.1", 64), t_ipv4));  // forwarded meanwhile
+    w->poll();
+    EXPECT_EQ(out(ce2).size(), 1u);
+    EXPECT_EQ(dropped(drop_reason::neigh_unresolved), 10u);
+    EXPECT_EQ(counters->resolve_queued.get(), 7u);  // the ring holds 7
+    EXPECT_EQ(counters->resolve_lost.get(), 3u);
+    EXPECT_EQ(requests(resolve).size(), 7u);
+    send(core, in_frame(ip6_packet(64, "fc00:0:9::1", "fc00:0:1::10", {inner4("10.9.0.1", "10.1.0.19")}), t_ipv6));
+    w->poll();
+    EXPECT_EQ(requests(resolve), std::vector<std::string>{std::to_string(ce.id) + " 4 10.1.0.19"});
 }
 
 TEST_F(worker_test, host_path_what_the_host_sends_leaves_the_port_unchanged) {

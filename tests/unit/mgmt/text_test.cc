@@ -333,6 +333,23 @@ TEST_F(TextTest, CountersShowHeadendByBehaviorOnlyWhenAny) {
     EXPECT_EQ(text.find("H.Insert"), std::string::npos) << "zero rows are left out";
 }
 
+TEST_F(TextTest, CountersShowNeighborResolutionOnlyWhenAsked) {
+    pb::Counters c;
+    c.set_dataplane(true);
+    c.set_workers(1);
+    EXPECT_EQ(format_counters(c).find("Neighbor resolution"), std::string::npos);
+    auto* nr = c.mutable_neigh_resolution();
+    nr->set_queued(5);
+    nr->set_queue_full(1);
+    nr->set_sent(3);
+    nr->set_rate_limited(2);
+    const std::string text = format_counters(c);
+    EXPECT_NE(text.find("\nNeighbor resolution (for rewritten packets): 5 requested, 1 lost (queue full), 3 sent to "
+                        "the kernel, 2 rate-limited, 0 failed\n"),
+              std::string::npos)
+        << text;
+}
+
 TEST_F(TextTest, Durations) {
     EXPECT_EQ(format_duration(0), "00:00:00");
     EXPECT_EQ(format_duration(86399), "23:59:59");
