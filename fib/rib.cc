@@ -243,20 +243,7 @@ void rib::detach_stale_users(uint32_t id) {
         auto res = resolve(_routes.at(slot).r);
         if (res.paths.empty())
             continue;  // it forwarded nothing; nothing to keep
-        std::vector<nexthop> paths;
-        paths.reserve(res.paths.size());
-        for (auto& p : res.paths)
-            paths.push_back(std::move(p.path));
-        nexthop_list l(std::move(paths));
-        share_paths(l);
-        auto& e = _routes.at(slot);
-        index_route(slot, false);
-        nexthop_list old = std::move(e.r.nexthops);
-        e.r.nh_id.reset();
-        e.r.nexthops = std::move(l);
-        release_paths(std::move(old));
-        index_route(slot, true);
-        note(k);
+        detach_route(slot, std::move(res));
         ++_counters.detached_routes;
         touch();
     }
@@ -386,15 +373,18 @@ size_t rib::sweep(const table_filter& may_sweep) {
     return sweep_if([&may_sweep](const route& r) { return may_sweep(r.key.table); });
 }
 
-void rib::detach_route(uint32_t slot, std::vector<nexthop> paths) {
+void rib::detach_route(uint32_t slot, resolution&& res) {
+    std::vector<nexthop> paths;
+    paths.reserve(res.paths.size());
+    for (auto& p : res.paths)
+        paths.push_back(std::move(p.path));
+    nexthop_list l(std::move(paths));
+    share_paths(l);
     auto& e = _routes.at(slot);
     index_route(slot, false);
-    route r = e.r;
-    r.nh_id.reset();
-    r.nexthops = std::move(paths);
-    share_paths(r.nexthops);
     nexthop_list old = std::move(e.r.nexthops);
-    e.r = std::move(r);
+    e.r.nh_id.reset();
+    e.r.nexthops = std::move(l);
     release_paths(std::move(old));
     index_route(slot, true);
     note(e.r.key);
@@ -409,11 +399,7 @@ size_t rib::detach_if(const route_filter& which) {
         auto res = resolve(e.r);
         if (res.state != resolve_state::ok || res.paths.empty())
             continue;
-        std::vector<nexthop> paths;
-        paths.reserve(res.paths.size());
-        for (auto& p : res.paths)
-            paths.push_back(std::move(p.path));
-        detach_route(i, std::move(paths));
+        detach_route(i, std::move(res));
         ++n;
     }
     if (n)

@@ -169,8 +169,9 @@ private:
     void share_paths(nexthop_list& l);
     void release_paths(nexthop_list&& l);
     void remove_route_slot(uint32_t slot);
-    // The route in `slot` forwards over `paths` inline from now on, without its nexthop object.
-    void detach_route(uint32_t slot, std::vector<nexthop> paths);
+    // The route in `slot` forwards over `res`'s paths inline from now on, without its nexthop
+    // object (a restarted zebra hands the old ids out again: detach_if, detach_stale_users).
+    void detach_route(uint32_t slot, resolution&& res);
     // Puts the config route back into `slot` (zebra's route there was deleted or swept).
     void restore_config(uint32_t slot, config_route& c);
     // zebra upserts k: a config route there becomes shadowed.
