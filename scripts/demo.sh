@@ -43,12 +43,7 @@ live_init "s6demo-$$"
 section() { printf '\n\033[1m==== %s\033[0m\n' "$*"; }
 
 live_log "bringing up CE1-red/blue, PE1 (srv6d + zebra), PE2 (Linux kernel), CE2-red/blue"
-e2e_topo
-e2e_pe2_kernel
-e2e_srv6d_conf
-e2e_srv6d_run
-e2e_zebra_start
-e2e_pe1_routes
+e2e_up
 wait_until 20 "PE1's routes and SIDs in srv6d" e2e_state_ok || live_die "srv6d did not get PE1's state from zebra"
 # the core neighbor: the kernel resolves it through the core port's TAP, srv6d mirrors it
 warm ping6 "$PE1" fc00:12::2 1 && wait_until 5 "fc00:12::2 in srv6d" neigh_in core fc00:12::2 ||

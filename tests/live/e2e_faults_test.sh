@@ -30,12 +30,7 @@ live_require
 command -v ethtool >/dev/null || live_die "missing tool: ethtool"
 live_init "${LIVE_PREFIX:-s6e-$$}"
 
-e2e_topo
-e2e_pe2_kernel
-e2e_srv6d_conf
-e2e_srv6d_run
-e2e_zebra_start
-e2e_pe1_routes
+e2e_up
 
 TABLES=254,10,20
 FAULTS="${FAULTS:-zebra term kill}" # which faults to run (all by default; a subset for debugging)

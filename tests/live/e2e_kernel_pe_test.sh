@@ -26,19 +26,14 @@ live_require
 for t in ethtool tcpdump; do command -v "$t" >/dev/null || live_die "missing tool: $t"; done
 live_init "${LIVE_PREFIX:-s6e-$$}"
 
-e2e_topo
-e2e_pe2_kernel
 # End.DT4 and End.DT46 cannot come from FRR 8.4.4 on this kernel (DT4 needs VRF devices, DT46
 # is not in its encoder): they are srv6d's own SIDs (docs/srv6d.md, "Static local SIDs").
-e2e_srv6d_conf "[sids]
+e2e_up "[sids]
 sid = fc00:1::a46 End.DT46 vrf red
 sid = fc00:1::b46 End.DT46 vrf blue
 sid = fc00:1::a44 End.DT4 vrf red
 sid = fc00:1::b44 End.DT4 table 20"
-e2e_srv6d_run
 ENCAP_SRC=$E2E_ENCAP_SRC
-e2e_zebra_start
-e2e_pe1_routes
 
 # ---- the SRv6 state arrived over FPM ------------------------------------------------------------
 check "zebra relayed the VRF routes (tables 10, 20) and SIDs over FPM; DT6 SIDs bound to red/blue" \

@@ -163,6 +163,17 @@ e2e_pe1_routes() {
 	l3vpn_pe_routes "$PE1" || live_die "PE1's kernel routes could not be added"
 }
 
+# e2e_up [EXTRA]: the whole topology, PE2 the kernel, PE1 srv6d (EXTRA appended to its config)
+# with zebra connected and PE1's L3VPN state added.
+e2e_up() {
+	e2e_topo
+	e2e_pe2_kernel
+	e2e_srv6d_conf "${1:-}"
+	e2e_srv6d_run
+	e2e_zebra_start
+	e2e_pe1_routes
+}
+
 # ---- what srv6d holds -------------------------------------------------------------------------
 route_in() { # route_in TABLE PREFIX [SID]: srv6d has it (with that seg6 SID)
 	srv6ctl show routes --json | jq -e --arg t "$1" --arg p "$2" --arg s "${3:-}" \
@@ -192,8 +203,6 @@ drops() { # drops REASON: srv6d's drop counter for REASON
 }
 
 # ---- traffic ----------------------------------------------------------------------------------
-ping4() { ip netns exec "$1" "$LIVE_PY" "$LIVE_HOME/icmp_ping.py" -c "${3:-3}" -W 2 "$2"; }
-ping6() { ip netns exec "$1" "$LIVE_PY" "$LIVE_HOME/icmp_ping.py" -6 -c "${3:-3}" -W 2 "$2"; }
 # warm CMD...: retry (15 s) until it succeeds. The first packets towards a CE whose address
 # the kernel has not learned yet are dropped after decapsulation (neigh_unresolved), and srv6d
 # asks the kernel to resolve it (docs/host-path.md): the next ones get through.
@@ -233,22 +242,3 @@ loss_window() {
 		END { if (n) printf "%d %.0f %.0f\n", n, (f - a) * 1000, (l - a) * 1000; else print "0 - -" }' \
 		"$LIVE_WORK/probe-$1.out"
 }
-
-# ---- captures ---------------------------------------------------------------------------------
-CAPS=()
-cap_start() { # cap_start NS IF FILE FILTER...
-	local ns="$1" i="$2" f="$3"
-	shift 3
-	ip netns exec "$ns" tcpdump -i "$i" -nn -U --immediate-mode -s 256 -w "$f" "$@" >"$f.err" 2>&1 &
-	CAPS+=($!)
-	LIVE_PIDS+=($!)
-	wait_until 5 "tcpdump on $ns/$i" grep -q "listening on" "$f.err" || live_log "tcpdump $ns/$i did not start"
-}
-cap_stop() {
-	local p
-	sleep 0.3
-	for p in "${CAPS[@]}"; do kill -INT "$p" 2>/dev/null; done
-	for p in "${CAPS[@]}"; do live_wait_gone "$p" 5; wait "$p" 2>/dev/null; done
-	CAPS=()
-}
-cap_read() { tcpdump -r "$1" -nn 2>/dev/null; }

@@ -310,6 +310,34 @@ srv6ctl() { "$SRV6CTL" --socket "$SRV6D_SOCK" "$@"; }
 # rib_compare ARGS...: the comparison/check tool (see rib_compare.py --help).
 rib_compare() { "$LIVE_PY" "$LIVE_HOME/rib_compare.py" --srv6ctl "$SRV6CTL" --socket "$SRV6D_SOCK" "$@"; }
 
+# ---- traffic and captures ----------------------------------------------------------------------
+
+# ping4|ping6 NS DST [COUNT]: ICMP echo from NS (icmp_ping.py; exit 0 if every echo came back)
+ping4() { ip netns exec "$1" "$LIVE_PY" "$LIVE_HOME/icmp_ping.py" -c "${3:-3}" -W 2 "$2"; }
+ping6() { ip netns exec "$1" "$LIVE_PY" "$LIVE_HOME/icmp_ping.py" -6 -c "${3:-3}" -W 2 "$2"; }
+
+# Captures need --immediate-mode: without it packets wait up to a second in the capture ring
+# and a capture stopped right after the traffic holds nothing. LIVE_CAP_WAIT bounds the start
+# and the stop, LIVE_CAP_SETTLE is the pause before stopping (the VM test raises both: TCG).
+CAPS=()
+cap_start() { # cap_start NS IF FILE FILTER...
+	local ns="$1" i="$2" f="$3"
+	shift 3
+	ip netns exec "$ns" tcpdump -i "$i" -nn -U --immediate-mode -s 256 -w "$f" "$@" >"$f.err" 2>&1 &
+	CAPS+=($!)
+	LIVE_PIDS+=($!)
+	wait_until "${LIVE_CAP_WAIT:-5}" "tcpdump on $ns/$i" grep -q "listening on" "$f.err" ||
+		live_log "tcpdump $ns/$i did not start"
+}
+cap_stop() {
+	local p
+	sleep "${LIVE_CAP_SETTLE:-0.3}"
+	for p in "${CAPS[@]}"; do kill -INT "$p" 2>/dev/null; done
+	for p in "${CAPS[@]}"; do live_wait_gone "$p" "${LIVE_CAP_WAIT:-5}"; wait "$p" 2>/dev/null; done
+	CAPS=()
+}
+cap_read() { tcpdump -r "$1" -nn 2>/dev/null; }
+
 # ---- the topology shared by the live test and the demo ---------------------------------------
 #
 #   <prefix>-dut                                   <prefix>-peer

@@ -256,8 +256,6 @@ check "encap source is srv6d's configured one" eval \
 	"srv6ctl show encap-source --json | jq -e '.address == \"$ENCAP_SRC\"' >/dev/null"
 
 # ---- 2. traffic ----------------------------------------------------------------------------------
-ping4() { ip netns exec "$1" "$LIVE_PY" "$LIVE_HOME/icmp_ping.py" -c "${3:-3}" -W 2 "$2"; }
-ping6() { ip netns exec "$1" "$LIVE_PY" "$LIVE_HOME/icmp_ping.py" -6 -c "${3:-3}" -W 2 "$2"; }
 check "PE1's kernel reaches PE2 across srv6d's core port" ping6 "$PE1" fc00:12::2 2
 # first packets towards a CE the kernel has not resolved yet are dropped after decap
 # (neigh_unresolved): warm every pair up with bounded retries
@@ -270,23 +268,9 @@ cnt() { # cnt PORT|SID FIELD: from the last `counters`
 	jq -r --arg n "$1" \
 		'([.ports[]? | select(.name == $n) | .'"$2"'] + [.sids[]? | select(.prefix == ($n + "/128")) | .'"$2"'] + ["0"])[0] | tonumber' "$LIVE_WORK/counters.json"
 }
-CAPS=()
-cap_start() { # cap_start NS IF FILE FILTER...
-	local ns="$1" i="$2" f="$3"
-	shift 3
-	ip netns exec "$ns" tcpdump -i "$i" -nn -U --immediate-mode -s 256 -w "$f" "$@" >"$f.err" 2>&1 &
-	CAPS+=($!)
-	LIVE_PIDS+=($!)
-	wait_for 15 "tcpdump on $ns/$i" grep -q "listening on" "$f.err" || live_log "tcpdump $ns/$i did not start"
-}
-cap_stop() {
-	local p
-	sleep 0.5
-	for p in "${CAPS[@]}"; do kill -INT "$p" 2>/dev/null; done
-	for p in "${CAPS[@]}"; do live_wait_gone "$p" 10; wait "$p" 2>/dev/null; done
-	CAPS=()
-}
-cap_read() { tcpdump -r "$1" -nn 2>/dev/null; }
+# lib.sh's cap_start/cap_stop/cap_read, with TCG-sized waits
+LIVE_CAP_WAIT=15
+LIVE_CAP_SETTLE=0.5
 n_echo() { grep -cE "$2" "$LIVE_WORK/$1.txt"; }
 
 srv6ctl clear counters >/dev/null
