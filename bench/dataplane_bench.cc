@@ -24,16 +24,16 @@
 #include <string>
 #include <vector>
 
-#include "fib/rib.hh"
-#include "fibc/compiler.hh"
-#include "forward/eal.hh"
-#include "forward/worker.hh"
+#include "rib/rib.hh"
+#include "fib/control/compiler.hh"
+#include "forward/control/eal.hh"
+#include "forward/datapath/worker.hh"
 
 namespace {
 
 using bytes = std::vector<uint8_t>;
 
-fib::ip6_addr a6(const char* s) { return *fib::parse_ip6(s); }
+rib::ip6_addr a6(const char* s) { return *rib::parse_ip6(s); }
 void put16(bytes& b, size_t at, uint16_t v) {
     b[at] = static_cast<uint8_t>(v >> 8);
     b[at + 1] = static_cast<uint8_t>(v);
@@ -76,7 +76,7 @@ bytes ip4(uint32_t src, uint32_t dst, uint16_t sport) {
     return b;
 }
 
-bytes ip6(const fib::ip6_addr& src, const fib::ip6_addr& dst, uint8_t nh, const bytes& payload) {
+bytes ip6(const rib::ip6_addr& src, const rib::ip6_addr& dst, uint8_t nh, const bytes& payload) {
     bytes b(40);
     b[0] = 0x60;
     put16(b, 4, static_cast<uint16_t>(payload.size()));
@@ -96,7 +96,7 @@ bytes udp(uint16_t sport) {
     return u;
 }
 
-fib::ip6_addr with_word(fib::ip6_addr a, size_t at, uint16_t v) {
+rib::ip6_addr with_word(rib::ip6_addr a, size_t at, uint16_t v) {
     a.bytes[at] = static_cast<uint8_t>(v >> 8);
     a.bytes[at + 1] = static_cast<uint8_t>(v);
     return a;
@@ -248,65 +248,65 @@ int main(int argc, char** argv) {
     // ---- tables: 1 000 VRFs (tables 1000..1999) x (1 000 IPv4 /24 + 1 000 IPv6 /48) over 4
     // remote PEs each (H.Encaps.Red, 1 SID); the bench VRF "v1000" also holds the case routes.
     fib::qsbr_domain rcu{2};
-    fib::rib r;
+    rib::rib r;
     vrf::registry reg;
     vrf::encap_source_resolver src;
     (void)src.set_configured(a6("fc00:1::1"));
     auto via = [](const char* gw, uint32_t ifx) {
-        fib::nexthop n;
-        n.gateway = *fib::parse_addr(gw);
+        rib::nexthop n;
+        n.gateway = *rib::parse_addr(gw);
         n.ifindex = ifx;
         return n;
     };
-    auto enc = [&](fib::encap_mode m, std::vector<fib::ip6_addr> sids) {
-        fib::nexthop n = via("fc00:12::2", 12);
-        n.seg6 = fib::seg6_encap{m, std::move(sids), std::nullopt, {}};
+    auto enc = [&](rib::encap_mode m, std::vector<rib::ip6_addr> sids) {
+        rib::nexthop n = via("fc00:12::2", 12);
+        n.seg6 = rib::seg6_encap{m, std::move(sids), std::nullopt, {}};
         return n;
     };
-    auto add = [&](fib::table_id t, const std::string& pfx, std::vector<fib::nexthop> nhs) {
-        fib::route x;
+    auto add = [&](rib::table_id t, const std::string& pfx, std::vector<rib::nexthop> nhs) {
+        rib::route x;
         x.key.table = t;
-        x.key.dst = *fib::parse_prefix(pfx);
-        x.protocol = fib::proto::bgp;
+        x.key.dst = *rib::parse_prefix(pfx);
+        x.protocol = rib::proto::bgp;
         x.nexthops = std::move(nhs);
         r.upsert_route(x);
     };
-    auto add_sid = [&](const char* pfx, fib::behavior b, std::optional<fib::table_id> vrftable) {
-        fib::nexthop n;
+    auto add_sid = [&](const char* pfx, rib::behavior b, std::optional<rib::table_id> vrftable) {
+        rib::nexthop n;
         n.ifindex = 11;
-        fib::seg6local l;
+        rib::seg6local l;
         l.action = b;
         l.vrftable = vrftable;
         n.local = l;
-        fib::route x;
-        x.key.dst = *fib::parse_prefix(pfx);
-        x.protocol = fib::proto::kernel;
+        rib::route x;
+        x.key.dst = *rib::parse_prefix(pfx);
+        x.protocol = rib::proto::kernel;
         x.nexthops = {n};
         r.upsert_route(x);
     };
     for (uint32_t v = 0; v < 1000; ++v) {
-        const fib::table_id t = 1000 + v;
+        const rib::table_id t = 1000 + v;
         (void)reg.set(vrf::source::config, vrf::vrf_spec{"v" + std::to_string(t), t, {}, std::nullopt});
         for (uint32_t i = 0; i < 1000; ++i) {
             const auto pe = a6(("fc00:0:" + std::to_string(10 + i % 4) + "::" + std::to_string(v % 256 + 1)).c_str());
             char p4[32], p6[48];
             std::snprintf(p4, sizeof p4, "10.%u.%u.0/24", (i >> 8) + 100, i & 0xff);
             std::snprintf(p6, sizeof p6, "2001:db8:%x::/48", i + 0x1000);
-            add(t, p4, {enc(fib::encap_mode::encap_red, {pe})});
-            add(t, p6, {enc(fib::encap_mode::encap_red, {pe})});
+            add(t, p4, {enc(rib::encap_mode::encap_red, {pe})});
+            add(t, p6, {enc(rib::encap_mode::encap_red, {pe})});
         }
     }
-    const fib::table_id bt = 1000;
-    add(bt, "10.99.0.0/16", {enc(fib::encap_mode::encap_red, {a6("fc00:0:2::d4")})});
-    add(bt, "fd99::/16", {enc(fib::encap_mode::encap, {a6("fc00:0:3::1"), a6("fc00:0:4::1"), a6("fc00:0:2::d6")})});
-    add(bt, "fd98::/16", {enc(fib::encap_mode::encap, {a6("fc00:0:2::d6")})});
-    add(bt, "10.98.0.0/16", {enc(fib::encap_mode::l2encap, {a6("fc00:0:2::d2")})});
+    const rib::table_id bt = 1000;
+    add(bt, "10.99.0.0/16", {enc(rib::encap_mode::encap_red, {a6("fc00:0:2::d4")})});
+    add(bt, "fd99::/16", {enc(rib::encap_mode::encap, {a6("fc00:0:3::1"), a6("fc00:0:4::1"), a6("fc00:0:2::d6")})});
+    add(bt, "fd98::/16", {enc(rib::encap_mode::encap, {a6("fc00:0:2::d6")})});
+    add(bt, "10.98.0.0/16", {enc(rib::encap_mode::l2encap, {a6("fc00:0:2::d2")})});
     add(bt, "10.1.0.0/16", {via("10.1.0.2", 11)});
     add(bt, "fd01::/16", {via("fd01::2", 11)});
     for (const char* p : {"fc00:0:2::/48", "fc00:0:3::/48", "fc00:0:10::/44", "2001:db8:20::/48"})
-        add(fib::main_table, p, {via("fc00:12::2", 12)});
-    add_sid("fc00:0:1::1/128", fib::behavior::end, std::nullopt);
-    add_sid("fc00:0:1::46/128", fib::behavior::end_dt46, bt);
+        add(rib::main_table, p, {via("fc00:12::2", 12)});
+    add_sid("fc00:0:1::1/128", rib::behavior::end, std::nullopt);
+    add_sid("fc00:0:1::46/128", rib::behavior::end_dt46, bt);
     fib::compiler c{rcu};
     if (!c.compile(r, reg, src)) {
         std::fprintf(stderr, "compile failed\n");
@@ -319,9 +319,9 @@ int main(int argc, char** argv) {
         {h.core.id, vrf::default_vrf_id, 9000, true, 12, {}},
     };
     std::vector<fwd::neighbor> ns = {
-        {h.core.id, *fib::parse_addr("fc00:12::2"), {{2, 0, 0, 0, 0xb, 2}}},
-        {h.ce.id, *fib::parse_addr("10.1.0.2"), {{2, 0, 0, 0, 0xc, 1}}},
-        {h.ce.id, *fib::parse_addr("fd01::2"), {{2, 0, 0, 0, 0xc, 1}}},
+        {h.core.id, *rib::parse_addr("fc00:12::2"), {{2, 0, 0, 0, 0xb, 2}}},
+        {h.ce.id, *rib::parse_addr("10.1.0.2"), {{2, 0, 0, 0, 0xc, 1}}},
+        {h.ce.id, *rib::parse_addr("fd01::2"), {{2, 0, 0, 0, 0xc, 1}}},
     };
     fib::rcu_cell<fwd::adj_view> adj;
     (void)adj.exchange(fwd::adj_view::create(ports, ns));

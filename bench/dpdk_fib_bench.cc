@@ -21,7 +21,7 @@
 
 #include <time.h>
 
-#include "forward/eal.hh"
+#include "forward/control/eal.hh"
 #include "prefix_gen.hh"
 
 namespace {
@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
     const double h_empty4 = heap_mib() - h0;
     std::vector<std::pair<uint32_t, uint8_t>> r4;
     for (size_t i = 0; i < n4; ++i) {
-        const auto p = bench::random_prefix(fib::family::ipv4, rng, true);
+        const auto p = bench::random_prefix(rib::family::ipv4, rng, true);
         r4.emplace_back(fib::key4(p.bytes.data()), p.len);
     }
     double t0 = cpu_now();
@@ -135,7 +135,7 @@ int main(int argc, char** argv) {
     const double h_empty6 = heap_mib() - h0;
     std::vector<std::pair<fib::u128, uint8_t>> r6;
     for (size_t i = 0; i < n6; ++i) {
-        const auto p = bench::random_prefix(fib::family::ipv6, rng, true);
+        const auto p = bench::random_prefix(rib::family::ipv6, rng, true);
         r6.emplace_back(fib::key6(p.bytes.data()), p.len);
     }
     t0 = cpu_now();

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "forward/eal.hh"
-#include "forward/srv6_endpoint.hh"
+#include "forward/control/eal.hh"
+#include "forward/datapath/srv6_endpoint.hh"
 
 namespace {
 
@@ -92,18 +92,18 @@ struct scenario {
 };
 
 std::vector<scenario> scenarios() {
-    using fib::behavior;
+    using rib::behavior;
     std::vector<scenario> s;
     fwd::sid_params end;
     end.behavior = behavior::end;
     s.push_back({"End (SRH 3 SIDs, SL 2)", ip6_hdr(43, srh3(2, 4, inner4()), {0xfc, 0, 0, 0, 0, 1}, 0xe), end,
                  fwd::endpoint_action::forward_v6});
     fwd::sid_params psp = end;
-    psp.flavors = fib::flavor::psp;
+    psp.flavors = rib::flavor::psp;
     s.push_back({"End PSP (SL 1 -> pop)", ip6_hdr(43, srh3(1, 4, inner4()), {0xfc, 0, 0, 0, 0, 2}, 1), psp,
                  fwd::endpoint_action::forward_v6});
     fwd::sid_params un = end;
-    un.flavors = fib::flavor::next_csid;
+    un.flavors = rib::flavor::next_csid;
     s.push_back({"uN shift (F3216, no SRH)", ip6_hdr(4, inner4(), {0xfc, 0, 0, 0, 0, 1, 0, 2, 0, 3}, 0), un,
                  fwd::endpoint_action::forward_v6});
     fwd::sid_params dt46;

@@ -1,7 +1,7 @@
-// The compiled tables (fibc/) at PE scale. Three measurements, printed as a table for
+// The compiled tables (fib/) at PE scale. Three measurements, printed as a table for
 // BENCHMARKS.md (run: build/bench/bench_fib_compile_bench [--quick]):
 //   1. memory: 1 000 VRFs x (1 000 IPv4 + 1 000 IPv6 routes), exact bytes of the published
-//      objects (fibc/mem.hh counters) plus the process RSS;
+//      objects (fib/datapath/mem.hh counters) plus the process RSS;
 //   2. updates per second into the compiled tables while a reader thread looks up without pause:
 //      1 M updates (60 % replace, 20 % delete, 20 % add) spread over the VRFs, and the same into
 //      one 1 M-route VRF, applied in batches and compiled after each batch; the control thread's
@@ -29,9 +29,9 @@
 #include <pthread.h>
 #include <time.h>
 
-#include "fib/rib.hh"
-#include "fibc/compiler.hh"
-#include "fibc/mem.hh"
+#include "rib/rib.hh"
+#include "fib/control/compiler.hh"
+#include "fib/datapath/mem.hh"
 #include "prefix_gen.hh"
 
 namespace {
@@ -62,25 +62,25 @@ double tsc_hz() {
 
 using bench::random_prefix;
 
-nexthop headend_path(uint32_t pe, uint32_t vrf) {
-    nexthop n;
+rib::nexthop headend_path(uint32_t pe, uint32_t vrf) {
+    rib::nexthop n;
     n.ifindex = 2 + pe % 2;
-    n.gateway = ip_addr(*parse_ip6("fe80::1"));
-    ip6_addr sid = *parse_ip6("fc00:0:0:e000::");
+    n.gateway = rib::ip_addr(*rib::parse_ip6("fe80::1"));
+    rib::ip6_addr sid = *rib::parse_ip6("fc00:0:0:e000::");
     sid.bytes[5] = static_cast<uint8_t>(pe + 1);
     sid.bytes[6] = static_cast<uint8_t>(vrf >> 8);
     sid.bytes[7] = static_cast<uint8_t>(vrf);
-    n.seg6 = seg6_encap{encap_mode::encap_red, {sid}, std::nullopt, {}};
+    n.seg6 = rib::seg6_encap{rib::encap_mode::encap_red, {sid}, std::nullopt, {}};
     return n;
 }
 
-std::vector<nexthop> core_paths(uint32_t i) {
+std::vector<rib::nexthop> core_paths(uint32_t i) {
     auto f = [](uint32_t k) {
-        nexthop n;
+        rib::nexthop n;
         n.ifindex = 2 + k % 4;
-        ip4_addr g;
+        rib::ip4_addr g;
         g.bytes = {192, 0, 2, static_cast<uint8_t>(k % 64 + 1)};
-        n.gateway = ip_addr(g);
+        n.gateway = rib::ip_addr(g);
         return n;
     };
     if (i % 5 == 0)
@@ -89,13 +89,13 @@ std::vector<nexthop> core_paths(uint32_t i) {
 }
 
 struct world {
-    rib r;
+    rib::rib r;
     vrf::registry reg;
     vrf::encap_source_resolver src;
     qsbr_domain rcu{4};
     compiler c{rcu};
     std::vector<vrf::vrf_id> ids;  // [0] = default
-    world() { (void)src.set_configured(*parse_ip6("2001:db8::1")); }
+    world() { (void)src.set_configured(*rib::parse_ip6("2001:db8::1")); }
 };
 
 void print_mem(const char* what) {
@@ -113,8 +113,8 @@ struct churn_result {
 };
 
 // 1 M updates in batches; one reader thread looks up in random VRFs the whole time.
-churn_result churn(world& w, size_t ops, size_t batch, const std::vector<table_id>& tables,
-                   std::vector<route_key>& live, std::mt19937_64& rng, bool core) {
+churn_result churn(world& w, size_t ops, size_t batch, const std::vector<rib::table_id>& tables,
+                   std::vector<rib::route_key>& live, std::mt19937_64& rng, bool core) {
     // core = the big default VRF: wide prefixes, forward/ECMP paths; else customer VRFs.
     std::atomic<bool> stop{false};
     std::atomic<uint64_t> lookups{0};
@@ -154,17 +154,17 @@ churn_result churn(world& w, size_t ops, size_t batch, const std::vector<table_i
                 live.pop_back();
                 continue;
             }
-            route rt;
+            rib::route rt;
             if (dice < 8 && !live.empty()) {
                 rt.key = live[rng() % live.size()];
             } else {
                 rt.key.table = tables[rng() % tables.size()];
-                rt.key.dst = random_prefix(core ? (rng() % 6 ? family::ipv4 : family::ipv6)
-                                                : (rng() % 2 ? family::ipv4 : family::ipv6),
+                rt.key.dst = random_prefix(core ? (rng() % 6 ? rib::family::ipv4 : rib::family::ipv6)
+                                                : (rng() % 2 ? rib::family::ipv4 : rib::family::ipv6),
                                            rng, core);
                 live.push_back(rt.key);  // a duplicate key is a replace; the list keeps both copies
             }
-            rt.protocol = proto::bgp;
+            rt.protocol = rib::proto::bgp;
             const auto k = static_cast<uint32_t>(rng());
             if (core)
                 rt.nexthops = core_paths(k % 64);
@@ -238,28 +238,28 @@ int main(int argc, char** argv) {
     std::mt19937_64 rng(1);
     if (run("vrfs")) {
     // --- 1. memory for many customer VRFs
-    std::printf("\n[1] memory: %zu VRFs x %zu routes per family\n", n_vrfs, per_vrf);
+    std::printf("\n[1] memory: %zu VRFs x %zu routes per rib::family\n", n_vrfs, per_vrf);
     print_mem("empty process");
     auto w = std::make_unique<world>();
-    std::vector<table_id> tables;
+    std::vector<rib::table_id> tables;
     std::vector<vrf::vrf_spec> specs;
     for (size_t v = 0; v < n_vrfs; ++v) {
-        tables.push_back(static_cast<table_id>(1000 + v));
+        tables.push_back(static_cast<rib::table_id>(1000 + v));
         specs.push_back({"c" + std::to_string(v), tables.back(), {}, std::nullopt});
     }
     (void)w->reg.sync(vrf::source::config, specs);
     w->ids.push_back(0);
     for (const auto& s : specs)
         w->ids.push_back(w->reg.find(s.name)->id);
-    std::vector<route_key> live;
+    std::vector<rib::route_key> live;
     double c0 = cpu_now();
-    for (table_id t : tables)
-        for (family af : {family::ipv4, family::ipv6})
+    for (rib::table_id t : tables)
+        for (rib::family af : {rib::family::ipv4, rib::family::ipv6})
             for (size_t i = 0; i < per_vrf; ++i) {
-                route rt;
+                rib::route rt;
                 rt.key.table = t;
                 rt.key.dst = random_prefix(af, rng);
-                rt.protocol = proto::bgp;
+                rt.protocol = rib::proto::bgp;
                 rt.nexthops = {headend_path(static_cast<uint32_t>(i % 4), t)};
                 live.push_back(rt.key);
                 w->r.upsert_route(std::move(rt));
@@ -310,20 +310,20 @@ int main(int argc, char** argv) {
                 quick ? "20 k" : "200 k");
     auto big = std::make_unique<world>();
     big->ids.push_back(0);
-    std::vector<route_key> blive;
+    std::vector<rib::route_key> blive;
     double c0 = cpu_now();
     for (size_t i = 0; i < (quick ? 100'000u : 1'000'000u); ++i) {
-        route rt;
-        rt.key.dst = random_prefix(family::ipv4, rng, true);
-        rt.protocol = proto::bgp;
+        rib::route rt;
+        rt.key.dst = random_prefix(rib::family::ipv4, rng, true);
+        rt.protocol = rib::proto::bgp;
         rt.nexthops = core_paths(static_cast<uint32_t>(i % 64));
         blive.push_back(rt.key);
         big->r.upsert_route(std::move(rt));
     }
     for (size_t i = 0; i < (quick ? 20'000u : 200'000u); ++i) {
-        route rt;
-        rt.key.dst = random_prefix(family::ipv6, rng, true);
-        rt.protocol = proto::bgp;
+        rib::route rt;
+        rt.key.dst = random_prefix(rib::family::ipv6, rng, true);
+        rt.protocol = rib::proto::bgp;
         rt.nexthops = core_paths(static_cast<uint32_t>(i % 64));
         blive.push_back(rt.key);
         big->r.upsert_route(std::move(rt));
@@ -335,7 +335,7 @@ int main(int argc, char** argv) {
                 static_cast<double>(big->r.routes().size()) / (c2 - c1));
     print_mem("big VRF compiled");
     for (size_t batch : {1000ul, 10000ul, 100000ul}) {
-        auto r = churn(*big, ops, batch, {main_table}, blive, rng, true);
+        auto r = churn(*big, ops, batch, {rib::main_table}, blive, rng, true);
         report_churn("default VRF (1 M routes)", ops, batch, r);
     }
     {
@@ -361,7 +361,7 @@ int main(int argc, char** argv) {
         retire_batch r;
         std::vector<std::pair<uint32_t, uint8_t>> keys;
         for (size_t i = 0; i < (quick ? 100'000u : 1'000'000u); ++i) {
-            const auto p = random_prefix(family::ipv4, rng, true);
+            const auto p = random_prefix(rib::family::ipv4, rng, true);
             keys.emplace_back(key4(p.bytes.data()), p.len);
             b.set(keys.back().first, keys.back().second, static_cast<uint32_t>(1 + i % 64));
         }
@@ -376,7 +376,7 @@ int main(int argc, char** argv) {
                     auto& k = keys[rng() % keys.size()];
                     if (rng() % 5 == 0) {
                         b.erase(k.first, k.second);
-                        const auto p = random_prefix(family::ipv4, rng, true);
+                        const auto p = random_prefix(rib::family::ipv4, rng, true);
                         k = {key4(p.bytes.data()), p.len};
                     } else {
                         b.set(k.first, k.second, static_cast<uint32_t>(1 + rng() % 64));

@@ -43,7 +43,7 @@
 #include <thread>
 #include <vector>
 
-#include "fib/rib.hh"
+#include "rib/rib.hh"
 #include "fpm/apply.hh"
 #include "fpm/decoder.hh"
 #include "fpm/framer.hh"
@@ -349,7 +349,7 @@ void inproc(const workload& wl, const options& o) {
                     c / o.routes * 1e9, updates);
     }
     {
-        fib::rib rib;
+        rib::rib rib;
         fpm::ingest_stats st;
         fpm::decode_ctx ctx(st);
         fpm::framer fr;
@@ -430,7 +430,7 @@ int main(int argc, char** argv) {
                 static_cast<double>(wl.stream.bytes.size()) / (1 << 20), wl.encode_s);
 
     boost::asio::io_context io;
-    fib::rib rib;
+    rib::rib rib;
     fpm::ingest_stats stats;
     fpm::session_info session;
     fpm::listener_options lo;
@@ -477,7 +477,7 @@ int main(int argc, char** argv) {
             io.stop();
         }
     };
-    hooks.replayed_table = [](fib::table_id t) { return t >= 1001; };  // the VRFs' tables
+    hooks.replayed_table = [](rib::table_id t) { return t >= 1001; };  // the VRFs' tables
     fpm::listener lst(io, lo, rib, stats, session, hooks);
     std::string error;
     if (!lst.start(error)) {
@@ -542,7 +542,7 @@ int main(int argc, char** argv) {
     const auto& first = *rib.routes().begin();
     const auto res = rib.resolve(first.second);
     if (res.paths.empty() || !res.paths.front().path.seg6 || res.paths.front().path.seg6->segments.size() != 1) {
-        std::fprintf(stderr, "route %s did not resolve to an H.Encaps path\n", fib::to_string(first.first.dst).c_str());
+        std::fprintf(stderr, "route %s did not resolve to an H.Encaps path\n", rib::to_string(first.first.dst).c_str());
         return 1;
     }
     if (rib.routes().size() != o.routes || rib.counters().route_changes != o.routes) {

@@ -20,20 +20,20 @@
 #include <string>
 #include <vector>
 
-#include "fib/addr.hh"
-#include "fib/model.hh"
-#include "forward/eal.hh"
-#include "forward/encap_tmpl.hh"
-#include "forward/srv6_headend.hh"
+#include "rib/addr.hh"
+#include "rib/model.hh"
+#include "forward/control/eal.hh"
+#include "forward/datapath/encap_tmpl.hh"
+#include "forward/datapath/srv6_headend.hh"
 
 namespace {
 
-using fib::encap_mode;
+using rib::encap_mode;
 using bytes = std::vector<uint8_t>;
 
 constexpr unsigned burst = 32;
 
-// The bytes fibc::build_encap_template produces (kept local: the bench only needs forward/).
+// The bytes fib::build_encap_template produces (kept local: the bench only needs forward/).
 bytes make_template(encap_mode mode, size_t n, uint8_t hop_limit) {
     const bool red = mode == encap_mode::encap_red || mode == encap_mode::l2encap_red;
     const size_t listed = red ? n - 1 : n;

@@ -4,21 +4,21 @@
 #include <cstdint>
 #include <random>
 
-#include "fib/addr.hh"
-#include "fibc/lpm_key.hh"
+#include "rib/addr.hh"
+#include "fib/datapath/lpm_key.hh"
 
 namespace bench {
 
 // IPv4: /24 60 %, /20-/23 20 %, /16-/19 10 %, /25-/32 10 %; IPv6: /48 50 %, /56 20 %, /64 25 %,
 // /128 5 %. `wide` (a full table): 1.0.0.0-223.255.255.255 and 2000::/4; otherwise a customer
 // VRF's space, 10.0.0.0/8 and 2001:db8::/32.
-inline fib::prefix random_prefix(fib::family af, std::mt19937_64& rng, bool wide = false) {
+inline rib::prefix random_prefix(rib::family af, std::mt19937_64& rng, bool wide = false) {
     using fib::prefix_mask;
     using fib::u128;
-    fib::prefix p;
+    rib::prefix p;
     p.af = af;
     const unsigned d = static_cast<unsigned>(rng() % 100);
-    if (af == fib::family::ipv4) {
+    if (af == rib::family::ipv4) {
         p.len = static_cast<uint8_t>(d < 60 ? 24 : d < 80 ? 20 + rng() % 4 : d < 90 ? 16 + rng() % 4 : 25 + rng() % 8);
         const uint32_t base = wide ? static_cast<uint32_t>(1 + rng() % 223) << 24 : 10u << 24;
         const auto a = static_cast<uint32_t>(base | (rng() & 0xffffff)) & prefix_mask<uint32_t>(p.len);

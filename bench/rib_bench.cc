@@ -4,32 +4,32 @@
 
 #include <cstdint>
 
-#include "fib/rib.hh"
+#include "rib/rib.hh"
 
 namespace {
 
-fib::route make_route(uint32_t i, uint32_t nh_id) {
-    fib::ip4_addr a;
+rib::route make_route(uint32_t i, uint32_t nh_id) {
+    rib::ip4_addr a;
     a.bytes = {static_cast<uint8_t>(10 + (i >> 24)), static_cast<uint8_t>(i >> 16),
                static_cast<uint8_t>(i >> 8), static_cast<uint8_t>(i)};
-    fib::route r;
-    r.key.dst = fib::prefix::make(fib::ip_addr(a), 32);
-    r.protocol = fib::proto::bgp;
+    rib::route r;
+    r.key.dst = rib::prefix::make(rib::ip_addr(a), 32);
+    r.protocol = rib::proto::bgp;
     r.nh_id = nh_id;
     return r;
 }
 
-fib::nexthop_object singleton(uint32_t id) {
-    fib::nexthop_object o;
+rib::nexthop_object singleton(uint32_t id) {
+    rib::nexthop_object o;
     o.id = id;
-    o.path = fib::nexthop{};
+    o.path = rib::nexthop{};
     o.path->ifindex = id;
     return o;
 }
 
 // 1M routes over 64 singletons and one group of all of them.
-void fill(fib::rib& rib, uint32_t n) {
-    fib::nexthop_object g;
+void fill(rib::rib& rib, uint32_t n) {
+    rib::nexthop_object g;
     g.id = 1000;
     for (uint32_t id = 1; id <= 64; ++id) {
         rib.upsert_nexthop(singleton(id));
@@ -44,7 +44,7 @@ constexpr uint32_t full_table = 1'000'000;
 
 void BM_Upsert1M(benchmark::State& st) {
     for (auto _ : st) {
-        fib::rib rib;
+        rib::rib rib;
         fill(rib, full_table);
         benchmark::DoNotOptimize(rib.version());
     }
@@ -53,7 +53,7 @@ void BM_Upsert1M(benchmark::State& st) {
 BENCHMARK(BM_Upsert1M)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 void BM_ReplayUnchanged1M(benchmark::State& st) {
-    fib::rib rib;
+    rib::rib rib;
     fill(rib, full_table);
     for (auto _ : st) {
         rib.begin_resync();
@@ -66,7 +66,7 @@ BENCHMARK(BM_ReplayUnchanged1M)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 // One route change and one nexthop change in a full RIB: independent of its size.
 void BM_SingleUpdateIn1M(benchmark::State& st) {
-    fib::rib rib;
+    rib::rib rib;
     fill(rib, full_table);
     uint32_t i = 0;
     for (auto _ : st) {
@@ -80,7 +80,7 @@ void BM_SingleUpdateIn1M(benchmark::State& st) {
 BENCHMARK(BM_SingleUpdateIn1M);
 
 void BM_UsersOfSingletonIn1M(benchmark::State& st) {
-    fib::rib rib;
+    rib::rib rib;
     fill(rib, full_table);
     for (auto _ : st)
         benchmark::DoNotOptimize(rib.users_of(7).size());  // ~15.6k direct + 62.5k via the group
@@ -88,7 +88,7 @@ void BM_UsersOfSingletonIn1M(benchmark::State& st) {
 BENCHMARK(BM_UsersOfSingletonIn1M)->Unit(benchmark::kMillisecond);
 
 void BM_LocalSidsIn1M(benchmark::State& st) {
-    fib::rib rib;
+    rib::rib rib;
     fill(rib, full_table);
     for (auto _ : st)
         benchmark::DoNotOptimize(rib.local_sids().size());  // no SIDs: must not scan the routes

@@ -1,6 +1,6 @@
 # Build one translation unit per header so each header proves it includes what it uses.
 file(GLOB_RECURSE _srv6d_headers CONFIGURE_DEPENDS
-     ${CMAKE_SOURCE_DIR}/util/*.hh ${CMAKE_SOURCE_DIR}/fib/*.hh ${CMAKE_SOURCE_DIR}/fpm/*.hh ${CMAKE_SOURCE_DIR}/vrf/*.hh ${CMAKE_SOURCE_DIR}/fibc/*.hh
+     ${CMAKE_SOURCE_DIR}/util/*.hh ${CMAKE_SOURCE_DIR}/rib/*.hh ${CMAKE_SOURCE_DIR}/fpm/*.hh ${CMAKE_SOURCE_DIR}/vrf/*.hh ${CMAKE_SOURCE_DIR}/fib/*.hh
      ${CMAKE_SOURCE_DIR}/forward/*.hh ${CMAKE_SOURCE_DIR}/mgmt/*.hh ${CMAKE_SOURCE_DIR}/apps/*.hh)
 set(_srcs)
 foreach(h ${_srv6d_headers})

@@ -10,7 +10,7 @@ namespace {
 
 // Body is `const update_body` (copies into the RIB) or `update_body` (moves into it).
 template <typename Body>
-bool apply_body(Body& body, fib::rib& rib) {
+bool apply_body(Body& body, rib::rib& rib) {
     // The dialect does not matter here: keys and ids are stored as sent; mapping SONiC's
     // "table = VRF ifindex" to a VRF is the consumer's job (vrf/).
     constexpr bool consume = !std::is_const_v<Body>;
@@ -57,9 +57,9 @@ bool replaced_by_next(std::span<Update> batch, size_t i) {
 
 }  // namespace
 
-bool apply(const update& u, fib::rib& rib) { return apply_body(u.body, rib); }
+bool apply(const update& u, rib::rib& rib) { return apply_body(u.body, rib); }
 
-bool apply_batch(std::span<const update> batch, fib::rib& rib) {
+bool apply_batch(std::span<const update> batch, rib::rib& rib) {
     bool changed = false;
     for (size_t i = 0; i < batch.size(); ++i)
         if (!replaced_by_next(batch, i))  // DEL+NEW pair = replace; the upsert that follows does it
@@ -67,7 +67,7 @@ bool apply_batch(std::span<const update> batch, fib::rib& rib) {
     return changed;
 }
 
-bool apply_batch_consume(std::span<update> batch, fib::rib& rib) {
+bool apply_batch_consume(std::span<update> batch, rib::rib& rib) {
     bool changed = false;
     for (size_t i = 0; i < batch.size(); ++i)
         if (!replaced_by_next(batch, i))

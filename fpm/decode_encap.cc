@@ -32,7 +32,7 @@ constexpr uint16_t sonic_sidlist_name = 5;
 
 // SONiC's SRv6 VPN nest. `out` stays empty, without a report, for an NHG-mode nest that only
 // names PIC_ID/NH_ID: those are route-level and belong to the 3000-message decoder.
-bool decode_sonic_vpn(nl::bytes nest, decode_ctx& ctx, std::optional<fib::seg6_encap>& out) {
+bool decode_sonic_vpn(nl::bytes nest, decode_ctx& ctx, std::optional<rib::seg6_encap>& out) {
     std::optional<nl::bytes> sid_attr, src_attr, name_attr;
     nl::attr_walker walk(nest);
     while (auto a = walk.next()) {
@@ -57,9 +57,9 @@ bool decode_sonic_vpn(nl::bytes nest, decode_ctx& ctx, std::optional<fib::seg6_e
         ctx.report(reason::attr_truncated, "SONiC SRv6 VPN encap nest");
         return false;
     }
-    fib::seg6_encap e;  // SONiC does not carry Encaps vs Encaps.Red: H.Encaps
+    rib::seg6_encap e;  // SONiC does not carry Encaps vs Encaps.Red: H.Encaps
     if (sid_attr) {
-        const auto sid = nl::get_exact<fib::ip6_addr>(*sid_attr);
+        const auto sid = nl::get_exact<rib::ip6_addr>(*sid_attr);
         if (!sid) {
             ctx.report(reason::sonic_bad_vpn_encap, fmt::format("VPN_SID of {} bytes", sid_attr->size()));
             return false;
@@ -67,7 +67,7 @@ bool decode_sonic_vpn(nl::bytes nest, decode_ctx& ctx, std::optional<fib::seg6_e
         e.segments.push_back(*sid);  // SONiC sends only the first SID
     }
     if (src_attr) {
-        const auto src = nl::get_exact<fib::ip6_addr>(*src_attr);
+        const auto src = nl::get_exact<rib::ip6_addr>(*src_attr);
         if (!src) {
             ctx.report(reason::sonic_bad_vpn_encap, fmt::format("ENCAP_SRC_ADDR of {} bytes", src_attr->size()));
             return false;
@@ -130,7 +130,7 @@ bool decode_mpls(nl::bytes nest, decode_ctx& ctx, std::vector<uint32_t>& labels)
     return true;
 }
 
-void apply_encap(uint16_t encap_type, nl::bytes nest, decode_ctx& ctx, fib::nexthop& nh) {
+void apply_encap(uint16_t encap_type, nl::bytes nest, decode_ctx& ctx, rib::nexthop& nh) {
     switch (encap_type) {
     case encap_seg6:
     case encap_sonic_srv6: {
@@ -139,11 +139,11 @@ void apply_encap(uint16_t encap_type, nl::bytes nest, decode_ctx& ctx, fib::next
             return;
         }
         if (encap_type == encap_seg6) {
-            fib::seg6_encap e;
+            rib::seg6_encap e;
             if (decode_seg6(nest, ctx, e))
                 nh.seg6 = std::move(e);
         } else {
-            std::optional<fib::seg6_encap> e;
+            std::optional<rib::seg6_encap> e;
             if (decode_sonic_vpn(nest, ctx, e) && e)
                 nh.seg6 = std::move(e);
         }
@@ -154,7 +154,7 @@ void apply_encap(uint16_t encap_type, nl::bytes nest, decode_ctx& ctx, fib::next
             ctx.report(reason::attr_duplicate, "second seg6local encap on one nexthop");
             return;
         }
-        fib::seg6local s;
+        rib::seg6local s;
         if (decode_seg6local(nest, ctx, s))
             nh.local = std::move(s);
         return;

@@ -23,7 +23,7 @@ struct nh_attrs {
     std::optional<uint16_t> group_type;
     bool blackhole = false;
     std::optional<uint32_t> oif;
-    std::optional<fib::ip_addr> gateway;
+    std::optional<rib::ip_addr> gateway;
     bool path_bad = false;
     encap_pairs encaps;
     bool any_path() const { return oif || gateway || path_bad || !encaps.empty(); }
@@ -108,7 +108,7 @@ void walk(nl::bytes attrs, nh_attrs& n, decode_ctx& ctx) {
 }
 
 // NHA_GROUP: struct nexthop_grp {u32 id; u8 weight; u8 weight_high; u16 resvd2}.
-void decode_group(nl::bytes b, uint32_t self, decode_ctx& ctx, std::vector<fib::nexthop_group_member>& out) {
+void decode_group(nl::bytes b, uint32_t self, decode_ctx& ctx, std::vector<rib::nexthop_group_member>& out) {
     if (b.size() % rtnl::nexthop_grp_size != 0) {
         // Entries are misaligned: none of them can be trusted.
         ctx.report(reason::nh_bad_group, fmt::format("NHA_GROUP of {} bytes", b.size()));
@@ -152,7 +152,7 @@ void decode_nexthop(const nl::message& m, decode_ctx& ctx, std::vector<update>& 
         return;
     }
 
-    fib::nexthop_object obj;
+    rib::nexthop_object obj;
     obj.id = *n.id;
     obj.protocol = nhm->protocol;
     if (n.have_group) {
@@ -161,7 +161,7 @@ void decode_nexthop(const nl::message& m, decode_ctx& ctx, std::vector<update>& 
     } else if (n.blackhole) {
         obj.blackhole = true;
     } else if (n.any_path() && !n.path_bad) {
-        fib::nexthop nh;
+        rib::nexthop nh;
         nh.ifindex = n.oif.value_or(0);
         nh.gateway = n.gateway;
         nh.onlink = (nhm->flags & rtnl::rtnh_f_onlink) != 0;

@@ -24,53 +24,53 @@ uint8_t to_rtm_protocol(qpb::Protocol p) {
     switch (p) {
     case qpb::LOCAL:
     case qpb::CONNECTED:
-    case qpb::KERNEL: return fib::proto::kernel;
-    case qpb::STATIC: return fib::proto::zstatic;
+    case qpb::KERNEL: return rib::proto::kernel;
+    case qpb::STATIC: return rib::proto::zstatic;
     case qpb::RIP: return rtprot_rip;
     case qpb::RIPNG: return rtprot_ripng;
-    case qpb::OSPF: return fib::proto::ospf;
-    case qpb::ISIS: return fib::proto::isis;
-    case qpb::BGP: return fib::proto::bgp;
-    case qpb::OTHER: return fib::proto::zebra;
+    case qpb::OSPF: return rib::proto::ospf;
+    case qpb::ISIS: return rib::proto::isis;
+    case qpb::BGP: return rib::proto::bgp;
+    case qpb::OTHER: return rib::proto::zebra;
     case qpb::UNKNOWN_PROTO: break;
     }
     return 0;
 }
 
-std::optional<fib::family> to_family(qpb::AddressFamily af, decode_ctx& ctx) {
+std::optional<rib::family> to_family(qpb::AddressFamily af, decode_ctx& ctx) {
     switch (af) {
-    case qpb::IPV4: return fib::family::ipv4;
-    case qpb::IPV6: return fib::family::ipv6;
+    case qpb::IPV4: return rib::family::ipv4;
+    case qpb::IPV6: return rib::family::ipv6;
     case qpb::UNKNOWN_AF: break;
     }
     ctx.report(reason::route_bad_family, fmt::format("protobuf address_family {}", static_cast<int>(af)));
     return std::nullopt;
 }
 
-std::optional<fib::ip6_addr> to_ip6(const qpb::Ipv6Address& a, std::string_view what, decode_ctx& ctx) {
+std::optional<rib::ip6_addr> to_ip6(const qpb::Ipv6Address& a, std::string_view what, decode_ctx& ctx) {
     if (a.bytes().size() != 16) {
         ctx.report(reason::pb_bad_address, fmt::format("{} of {} bytes", what, a.bytes().size()));
         return std::nullopt;
     }
-    fib::ip6_addr r;
+    rib::ip6_addr r;
     std::copy(a.bytes().begin(), a.bytes().end(), r.bytes.begin());
     return r;
 }
 
-fib::ip4_addr to_ip4(const qpb::Ipv4Address& a) {
+rib::ip4_addr to_ip4(const qpb::Ipv4Address& a) {
     const uint32_t v = a.value();  // a number in host order: the first octet is the high byte
-    return fib::ip4_addr{{static_cast<uint8_t>(v >> 24), static_cast<uint8_t>(v >> 16),
+    return rib::ip4_addr{{static_cast<uint8_t>(v >> 24), static_cast<uint8_t>(v >> 16),
                           static_cast<uint8_t>(v >> 8), static_cast<uint8_t>(v)}};
 }
 
 // Only ceil(length / 8) bytes are on the wire.
-std::optional<fib::prefix> to_prefix(fib::family af, const pb::RouteKey& key, decode_ctx& ctx) {
+std::optional<rib::prefix> to_prefix(rib::family af, const pb::RouteKey& key, decode_ctx& ctx) {
     if (!key.has_prefix()) {
         ctx.report(reason::pb_missing_field, "RouteKey.prefix");
         return std::nullopt;
     }
     const auto& p = key.prefix();
-    if (p.length() > fib::prefix::max_len(af)) {
+    if (p.length() > rib::prefix::max_len(af)) {
         ctx.report(reason::route_bad_prefix_len, fmt::format("protobuf prefix /{}", p.length()));
         return std::nullopt;
     }
@@ -80,25 +80,25 @@ std::optional<fib::prefix> to_prefix(fib::family af, const pb::RouteKey& key, de
                    fmt::format("/{} prefix with {} bytes, not {}", p.length(), p.bytes().size(), want));
         return std::nullopt;
     }
-    fib::ip_addr a;
+    rib::ip_addr a;
     a.af = af;
     std::copy(p.bytes().begin(), p.bytes().end(), a.bytes.begin());
-    return fib::prefix::make(a, static_cast<uint8_t>(p.length()));
+    return rib::prefix::make(a, static_cast<uint8_t>(p.length()));
 }
 
 bool has_address(const qpb::L3Address& a) { return a.has_v4() || a.has_v6(); }
 
 // Callers check has_address() first; nullopt after reporting a bad IPv6 size.
-std::optional<fib::ip_addr> to_gateway(const qpb::L3Address& a, decode_ctx& ctx) {
+std::optional<rib::ip_addr> to_gateway(const qpb::L3Address& a, decode_ctx& ctx) {
     if (a.has_v4())
-        return fib::ip_addr(to_ip4(a.v4()));
+        return rib::ip_addr(to_ip4(a.v4()));
     if (auto v6 = to_ip6(a.v6(), "nexthop address", ctx))
-        return fib::ip_addr(*v6);
+        return rib::ip_addr(*v6);
     return std::nullopt;
 }
 
 // A path: ifindex and/or gateway. False after reporting.
-bool to_nexthop(const pb::Nexthop& in, decode_ctx& ctx, fib::nexthop& out) {
+bool to_nexthop(const pb::Nexthop& in, decode_ctx& ctx, rib::nexthop& out) {
     if (in.has_if_id() && in.if_id().has_index())
         out.ifindex = in.if_id().index();
     if (in.has_address() && has_address(in.address())) {
@@ -110,14 +110,14 @@ bool to_nexthop(const pb::Nexthop& in, decode_ctx& ctx, fib::nexthop& out) {
     return true;
 }
 
-fib::route_type to_route_type(pb::RouteType t) {
+rib::route_type to_route_type(pb::RouteType t) {
     switch (t) {
-    case pb::UNREACHABLE: return fib::route_type::unreachable;
-    case pb::BLACKHOLE: return fib::route_type::blackhole;
+    case pb::UNREACHABLE: return rib::route_type::unreachable;
+    case pb::BLACKHOLE: return rib::route_type::blackhole;
     case pb::NORMAL:
     case pb::UNKNOWN: break;
     }
-    return fib::route_type::unicast;
+    return rib::route_type::unicast;
 }
 
 void add_route(const pb::AddRoute& m, decode_ctx& ctx, std::vector<update>& out) {
@@ -127,20 +127,20 @@ void add_route(const pb::AddRoute& m, decode_ctx& ctx, std::vector<update>& out)
     const auto dst = to_prefix(*af, m.key(), ctx);
     if (!dst)
         return;
-    fib::route r;
+    rib::route r;
     r.key.table = m.vrf_id();  // a VRF id (ifindex) in this dialect, kept as sent
     r.key.dst = *dst;
     r.type = to_route_type(m.route_type());
     r.protocol = to_rtm_protocol(m.protocol());
     for (const auto& in : m.nexthops()) {
-        fib::nexthop nh;
+        rib::nexthop nh;
         if (!to_nexthop(in, ctx, nh))
             return;
         r.nexthops.push_back(std::move(nh));
     }
     if (m.has_srv6_vpn_sid()) {
-        fib::seg6_encap s;
-        s.mode = fib::encap_mode::encap;
+        rib::seg6_encap s;
+        s.mode = rib::encap_mode::encap;
         const auto sid = to_ip6(m.srv6_vpn_sid(), "srv6_vpn_sid", ctx);
         if (!sid)
             return;
@@ -167,14 +167,14 @@ void delete_route(const pb::DeleteRoute& m, decode_ctx& ctx, std::vector<update>
     const auto dst = to_prefix(*af, m.key(), ctx);
     if (!dst)
         return;
-    fib::route_key key;
+    rib::route_key key;
     key.table = m.vrf_id();
     key.dst = *dst;
     out.push_back(update{dialect::protobuf, route_delete{key}});
 }
 
 // End.X-like behaviours: the nexthop's address is NH4/NH6, its interface the OIF/name.
-bool endpoint_nexthop(const pb::SRv6LocalSID& m, const pb::Nexthop* nh, decode_ctx& ctx, fib::seg6local& sl) {
+bool endpoint_nexthop(const pb::SRv6LocalSID& m, const pb::Nexthop* nh, decode_ctx& ctx, rib::seg6local& sl) {
     if (!nh || !nh->has_address() || !has_address(nh->address())) {
         ctx.report(reason::pb_missing_field, fmt::format("SRv6LocalSID behaviour {} without nexthop address",
                                                          static_cast<int>(m.end_behavior_case())));
@@ -196,10 +196,10 @@ bool endpoint_nexthop(const pb::SRv6LocalSID& m, const pb::Nexthop* nh, decode_c
 }
 
 // Behaviour and its parameters from the oneof. False after reporting.
-bool to_seg6local(const pb::SRv6LocalSID& m, decode_ctx& ctx, fib::seg6local& sl) {
-    using fib::behavior;
+bool to_seg6local(const pb::SRv6LocalSID& m, decode_ctx& ctx, rib::seg6local& sl) {
+    using rib::behavior;
     using S = pb::SRv6LocalSID;
-    constexpr uint32_t csid = fib::flavor::next_csid;
+    constexpr uint32_t csid = rib::flavor::next_csid;
     const pb::Nexthop* nh = nullptr;
     std::optional<uint32_t> vrf;  // has_vrf_id() or not: proto2 optional
     auto take_vrf = [&](const auto& b) {
@@ -260,14 +260,14 @@ void localsid(const pb::Message& msg, decode_ctx& ctx, std::vector<update>& out)
         return;
     // fpm.proto has no SID prefix length: the SID is installed as a /128, in the default VRF's
     // SID table like every local SID (deletes then find the same key).
-    fib::route_key key;
-    key.table = fib::main_table;
-    key.dst = fib::prefix::make(fib::ip_addr(*sid), 128);
+    rib::route_key key;
+    key.table = rib::main_table;
+    key.dst = rib::prefix::make(rib::ip_addr(*sid), 128);
     if (msg.type() == pb::Message::DELETE_SRV6_LOCALSID) {
         out.push_back(update{dialect::protobuf, route_delete{key}});
         return;
     }
-    fib::seg6local sl;
+    rib::seg6local sl;
     if (m.has_sid_format()) {
         const auto& f = m.sid_format();
         const uint64_t bits = uint64_t{f.locator_block_length()} + f.locator_node_length() + f.function_length() +
@@ -276,23 +276,23 @@ void localsid(const pb::Message& msg, decode_ctx& ctx, std::vector<update>& out)
             ctx.report(reason::pb_bad_address, fmt::format("SID format of {} bits", bits));
             return;
         }
-        sl.structure = fib::sid_structure{static_cast<uint8_t>(f.locator_block_length()),
+        sl.structure = rib::sid_structure{static_cast<uint8_t>(f.locator_block_length()),
                                           static_cast<uint8_t>(f.locator_node_length()),
                                           static_cast<uint8_t>(f.function_length()),
                                           static_cast<uint8_t>(f.argument_length())};
     }
     if (!to_seg6local(m, ctx, sl))
         return;
-    if ((sl.flavors & fib::flavor::next_csid) && sl.structure && sl.structure->block_len) {
+    if ((sl.flavors & rib::flavor::next_csid) && sl.structure && sl.structure->block_len) {
         sl.lcblock_bits = sl.structure->block_len;
         // A uN C-SID is the node alone; uA/uDT carry a function after it.
         sl.lcnode_fn_bits = static_cast<uint8_t>(sl.structure->node_len +
-                                                 (sl.action == fib::behavior::end ? 0 : sl.structure->func_len));
+                                                 (sl.action == rib::behavior::end ? 0 : sl.structure->func_len));
     }
-    fib::route r;
+    rib::route r;
     r.key = key;
-    r.type = fib::route_type::unicast;
-    fib::nexthop nh;
+    r.type = rib::route_type::unicast;
+    rib::nexthop nh;
     nh.local = std::move(sl);
     r.nexthops.push_back(std::move(nh));
     out.push_back(update{dialect::protobuf, route_upsert{std::move(r)}});

@@ -17,15 +17,15 @@
 namespace fpm {
 namespace {
 
-using fib::ip_addr;
+using rib::ip_addr;
 
-std::optional<fib::route_type> route_type_of(uint8_t t) {
+std::optional<rib::route_type> route_type_of(uint8_t t) {
     switch (t) {
-    case rtnl::rtn_unicast: return fib::route_type::unicast;
-    case rtnl::rtn_local: return fib::route_type::local;
-    case rtnl::rtn_blackhole: return fib::route_type::blackhole;
-    case rtnl::rtn_unreachable: return fib::route_type::unreachable;
-    case rtnl::rtn_prohibit: return fib::route_type::prohibit;
+    case rtnl::rtn_unicast: return rib::route_type::unicast;
+    case rtnl::rtn_local: return rib::route_type::local;
+    case rtnl::rtn_blackhole: return rib::route_type::blackhole;
+    case rtnl::rtn_unreachable: return rib::route_type::unreachable;
+    case rtnl::rtn_prohibit: return rib::route_type::prohibit;
     default: return std::nullopt;
     }
 }
@@ -103,7 +103,7 @@ void ignore_attr(const nl::attr& a, decode_ctx& ctx, const char* where) {
 }
 
 struct hop {
-    fib::nexthop nh;
+    rib::nexthop nh;
     encap_pairs encaps;
 };
 
@@ -197,10 +197,10 @@ bool prefix_attr(const nl::attr& a, size_t addr_size, std::optional<ip_addr>& sl
     return true;
 }
 
-fib::prefix make_prefix(const std::optional<ip_addr>& a, fib::family af, uint8_t len) {
+rib::prefix make_prefix(const std::optional<ip_addr>& a, rib::family af, uint8_t len) {
     if (a)
-        return fib::prefix::make(*a, len);
-    return fib::prefix::make(af == fib::family::ipv4 ? ip_addr(fib::ip4_addr{}) : ip_addr(fib::ip6_addr{}),
+        return rib::prefix::make(*a, len);
+    return rib::prefix::make(af == rib::family::ipv4 ? ip_addr(rib::ip4_addr{}) : ip_addr(rib::ip6_addr{}),
                              len);
 }
 
@@ -221,15 +221,15 @@ void decode_route(const nl::message& m, decode_ctx& ctx, std::vector<update>& ou
         ctx.report(reason::route_bad_family, fmt::format("rtm_family {}", rtm->family));
         return;
     }
-    const auto af = static_cast<fib::family>(rtm->family);
-    const uint8_t max_len = fib::prefix::max_len(af);
+    const auto af = static_cast<rib::family>(rtm->family);
+    const uint8_t max_len = rib::prefix::max_len(af);
     if (rtm->dst_len > max_len || rtm->src_len > max_len) {
         ctx.report(reason::route_bad_prefix_len,
                    fmt::format("dst_len {} src_len {} for family {}", rtm->dst_len, rtm->src_len, rtm->family));
         return;
     }
     // Deletes carry rtm_type 0 (RTN_UNSPEC); only a NEWROUTE says what the route is.
-    fib::route_type type = fib::route_type::unicast;
+    rib::route_type type = rib::route_type::unicast;
     if (is_new) {
         const auto t = route_type_of(rtm->type);
         if (!t) {
@@ -307,7 +307,7 @@ void decode_route(const nl::message& m, decode_ctx& ctx, std::vector<update>& ou
         return;
     }
 
-    fib::route r;
+    rib::route r;
     r.key.table = table ? *table : rtm->table;
     r.key.dst = make_prefix(dst, af, rtm->dst_len);  // no RTA_DST: the default route
     if (rtm->src_len > 0)
@@ -336,7 +336,7 @@ void decode_route(const nl::message& m, decode_ctx& ctx, std::vector<update>& ou
     } else if (single.any() && !single.bad) {
         // The 169.254.0.1 + ONLINK form of IPv4 over IPv6 (FRR <= 10.5) is kept as sent: the
         // real IPv6 nexthop is not in the message.
-        fib::nexthop nh;
+        rib::nexthop nh;
         nh.ifindex = single.oif.value_or(0);
         nh.gateway = single.gateway;
         nh.onlink = (rtm->flags & rtnl::rtnh_f_onlink) != 0;

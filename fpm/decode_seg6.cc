@@ -13,13 +13,13 @@ namespace {
 constexpr uint16_t seg6_iptunnel_srh = 1;  // struct seg6_iptunnel_encap {int mode; ipv6_sr_hdr srh[];}
 constexpr uint16_t seg6_iptunnel_src = 2;  // 16-byte encap source (FRR master, staticd encap-source)
 constexpr size_t seg6_mode_size = 4;
-constexpr int32_t seg6_mode_max = static_cast<int32_t>(fib::encap_mode::l2encap_red);
+constexpr int32_t seg6_mode_max = static_cast<int32_t>(rib::encap_mode::l2encap_red);
 
-static_assert(sizeof(fib::ip6_addr) == 16, "ip6_addr is read straight off the wire");
+static_assert(sizeof(rib::ip6_addr) == 16, "ip6_addr is read straight off the wire");
 
 }  // namespace
 
-bool decode_seg6(nl::bytes nest, decode_ctx& ctx, fib::seg6_encap& out) {
+bool decode_seg6(nl::bytes nest, decode_ctx& ctx, rib::seg6_encap& out) {
     std::optional<nl::bytes> srh_attr, src_attr;
     nl::attr_walker walk(nest);
     while (auto a = walk.next()) {
@@ -46,9 +46,9 @@ bool decode_seg6(nl::bytes nest, decode_ctx& ctx, fib::seg6_encap& out) {
         return false;
     }
 
-    fib::seg6_encap e;
+    rib::seg6_encap e;
     if (src_attr) {
-        const auto src = nl::get_exact<fib::ip6_addr>(*src_attr);
+        const auto src = nl::get_exact<rib::ip6_addr>(*src_attr);
         if (!src) {
             ctx.report(reason::attr_bad_len, fmt::format("SEG6_IPTUNNEL_SRC of {} bytes", src_attr->size()));
             return false;
@@ -68,7 +68,7 @@ bool decode_seg6(nl::bytes nest, decode_ctx& ctx, fib::seg6_encap& out) {
         ctx.report(reason::seg6_bad_mode, fmt::format("mode {}", *mode));
         return false;
     }
-    e.mode = static_cast<fib::encap_mode>(*mode);
+    e.mode = static_cast<rib::encap_mode>(*mode);
     // ENCAP_RED keeps the full list: leaving out the first SID is the dataplane's job.
     if (!decode_srh(tun.subspan(seg6_mode_size), ctx, e.segments))
         return false;

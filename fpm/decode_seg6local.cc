@@ -1,19 +1,19 @@
 // LWTUNNEL_ENCAP_SEG6_LOCAL (7): the endpoint side, a local SID and its behavior. Attributes are
-// collected first (ACTION need not come first), then checked against fib::behavior_table().
+// collected first (ACTION need not come first), then checked against rib::behavior_table().
 #include <optional>
 #include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
 
-#include "fib/behaviors.hh"
+#include "rib/behaviors.hh"
 #include "fpm/decoder.hh"
 #include "fpm/srh.hh"
 
 namespace fpm {
 namespace {
 
-namespace sp = fib::sid_param;
+namespace sp = rib::sid_param;
 
 // linux/seg6_local.h
 constexpr uint16_t seg6_local_action = 1;
@@ -46,10 +46,10 @@ struct flavor_attrs {
 struct wire_sid {
     uint16_t present = 0;  // sid_param bits
     std::optional<uint32_t> action;
-    std::vector<fib::ip6_addr> srh;
+    std::vector<rib::ip6_addr> srh;
     uint32_t table = 0, vrftable = 0, oif = 0;
-    fib::ip4_addr nh4;
-    fib::ip6_addr nh6;
+    rib::ip4_addr nh4;
+    rib::ip6_addr nh6;
     flavor_attrs flv;
 };
 
@@ -94,8 +94,8 @@ bool decode_flavors(nl::bytes nest, decode_ctx& ctx, flavor_attrs& out) {
     if (!have_op)
         return bad_flavors(ctx, "no FLV_OPERATION");
     // A flavor we do not know changes what the SID does: refuse rather than forward wrongly.
-    if (f.operation & ~fib::known_flavors)
-        return bad_flavors(ctx, fmt::format("unknown flavor bits {:#x}", f.operation & ~fib::known_flavors));
+    if (f.operation & ~rib::known_flavors)
+        return bad_flavors(ctx, fmt::format("unknown flavor bits {:#x}", f.operation & ~rib::known_flavors));
     // The kernel's NEXT-C-SID rules: byte-aligned, non-zero, and block + node/function within 128.
     const unsigned block = f.lcblock_bits.value_or(default_lcblock_bits);
     const unsigned node_fn = f.lcnode_fn_bits.value_or(default_lcnode_fn_bits);
@@ -142,7 +142,7 @@ bool read_attr(const nl::attr& a, decode_ctx& ctx, wire_sid& w) {
             w.present &= static_cast<uint16_t>(~sp::oif);
         return true;
     case seg6_local_nh4: {
-        const auto v = nl::get_exact<fib::ip4_addr>(a.payload);
+        const auto v = nl::get_exact<rib::ip4_addr>(a.payload);
         if (!v)
             return bad_len(ctx, a);
         w.nh4 = *v;
@@ -150,7 +150,7 @@ bool read_attr(const nl::attr& a, decode_ctx& ctx, wire_sid& w) {
         return true;
     }
     case seg6_local_nh6: {
-        const auto v = nl::get_exact<fib::ip6_addr>(a.payload);
+        const auto v = nl::get_exact<rib::ip6_addr>(a.payload);
         if (!v)
             return bad_len(ctx, a);
         w.nh6 = *v;
@@ -175,7 +175,7 @@ bool read_attr(const nl::attr& a, decode_ctx& ctx, wire_sid& w) {
 
 }  // namespace
 
-bool decode_seg6local(nl::bytes nest, decode_ctx& ctx, fib::seg6local& out) {
+bool decode_seg6local(nl::bytes nest, decode_ctx& ctx, rib::seg6local& out) {
     wire_sid w;
     uint32_t seen = 0;  // attribute ids met so far, to catch duplicates
     nl::attr_walker walk(nest);
@@ -199,7 +199,7 @@ bool decode_seg6local(nl::bytes nest, decode_ctx& ctx, fib::seg6local& out) {
         ctx.report(reason::seg6local_no_action);
         return false;
     }
-    const fib::behavior_info* info = fib::find_behavior(*w.action);
+    const rib::behavior_info* info = rib::find_behavior(*w.action);
     if (!info || !info->netlink) {
         ctx.report(reason::seg6local_bad_action,
                    info ? fmt::format("{} has no seg6local encoding", info->name) : fmt::format("action {}", *w.action));
@@ -207,15 +207,15 @@ bool decode_seg6local(nl::bytes nest, decode_ctx& ctx, fib::seg6local& out) {
     }
     if (const uint16_t need = info->missing(w.present)) {
         ctx.report(reason::seg6local_missing_attr,
-                   fmt::format("{} needs {}", info->name, fib::sid_params_to_string(need)));
+                   fmt::format("{} needs {}", info->name, rib::sid_params_to_string(need)));
         return false;
     }
     // Parameters the behavior has no use for are dropped, so the model only holds what applies.
     if (const uint16_t extra = static_cast<uint16_t>(w.present & ~info->allowed()))
-        ctx.report(reason::ignored_attr, fmt::format("{} does not use {}", info->name, fib::sid_params_to_string(extra)));
+        ctx.report(reason::ignored_attr, fmt::format("{} does not use {}", info->name, rib::sid_params_to_string(extra)));
     const auto use = static_cast<uint16_t>(w.present & info->allowed());
 
-    fib::seg6local s;
+    rib::seg6local s;
     s.action = info->action;
     if (use & sp::flavors) {
         s.flavors = w.flv.operation;
@@ -233,9 +233,9 @@ bool decode_seg6local(nl::bytes nest, decode_ctx& ctx, fib::seg6local& out) {
     if (use & sp::oif)
         s.oif = w.oif;
     if (use & sp::srh) {
-        fib::seg6_encap srh;
+        rib::seg6_encap srh;
         // End.B6 inserts the new SRH; End.B6.Encaps pushes an outer IPv6 header with it.
-        srh.mode = info->action == fib::behavior::end_b6 ? fib::encap_mode::inline_srh : fib::encap_mode::encap;
+        srh.mode = info->action == rib::behavior::end_b6 ? rib::encap_mode::inline_srh : rib::encap_mode::encap;
         srh.segments = std::move(w.srh);
         s.srh = std::move(srh);
     }

@@ -24,18 +24,18 @@ std::string bounded_string(nl::bytes payload) {
     return std::string(payload.begin(), end);
 }
 
-std::optional<fib::ip4_addr> get_ip4(nl::bytes payload) {
+std::optional<rib::ip4_addr> get_ip4(nl::bytes payload) {
     if (payload.size() != 4)
         return std::nullopt;
-    fib::ip4_addr a;
+    rib::ip4_addr a;
     std::copy(payload.begin(), payload.end(), a.bytes.begin());
     return a;
 }
 
-std::optional<fib::ip6_addr> get_ip6(nl::bytes payload) {
+std::optional<rib::ip6_addr> get_ip6(nl::bytes payload) {
     if (payload.size() != 16)
         return std::nullopt;
-    fib::ip6_addr a;
+    rib::ip6_addr a;
     std::copy(payload.begin(), payload.end(), a.bytes.begin());
     return a;
 }

@@ -5,7 +5,7 @@
 #include <span>
 #include <vector>
 
-#include "fib/model.hh"
+#include "rib/model.hh"
 #include "fpm/decode_ctx.hh"
 #include "fpm/nl_attr.hh"
 #include "fpm/update.hh"
@@ -25,11 +25,11 @@ void decode_sonic(const nl::message& m, decode_ctx& ctx, std::vector<update>& ou
 
 // Encap nests (RTA_ENCAP / NHA_ENCAP payloads) into the nexthop they belong to.
 // Return false (after reporting why) when the nest is unusable.
-bool decode_seg6(nl::bytes nest, decode_ctx& ctx, fib::seg6_encap& out);
-bool decode_seg6local(nl::bytes nest, decode_ctx& ctx, fib::seg6local& out);
+bool decode_seg6(nl::bytes nest, decode_ctx& ctx, rib::seg6_encap& out);
+bool decode_seg6local(nl::bytes nest, decode_ctx& ctx, rib::seg6local& out);
 bool decode_mpls(nl::bytes nest, decode_ctx& ctx, std::vector<uint32_t>& labels);
 // Applies one RTA_ENCAP_TYPE/RTA_ENCAP pair (in wire order) to `nh`; unknown types are skipped and counted.
-void apply_encap(uint16_t encap_type, nl::bytes nest, decode_ctx& ctx, fib::nexthop& nh);
+void apply_encap(uint16_t encap_type, nl::bytes nest, decode_ctx& ctx, rib::nexthop& nh);
 
 // Payload of a type-2 frame: one serialized fpm.Message (FRR's legacy protobuf encoding).
 void decode_protobuf(nl::bytes payload, decode_ctx& ctx, std::vector<update>& out);

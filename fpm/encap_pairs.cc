@@ -38,7 +38,7 @@ void encap_pairs::finish(decode_ctx& ctx) {
     _pending = pending::none;
 }
 
-void encap_pairs::apply(decode_ctx& ctx, fib::nexthop& nh) const {
+void encap_pairs::apply(decode_ctx& ctx, rib::nexthop& nh) const {
     for (const auto& p : _pairs)
         apply_encap(p.type, p.nest, ctx, nh);
 }

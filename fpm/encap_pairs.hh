@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "fib/model.hh"
+#include "rib/model.hh"
 #include "fpm/decode_ctx.hh"
 #include "fpm/nl_attr.hh"
 
@@ -26,7 +26,7 @@ public:
     void finish(decode_ctx& ctx);
 
     // Hands every pair, in wire order, to apply_encap().
-    void apply(decode_ctx& ctx, fib::nexthop& nh) const;
+    void apply(decode_ctx& ctx, rib::nexthop& nh) const;
 
     const std::vector<pair>& pairs() const { return _pairs; }
     bool empty() const { return _pairs.empty(); }

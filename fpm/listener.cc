@@ -80,7 +80,7 @@ struct connection {
 
 class listener::impl : public std::enable_shared_from_this<listener::impl> {
 public:
-    impl(asio::io_context& io, listener_options opts, fib::rib& rib, ingest_stats& stats, session_info& session,
+    impl(asio::io_context& io, listener_options opts, rib::rib& rib, ingest_stats& stats, session_info& session,
          listener_hooks hooks)
         : _io(io), _opts(std::move(opts)), _rib(rib), _stats(stats), _session(session), _hooks(std::move(hooks)),
           _ctx(_stats), _acceptor(io), _resync_timer(io), _accept_timer(io) {}
@@ -108,15 +108,15 @@ private:
         std::string reason;
     };
     sweep_plan plan_sweep() const;
-    bool replayed(fib::table_id t) const;
+    bool replayed(rib::table_id t) const;
     // A restart's sweep keeps these: the kernel's routes of tables zebra does not replay.
-    bool kept_after_restart(const fib::route& r) const {
-        return r.protocol == fib::proto::kernel && !replayed(r.key.table);
+    bool kept_after_restart(const rib::route& r) const {
+        return r.protocol == rib::proto::kernel && !replayed(r.key.table);
     }
 
     asio::io_context& _io;
     listener_options _opts;
-    fib::rib& _rib;
+    rib::rib& _rib;
     ingest_stats& _stats;
     session_info& _session;
     listener_hooks _hooks;
@@ -305,7 +305,7 @@ void listener::impl::process_frames() {
             // A new zebra: before its first update, the routes its sweep will keep leave the old
             // zebra's nexthop ids, which it hands out again (docs/rib.md, detach_if).
             _conn_detached = true;
-            const size_t n = _rib.detach_if([this](const fib::route& r) { return kept_after_restart(r); });
+            const size_t n = _rib.detach_if([this](const rib::route& r) { return kept_after_restart(r); });
             util::log(util::level::info,
                       "fpm: a new zebra ({}): {} kernel routes of tables it does not replay keep their paths inline",
                       plan_sweep().reason, n);
@@ -379,13 +379,13 @@ void listener::impl::on_resync_timer(const std::shared_ptr<connection>& c, const
     size_t removed = 0;
     switch (plan.scope) {
     case sweep_scope::replayed_tables:
-        removed = _rib.sweep([this](fib::table_id t) { return replayed(t); });
+        removed = _rib.sweep([this](rib::table_id t) { return replayed(t); });
         break;
     case sweep_scope::restarted:
         // The kept routes left the old zebra's nexthop ids when the new one showed up (one that
         // could not is swept: the new zebra may be using its id for something else).
-        removed = _rib.sweep_if([this](const fib::route& r) { return !kept_after_restart(r); },
-                                fib::rib::keep_mode::inline_only);
+        removed = _rib.sweep_if([this](const rib::route& r) { return !kept_after_restart(r); },
+                                rib::rib::keep_mode::inline_only);
         break;
     case sweep_scope::none:
     case sweep_scope::full:
@@ -423,7 +423,7 @@ void listener::impl::note_pid(uint32_t pid) {
 
 // A restarted zebra's nexthop ids are not its predecessor's: while the RIB holds the old
 // zebra's stale state, the new zebra's redefinitions of those ids must not re-point the stale
-// routes (fib::rib::set_detach_stale). Exactly when the coming sweep is a full or a restart one.
+// routes (rib::rib::set_detach_stale). Exactly when the coming sweep is a full or a restart one.
 void listener::impl::update_detach() {
     bool on = false;
     std::string why;
@@ -440,8 +440,8 @@ void listener::impl::update_detach() {
     _rib.set_detach_stale(on);
 }
 
-bool listener::impl::replayed(fib::table_id t) const {
-    return t == fib::main_table || t == 0 || (_hooks.replayed_table && _hooks.replayed_table(t));
+bool listener::impl::replayed(rib::table_id t) const {
+    return t == rib::main_table || t == 0 || (_hooks.replayed_table && _hooks.replayed_table(t));
 }
 
 // Full unless this connection is provably the zebra whose replay the RIB was last swept against
@@ -467,7 +467,7 @@ listener::impl::sweep_plan listener::impl::plan_sweep() const {
 
 // --- listener
 
-listener::listener(asio::io_context& io, listener_options opts, fib::rib& rib, ingest_stats& stats,
+listener::listener(asio::io_context& io, listener_options opts, rib::rib& rib, ingest_stats& stats,
                    session_info& session, listener_hooks hooks)
     : _impl(std::make_shared<impl>(io, std::move(opts), rib, stats, session, std::move(hooks))) {}
 

@@ -17,7 +17,7 @@
 #include <span>
 #include <string>
 
-#include "fib/rib.hh"
+#include "rib/rib.hh"
 #include "fpm/decode_ctx.hh"
 #include "fpm/session.hh"
 #include "fpm/update.hh"
@@ -51,12 +51,12 @@ struct listener_hooks {
     // Tables zebra's replay walks besides main (254) and 0 (SONiC's/protobuf's default VRF): the
     // tables of its VRFs. When the same zebra reconnects, only these are swept; routes of other
     // tables (`ip route ... table N`, never replayed) are kept. Unset: main and 0 only.
-    std::function<bool(fib::table_id)> replayed_table;
+    std::function<bool(rib::table_id)> replayed_table;
 };
 
 class listener {
 public:
-    listener(boost::asio::io_context& io, listener_options opts, fib::rib& rib, ingest_stats& stats,
+    listener(boost::asio::io_context& io, listener_options opts, rib::rib& rib, ingest_stats& stats,
              session_info& session, listener_hooks hooks = {});
     // Closes whatever is still open. Destroy the listener only when the io_context is not
     // running on another thread; handlers still queued then complete as no-ops.

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "fib/addr.hh"
+#include "rib/addr.hh"
 #include "fpm/nl_attr.hh"
 
 namespace fpm::rtnl {
@@ -127,15 +127,15 @@ constexpr size_t nexthop_grp_size = 8;
 constexpr size_t addr_size(uint8_t af) { return af == af_inet ? 4 : af == af_inet6 ? 16 : 0; }
 
 // An address whose family is given by its length (4 or 16 bytes); nullopt for any other size.
-inline std::optional<fib::ip_addr> addr_from_len(nl::bytes b) {
-    fib::ip_addr a;
+inline std::optional<rib::ip_addr> addr_from_len(nl::bytes b) {
+    rib::ip_addr a;
     if (b.size() == 4) {
-        fib::ip4_addr v4;
+        rib::ip4_addr v4;
         for (size_t i = 0; i < 4; ++i)
             v4.bytes[i] = b[i];
         a = v4;
     } else if (b.size() == 16) {
-        fib::ip6_addr v6;
+        rib::ip6_addr v6;
         for (size_t i = 0; i < 16; ++i)
             v6.bytes[i] = b[i];
         a = v6;

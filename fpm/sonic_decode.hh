@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "fib/addr.hh"
+#include "rib/addr.hh"
 #include "fpm/decode_ctx.hh"
 #include "fpm/nl_attr.hh"
 #include "fpm/rtnl.hh"
@@ -22,8 +22,8 @@ std::optional<rtnl::rtmsg> read_rtmsg(nl::bytes body, decode_ctx& ctx);
 // A C string attribute that may lack its NUL: stops at the first NUL or at the payload's end.
 std::string bounded_string(nl::bytes payload);
 
-std::optional<fib::ip4_addr> get_ip4(nl::bytes payload);  // exactly 4 bytes
-std::optional<fib::ip6_addr> get_ip6(nl::bytes payload);  // exactly 16 bytes
+std::optional<rib::ip4_addr> get_ip4(nl::bytes payload);  // exactly 4 bytes
+std::optional<rib::ip6_addr> get_ip6(nl::bytes payload);  // exactly 16 bytes
 
 void decode_localsid(const nl::message& m, decode_ctx& ctx, std::vector<update>& out);     // 1000/1001
 void decode_vpn_route(const nl::message& m, decode_ctx& ctx, std::vector<update>& out);    // 3000/3001

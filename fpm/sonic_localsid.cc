@@ -9,16 +9,16 @@ namespace fpm::sonic {
 namespace {
 
 struct localsid_msg {
-    std::optional<fib::ip6_addr> sid;
-    std::optional<fib::sid_structure> structure;
+    std::optional<rib::ip6_addr> sid;
+    std::optional<rib::sid_structure> structure;
     std::optional<uint32_t> action;
     std::string vrf_name;
     std::string ifname;
-    std::optional<fib::ip4_addr> nh4;
-    std::optional<fib::ip6_addr> nh6;
+    std::optional<rib::ip4_addr> nh4;
+    std::optional<rib::ip6_addr> nh6;
 };
 
-bool parse_format(nl::bytes nest, decode_ctx& ctx, fib::sid_structure& out) {
+bool parse_format(nl::bytes nest, decode_ctx& ctx, rib::sid_structure& out) {
     nl::attr_walker w(nest);
     while (auto a = w.next()) {
         uint8_t* field = nullptr;
@@ -69,7 +69,7 @@ bool is_param(uint16_t type) {
 bool parse_param(const nl::attr& a, decode_ctx& ctx, localsid_msg& out) {
     switch (a.type) {
     case localsid_attr::format: {
-        fib::sid_structure s;
+        rib::sid_structure s;
         if (!parse_format(a.payload, ctx, s))
             return false;
         out.structure = s;
@@ -135,8 +135,8 @@ bool parse_attrs(nl::bytes attrs, bool is_new, decode_ctx& ctx, localsid_msg& ou
 }
 
 // What each behavior cannot do without (the SONiC encoder always sends these).
-const char* missing_attr(fib::behavior b, const localsid_msg& m) {
-    using fib::behavior;
+const char* missing_attr(rib::behavior b, const localsid_msg& m) {
+    using rib::behavior;
     switch (b) {
     case behavior::end_x:
     case behavior::end_dx6:
@@ -173,9 +173,9 @@ void decode_localsid(const nl::message& m, decode_ctx& ctx, std::vector<update>&
         return;
 
     // Local SIDs live in the default VRF's SID table whatever rtm_table (a VRF ifindex) says.
-    fib::route_key key;
-    key.table = fib::main_table;
-    key.dst = fib::prefix::make(fib::ip_addr(*msg.sid), rtm->dst_len);
+    rib::route_key key;
+    key.table = rib::main_table;
+    key.dst = rib::prefix::make(rib::ip_addr(*msg.sid), rtm->dst_len);
     if (!is_new) {
         out.push_back(update{dialect::sonic, route_delete{key}});
         return;
@@ -195,7 +195,7 @@ void decode_localsid(const nl::message& m, decode_ctx& ctx, std::vector<update>&
         return;
     }
 
-    fib::seg6local sl;
+    rib::seg6local sl;
     sl.action = ep->behavior;
     sl.flavors = ep->flavors;
     sl.structure = msg.structure;
@@ -203,19 +203,19 @@ void decode_localsid(const nl::message& m, decode_ctx& ctx, std::vector<update>&
     sl.ifname = std::move(msg.ifname);
     sl.nh4 = msg.nh4;
     sl.nh6 = msg.nh6;
-    if ((sl.flavors & fib::flavor::next_csid) && msg.structure && msg.structure->block_len) {
+    if ((sl.flavors & rib::flavor::next_csid) && msg.structure && msg.structure->block_len) {
         // NEXT-C-SID lengths (RFC 9800): a uN C-SID is the node alone; uA/uDX/uDT SIDs carry
         // their function after it.
         const auto& s = *msg.structure;
         sl.lcblock_bits = s.block_len;
-        sl.lcnode_fn_bits = static_cast<uint8_t>(s.node_len + (sl.action == fib::behavior::end ? 0 : s.func_len));
+        sl.lcnode_fn_bits = static_cast<uint8_t>(s.node_len + (sl.action == rib::behavior::end ? 0 : s.func_len));
     }
 
-    fib::route r;
+    rib::route r;
     r.key = key;
-    r.type = fib::route_type::unicast;
+    r.type = rib::route_type::unicast;
     r.protocol = rtm->protocol;
-    fib::nexthop nh;
+    rib::nexthop nh;
     nh.local = std::move(sl);
     r.nexthops.push_back(std::move(nh));
     out.push_back(update{dialect::sonic, route_upsert{std::move(r)}});

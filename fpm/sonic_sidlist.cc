@@ -95,7 +95,7 @@ bool parse_attrs(nl::bytes attrs, decode_ctx& ctx, sidlist_msg& out) {
 
 // Bare 16-byte SIDs when the size says so (and agrees with the count), else SONiC's 24-byte
 // entries, of which the first `count` are used. nullopt after reporting.
-std::optional<std::vector<fib::ip6_addr>> read_segments(nl::bytes b, std::optional<uint32_t> count,
+std::optional<std::vector<rib::ip6_addr>> read_segments(nl::bytes b, std::optional<uint32_t> count,
                                                         decode_ctx& ctx) {
     size_t n = 0, stride = 0, offset = 0;
     if (b.size() % 16 == 0 && (!count || *count == b.size() / 16)) {
@@ -115,7 +115,7 @@ std::optional<std::vector<fib::ip6_addr>> read_segments(nl::bytes b, std::option
         ctx.report(reason::sonic_bad_sidlist, "empty SID list");
         return std::nullopt;
     }
-    std::vector<fib::ip6_addr> segs(n);
+    std::vector<rib::ip6_addr> segs(n);
     for (size_t i = 0; i < n; ++i)
         segs[i] = *get_ip6(b.subspan(i * stride + offset, 16));
     return segs;

@@ -12,8 +12,8 @@ namespace fpm::sonic {
 namespace {
 
 struct vpn_encap {
-    std::optional<fib::ip6_addr> vpn_sid;
-    std::optional<fib::ip6_addr> src;
+    std::optional<rib::ip6_addr> vpn_sid;
+    std::optional<rib::ip6_addr> src;
     std::optional<uint32_t> pic_id;
     std::optional<uint32_t> nh_id;
 };
@@ -72,13 +72,13 @@ void decode_vpn_route(const nl::message& m, decode_ctx& ctx, std::vector<update>
         ctx.report(reason::route_bad_family, fmt::format("SONiC VPN route with family {}", rtm->family));
         return;
     }
-    const auto af = rtm->family == rtnl::af_inet ? fib::family::ipv4 : fib::family::ipv6;
-    if (rtm->dst_len > fib::prefix::max_len(af)) {
+    const auto af = rtm->family == rtnl::af_inet ? rib::family::ipv4 : rib::family::ipv6;
+    if (rtm->dst_len > rib::prefix::max_len(af)) {
         ctx.report(reason::route_bad_prefix_len, fmt::format("SONiC VPN route /{}", rtm->dst_len));
         return;
     }
 
-    fib::ip_addr dst;
+    rib::ip_addr dst;
     dst.af = af;
     bool have_dst = false;
     std::optional<uint32_t> table;
@@ -125,9 +125,9 @@ void decode_vpn_route(const nl::message& m, decode_ctx& ctx, std::vector<update>
     }
 
     // SONiC puts the VRF's ifindex here, not a table id; the update's dialect says so.
-    fib::route_key key;
+    rib::route_key key;
     key.table = table ? *table : rtm->table;
-    key.dst = fib::prefix::make(dst, rtm->dst_len);
+    key.dst = rib::prefix::make(dst, rtm->dst_len);
     if (!is_new) {
         out.push_back(update{dialect::sonic, route_delete{key}});
         return;
@@ -144,20 +144,20 @@ void decode_vpn_route(const nl::message& m, decode_ctx& ctx, std::vector<update>
         return;
     }
 
-    fib::route r;
+    rib::route r;
     r.key = key;
-    r.type = fib::route_type::unicast;
+    r.type = rib::route_type::unicast;
     r.protocol = rtm->protocol;
     r.pic_id = encap->pic_id;
     if (encap->nh_id && *encap->nh_id != 0)
         r.nh_id = encap->nh_id;  // 0 = no PIC nexthop (what SONiC sends today)
     if (encap->vpn_sid) {
-        fib::seg6_encap s;
-        s.mode = fib::encap_mode::encap;
+        rib::seg6_encap s;
+        s.mode = rib::encap_mode::encap;
         s.segments.push_back(*encap->vpn_sid);
         if (encap->src && !encap->src->is_zero())
             s.source = encap->src;  // SONiC sends :: when it found no usable address
-        fib::nexthop nh;
+        rib::nexthop nh;
         nh.seg6 = std::move(s);
         r.nexthops.push_back(std::move(nh));
     }

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "fib/model.hh"
+#include "rib/model.hh"
 
 namespace fpm::sonic {
 
@@ -92,16 +92,16 @@ enum class action : uint32_t {
 };
 
 struct endpoint {
-    fib::behavior behavior;
-    uint32_t flavors = 0;  // fib::flavor bits
+    rib::behavior behavior;
+    uint32_t flavors = 0;  // rib::flavor bits
 };
 
 // The kernel behavior + flavors a SONiC action code stands for; nullopt for unknown codes.
 // The ".Red" and insert variants have no seg6local equivalent of their own: B6_ENCAPS_RED
 // becomes end_b6_encaps and B6_INSERT(_RED) end_b6 (docs/fpm-dialects.md says why that is safe).
 constexpr std::optional<endpoint> to_endpoint(uint32_t code) {
-    using fib::behavior;
-    constexpr uint32_t csid = fib::flavor::next_csid;
+    using rib::behavior;
+    constexpr uint32_t csid = rib::flavor::next_csid;
     switch (static_cast<action>(code)) {
     case action::end: return endpoint{behavior::end};
     case action::end_x: return endpoint{behavior::end_x};

@@ -6,7 +6,7 @@
 
 namespace fpm {
 
-bool decode_srh(nl::bytes srh, decode_ctx& ctx, std::vector<fib::ip6_addr>& visiting) {
+bool decode_srh(nl::bytes srh, decode_ctx& ctx, std::vector<rib::ip6_addr>& visiting) {
     if (srh.size() < srh_fixed_size) {
         ctx.report(reason::seg6_bad_srh, fmt::format("{} bytes, shorter than the 8-byte header", srh.size()));
         return false;
@@ -39,7 +39,7 @@ bool decode_srh(nl::bytes srh, decode_ctx& ctx, std::vector<fib::ip6_addr>& visi
                    fmt::format("segments_left {} > first_segment {}", segments_left, first_segment));
         return false;
     }
-    std::vector<fib::ip6_addr> list(count);
+    std::vector<rib::ip6_addr> list(count);
     // The wire lists the last SID first: wire segment i is visited (count - 1 - i)th.
     for (size_t i = 0; i < count; ++i) {
         const auto seg = srh.subspan(srh_fixed_size + i * 16, 16);

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "fib/addr.hh"
+#include "rib/addr.hh"
 #include "fpm/decode_ctx.hh"
 #include "fpm/nl_attr.hh"
 
@@ -20,6 +20,6 @@ constexpr uint8_t srh_routing_type = 4;
 // `visiting` holds the SIDs in visiting order (segments[0] = the first SID, the initial DA);
 // trailing TLVs are skipped. On failure it reports seg6_bad_srh/seg6_no_segments, leaves
 // `visiting` untouched and returns false.
-bool decode_srh(nl::bytes srh, decode_ctx& ctx, std::vector<fib::ip6_addr>& visiting);
+bool decode_srh(nl::bytes srh, decode_ctx& ctx, std::vector<rib::ip6_addr>& visiting);
 
 }  // namespace fpm

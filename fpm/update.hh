@@ -1,5 +1,5 @@
 // What the decoders produce: typed commands for the RIB, one per netlink/SONiC/protobuf message.
-// Decoders are pure (bytes in, updates out); fib::rib applies them.
+// Decoders are pure (bytes in, updates out); rib::rib applies them.
 #pragma once
 
 #include <cstdint>
@@ -7,7 +7,7 @@
 #include <variant>
 #include <vector>
 
-#include "fib/model.hh"
+#include "rib/model.hh"
 
 namespace fpm {
 
@@ -16,26 +16,26 @@ namespace fpm {
 enum class dialect : uint8_t { netlink, sonic, protobuf };
 
 struct route_upsert {   // RTM_NEWROUTE, SONiC 1000/3000, protobuf AddRoute / SRv6LocalSID
-    fib::route route;
+    rib::route route;
 };
 struct route_delete {   // RTM_DELROUTE, SONiC 1001/3001, protobuf DeleteRoute: a route or a SID
-    fib::route_key key;
+    rib::route_key key;
 };
 struct nexthop_upsert { // RTM_NEWNEXTHOP
-    fib::nexthop_object nh;
+    rib::nexthop_object nh;
 };
 struct nexthop_delete { // RTM_DELNEXTHOP
     uint32_t id = 0;
 };
 struct pic_context_upsert { // SONiC 2000: same body as RTM_NEWNEXTHOP, own id space
-    fib::nexthop_object nh;
+    rib::nexthop_object nh;
 };
 struct pic_context_delete { // SONiC 2001
     uint32_t id = 0;
 };
 struct sidlist_upsert { // SONiC 4000
     std::string name;
-    std::vector<fib::ip6_addr> segments;  // visiting order
+    std::vector<rib::ip6_addr> segments;  // visiting order
 };
 struct sidlist_delete { // SONiC 4001
     std::string name;

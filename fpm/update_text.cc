@@ -4,44 +4,44 @@
 
 #include <type_traits>
 
-#include "fib/behaviors.hh"
+#include "rib/behaviors.hh"
 
 namespace fpm {
 namespace {
 
-std::string segments(const std::vector<fib::ip6_addr>& s) {
+std::string segments(const std::vector<rib::ip6_addr>& s) {
     std::string out;
     for (const auto& a : s)
-        out += (out.empty() ? "" : ",") + fib::to_string(a);
+        out += (out.empty() ? "" : ",") + rib::to_string(a);
     return out;
 }
 
 // iproute2's spelling, as in `ip route ... encap seg6 mode encap.red`.
-std::string_view mode_name(fib::encap_mode m) {
+std::string_view mode_name(rib::encap_mode m) {
     switch (m) {
-    case fib::encap_mode::inline_srh: return "inline";
-    case fib::encap_mode::encap: return "encap";
-    case fib::encap_mode::l2encap: return "l2encap";
-    case fib::encap_mode::encap_red: return "encap.red";
-    case fib::encap_mode::l2encap_red: return "l2encap.red";
+    case rib::encap_mode::inline_srh: return "inline";
+    case rib::encap_mode::encap: return "encap";
+    case rib::encap_mode::l2encap: return "l2encap";
+    case rib::encap_mode::encap_red: return "encap.red";
+    case rib::encap_mode::l2encap_red: return "l2encap.red";
     }
     return "?";
 }
 
-std::string_view type_name(fib::route_type t) {
+std::string_view type_name(rib::route_type t) {
     switch (t) {
-    case fib::route_type::unicast: return "unicast";
-    case fib::route_type::local: return "local";
-    case fib::route_type::blackhole: return "blackhole";
-    case fib::route_type::unreachable: return "unreachable";
-    case fib::route_type::prohibit: return "prohibit";
+    case rib::route_type::unicast: return "unicast";
+    case rib::route_type::local: return "local";
+    case rib::route_type::blackhole: return "blackhole";
+    case rib::route_type::unreachable: return "unreachable";
+    case rib::route_type::prohibit: return "prohibit";
     }
     return "?";
 }
 
-void append_path(std::string& out, const fib::nexthop& nh) {
+void append_path(std::string& out, const rib::nexthop& nh) {
     if (nh.gateway)
-        out += fmt::format(" via {}", fib::to_string(*nh.gateway));
+        out += fmt::format(" via {}", rib::to_string(*nh.gateway));
     if (nh.ifindex)
         out += fmt::format(" dev {}", nh.ifindex);
     if (nh.onlink)
@@ -59,26 +59,26 @@ void append_path(std::string& out, const fib::nexthop& nh) {
             out += " sidlist " + nh.seg6->sidlist_name;
     }
     if (nh.local) {
-        out += fmt::format(" seg6local {}", fib::behavior_name(nh.local->action));
+        out += fmt::format(" seg6local {}", rib::behavior_name(nh.local->action));
         if (nh.local->flavors)
-            out += " flavors " + fib::flavors_to_string(nh.local->flavors);
+            out += " flavors " + rib::flavors_to_string(nh.local->flavors);
         if (auto t = nh.local->decap_table())
             out += fmt::format(" table {}", *t);
         if (!nh.local->vrf_name.empty())
             out += " vrf " + nh.local->vrf_name;
         if (nh.local->nh4)
-            out += " nh4 " + fib::to_string(*nh.local->nh4);
+            out += " nh4 " + rib::to_string(*nh.local->nh4);
         if (nh.local->nh6)
-            out += " nh6 " + fib::to_string(*nh.local->nh6);
+            out += " nh6 " + rib::to_string(*nh.local->nh6);
     }
 }
 
-std::string route_text(const fib::route& r) {
-    std::string out = fmt::format("+route {}", fib::to_string(r.key.dst));
+std::string route_text(const rib::route& r) {
+    std::string out = fmt::format("+route {}", rib::to_string(r.key.dst));
     if (r.key.src.len)
-        out += " from " + fib::to_string(r.key.src);
+        out += " from " + rib::to_string(r.key.src);
     out += fmt::format(" table {}", r.key.table);
-    if (r.type != fib::route_type::unicast)
+    if (r.type != rib::route_type::unicast)
         out += fmt::format(" {}", type_name(r.type));
     out += fmt::format(" proto {}", r.protocol);
     if (r.nh_id)
@@ -93,7 +93,7 @@ std::string route_text(const fib::route& r) {
     return out;
 }
 
-std::string nexthop_text(std::string_view what, const fib::nexthop_object& nh) {
+std::string nexthop_text(std::string_view what, const rib::nexthop_object& nh) {
     std::string out = fmt::format("+{} {}", what, nh.id);
     if (nh.blackhole)
         out += " blackhole";
@@ -117,8 +117,8 @@ std::string to_string(const update& u) {
             if constexpr (std::is_same_v<T, route_upsert>)
                 return route_text(b.route);
             else if constexpr (std::is_same_v<T, route_delete>)
-                return fmt::format("-route {}{} table {}", fib::to_string(b.key.dst),
-                                   b.key.src.len ? " from " + fib::to_string(b.key.src) : "", b.key.table);
+                return fmt::format("-route {}{} table {}", rib::to_string(b.key.dst),
+                                   b.key.src.len ? " from " + rib::to_string(b.key.src) : "", b.key.table);
             else if constexpr (std::is_same_v<T, nexthop_upsert>)
                 return nexthop_text("nh", b.nh);
             else if constexpr (std::is_same_v<T, nexthop_delete>)

@@ -17,15 +17,15 @@ namespace host {
 
 namespace {
 
-bool to_addr(nl_addr* a, fib::ip_addr& out) {
+bool to_addr(nl_addr* a, rib::ip_addr& out) {
     if (a == nullptr)
         return false;
     const int fam = nl_addr_get_family(a);
     const unsigned len = nl_addr_get_len(a);
     if ((fam != AF_INET || len != 4) && (fam != AF_INET6 || len != 16))
         return false;
-    out = fib::ip_addr{};
-    out.af = fam == AF_INET ? fib::family::ipv4 : fib::family::ipv6;
+    out = rib::ip_addr{};
+    out.af = fam == AF_INET ? rib::family::ipv4 : rib::family::ipv6;
     std::memcpy(out.bytes.data(), nl_addr_get_binary_addr(a), len);
     return true;
 }

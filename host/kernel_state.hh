@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "fib/addr.hh"
+#include "rib/addr.hh"
 
 struct nl_cache;
 struct nl_cache_mngr;
@@ -21,7 +21,7 @@ namespace host {
 
 struct kernel_neighbor {
     uint32_t ifindex = 0;
-    fib::ip_addr addr;
+    rib::ip_addr addr;
     std::array<uint8_t, 6> mac{};
     std::string state;  // "reachable", "stale", "permanent", ...
     bool operator==(const kernel_neighbor&) const = default;
@@ -29,7 +29,7 @@ struct kernel_neighbor {
 
 struct kernel_address {
     uint32_t ifindex = 0;
-    fib::ip_addr addr;
+    rib::ip_addr addr;
     bool operator==(const kernel_address&) const = default;
 };
 

@@ -32,7 +32,7 @@ std::string neigh_resolver::open() {
 // NUD_NONE, not iproute2's default NUD_PERMANENT: a permanent one would exempt the new entry
 // from the kernel's garbage collection. Unlike a datagram sent out of the TAP (SO_BINDTODEVICE),
 // it needs no route, no source address choice and puts no packet on the wire but the probe.
-std::string neigh_resolver::resolve(uint32_t ifindex, const fib::ip_addr& addr) {
+std::string neigh_resolver::resolve(uint32_t ifindex, const rib::ip_addr& addr) {
     if (_sock == nullptr)
         return "not open";
     nl_msg* m = nlmsg_alloc_simple(RTM_NEWNEIGH, NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_REPLACE);

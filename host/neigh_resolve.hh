@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "fib/addr.hh"
+#include "rib/addr.hh"
 
 struct nl_sock;
 
@@ -24,7 +24,7 @@ public:
     [[nodiscard]] std::string open();
     // Asks the kernel to resolve `addr` on `ifindex`. Empty string on success, else the
     // kernel's answer.
-    [[nodiscard]] std::string resolve(uint32_t ifindex, const fib::ip_addr& addr);
+    [[nodiscard]] std::string resolve(uint32_t ifindex, const rib::ip_addr& addr);
 
 private:
     nl_sock* _sock = nullptr;

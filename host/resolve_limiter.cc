@@ -2,7 +2,7 @@
 
 namespace host {
 
-bool resolve_limiter::allow(uint32_t ifindex, const fib::ip_addr& addr, clock::time_point now) {
+bool resolve_limiter::allow(uint32_t ifindex, const rib::ip_addr& addr, clock::time_point now) {
     auto [it, fresh] = _last.try_emplace(key{ifindex, addr.af, addr.bytes}, now);
     if (fresh)
         return true;

@@ -11,7 +11,7 @@
 #include <map>
 #include <tuple>
 
-#include "fib/addr.hh"
+#include "rib/addr.hh"
 
 namespace host {
 
@@ -22,13 +22,13 @@ public:
     explicit resolve_limiter(clock::duration interval = std::chrono::seconds(1)) : _interval(interval) {}
 
     // True if the kernel should be asked now (and remembers that it was).
-    bool allow(uint32_t ifindex, const fib::ip_addr& addr, clock::time_point now);
+    bool allow(uint32_t ifindex, const rib::ip_addr& addr, clock::time_point now);
     // Forgets the requests older than the interval (they would be allowed again anyway).
     void expire(clock::time_point now);
     size_t size() const { return _last.size(); }
 
 private:
-    using key = std::tuple<uint32_t, fib::family, std::array<uint8_t, 16>>;
+    using key = std::tuple<uint32_t, rib::family, std::array<uint8_t, 16>>;
     clock::duration _interval;
     std::map<key, clock::time_point> _last;
 };

@@ -9,7 +9,7 @@ namespace mgmt {
 namespace {
 
 void show_routes(const pb::ShowRoutes& req, const daemon_view& d, pb::Response& resp) {
-    std::optional<fib::table_id> table;
+    std::optional<rib::table_id> table;
     if (req.has_table())
         table = req.table();
     if (req.has_vrf()) {
@@ -85,7 +85,7 @@ pb::Response answer(const pb::Request& req, const daemon_view& d) {
     return resp;
 }
 
-pb::Response answer(const pb::Request& req, const fib::rib& rib, const fpm::ingest_stats& stats,
+pb::Response answer(const pb::Request& req, const rib::rib& rib, const fpm::ingest_stats& stats,
                     const fpm::session_info& session) {
     return answer(req, daemon_view(rib, stats, session));
 }

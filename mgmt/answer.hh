@@ -5,8 +5,8 @@
 #include <optional>
 #include <string>
 
-#include "fib/addr.hh"
-#include "fib/rib.hh"
+#include "rib/addr.hh"
+#include "rib/rib.hh"
 #include "fpm/decode_ctx.hh"
 #include "fpm/session.hh"
 #include "mgmt/proto.hh"
@@ -21,17 +21,17 @@ namespace mgmt {
 // are optional: without a registry `show sids` binds against the default VRF alone and
 // `show vrfs` / `show routes vrf` answer with an error; without a resolver `show encap-source` does.
 struct daemon_view {
-    daemon_view(const fib::rib& r, const fpm::ingest_stats& st, const fpm::session_info& se)
+    daemon_view(const rib::rib& r, const fpm::ingest_stats& st, const fpm::session_info& se)
         : rib(r), stats(st), session(se) {}
 
-    const fib::rib& rib;
+    const rib::rib& rib;
     const fpm::ingest_stats& stats;
     const fpm::session_info& session;
     const vrf::registry* vrfs = nullptr;
     const vrf::sid_tracker* sids = nullptr;
     std::string kernel_vrfs;  // state of the kernel VRF monitor, for `show vrfs`
     const vrf::encap_source_resolver* encap = nullptr;
-    std::optional<fib::ip6_addr> encap_configured;
+    std::optional<rib::ip6_addr> encap_configured;
     const vrf::tunsrc_poller* tunsrc = nullptr;
     // The dataplane's counters (absent: srv6d runs without one); clear_counters resets them.
     std::function<void(pb::Counters&)> counters;
@@ -44,7 +44,7 @@ struct daemon_view {
 pb::Response answer(const pb::Request& req, const daemon_view& d);
 
 // The FPM/RIB commands only (no VRF registry, no encap source).
-pb::Response answer(const pb::Request& req, const fib::rib& rib, const fpm::ingest_stats& stats,
+pb::Response answer(const pb::Request& req, const rib::rib& rib, const fpm::ingest_stats& stats,
                     const fpm::session_info& session);
 
 }  // namespace mgmt

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "fib/behaviors.hh"
+#include "rib/behaviors.hh"
 
 namespace mgmt {
 namespace {
@@ -16,14 +16,14 @@ struct proto_entry {
 // rtm_protocol values zebra2proto() produces. Kernel and connected routes share 2, so both
 // show as K: the wire does not tell them apart.
 constexpr proto_entry protocols[] = {
-    {fib::proto::kernel, "kernel", "K"},  {fib::proto::zebra, "zebra", "T"},
-    {fib::proto::config, "config", "?"},  // srv6d's own [sids] lines (not zebra's): no vtysh letter
-    {42, "babel", "A"},                   {fib::proto::bgp, "bgp", "B"},
-    {fib::proto::isis, "isis", "I"},      {fib::proto::ospf, "ospf", "O"},
+    {rib::proto::kernel, "kernel", "K"},  {rib::proto::zebra, "zebra", "T"},
+    {rib::proto::config, "config", "?"},  // srv6d's own [sids] lines (not zebra's): no vtysh letter
+    {42, "babel", "A"},                   {rib::proto::bgp, "bgp", "B"},
+    {rib::proto::isis, "isis", "I"},      {rib::proto::ospf, "ospf", "O"},
     {189, "rip", "R"},                    {190, "ripng", "R"},
     {191, "nhrp", "N"},                   {192, "eigrp", "E"},
-    {193, "ldp", "?"},                    {fib::proto::sharp, "sharp", "D"},
-    {195, "pbr", "F"},                    {fib::proto::zstatic, "static", "S"},
+    {193, "ldp", "?"},                    {rib::proto::sharp, "sharp", "D"},
+    {195, "pbr", "F"},                    {rib::proto::zstatic, "static", "S"},
     {197, "openfabric", "f"},             {198, "srte", "?"},
 };
 
@@ -90,34 +90,34 @@ std::string msg_type_name(uint16_t type) {
     return fmt::format("type {}", type);
 }
 
-std::string_view route_type_name(fib::route_type t) {
+std::string_view route_type_name(rib::route_type t) {
     switch (t) {
-    case fib::route_type::unicast: return "unicast";
-    case fib::route_type::local: return "local";
-    case fib::route_type::blackhole: return "blackhole";
-    case fib::route_type::unreachable: return "unreachable";
-    case fib::route_type::prohibit: return "prohibit";
+    case rib::route_type::unicast: return "unicast";
+    case rib::route_type::local: return "local";
+    case rib::route_type::blackhole: return "blackhole";
+    case rib::route_type::unreachable: return "unreachable";
+    case rib::route_type::prohibit: return "prohibit";
     }
     return "unknown";
 }
 
-std::string_view resolve_state_name(fib::resolve_state s) {
+std::string_view resolve_state_name(rib::resolve_state s) {
     switch (s) {
-    case fib::resolve_state::ok: return "ok";
-    case fib::resolve_state::partial: return "partial";
-    case fib::resolve_state::unresolved: return "unresolved";
-    case fib::resolve_state::no_paths: return "no_paths";
+    case rib::resolve_state::ok: return "ok";
+    case rib::resolve_state::partial: return "partial";
+    case rib::resolve_state::unresolved: return "unresolved";
+    case rib::resolve_state::no_paths: return "no_paths";
     }
     return "unknown";
 }
 
-std::string_view encap_mode_name(fib::encap_mode m) {
+std::string_view encap_mode_name(rib::encap_mode m) {
     switch (m) {
-    case fib::encap_mode::inline_srh: return "H.Insert";
-    case fib::encap_mode::encap: return "H.Encaps";
-    case fib::encap_mode::l2encap: return "H.Encaps.L2";
-    case fib::encap_mode::encap_red: return "H.Encaps.Red";
-    case fib::encap_mode::l2encap_red: return "H.Encaps.L2.Red";
+    case rib::encap_mode::inline_srh: return "H.Insert";
+    case rib::encap_mode::encap: return "H.Encaps";
+    case rib::encap_mode::l2encap: return "H.Encaps.L2";
+    case rib::encap_mode::encap_red: return "H.Encaps.Red";
+    case rib::encap_mode::l2encap_red: return "H.Encaps.L2.Red";
     }
     return "unknown";
 }
@@ -130,14 +130,14 @@ std::string printable(std::string_view s) {
     return out;
 }
 
-std::string behavior_display_name(fib::behavior b, uint32_t flavors) {
-    const std::string_view rfc = fib::behavior_name(b);
-    if (!(flavors & fib::flavor::next_csid))
+std::string behavior_display_name(rib::behavior b, uint32_t flavors) {
+    const std::string_view rfc = rib::behavior_name(b);
+    if (!(flavors & rib::flavor::next_csid))
         return std::string(rfc);
     // RFC 9800 names the NEXT-C-SID variants uN, uA, uDT4...; FRR prints them that way.
     switch (b) {
-    case fib::behavior::end: return "uN";
-    case fib::behavior::end_x: return "uA";
+    case rib::behavior::end: return "uN";
+    case rib::behavior::end_x: return "uA";
     default: break;
     }
     if (rfc.starts_with("End.D"))

@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
-#include "fib/model.hh"
-#include "fib/rib.hh"
+#include "rib/model.hh"
+#include "rib/rib.hh"
 
 namespace mgmt {
 
@@ -19,13 +19,13 @@ std::string_view protocol_code(uint8_t protocol);
 // or 0x8000 | fpm.Message.Type for protobuf frames. "type N" when unknown.
 std::string msg_type_name(uint16_t type);
 
-std::string_view route_type_name(fib::route_type t);      // unicast, local, blackhole, ...
-std::string_view resolve_state_name(fib::resolve_state s); // ok, partial, unresolved, no_paths
-std::string_view encap_mode_name(fib::encap_mode m);       // RFC 8986: H.Encaps, H.Encaps.Red, ...
+std::string_view route_type_name(rib::route_type t);      // unicast, local, blackhole, ...
+std::string_view resolve_state_name(rib::resolve_state s); // ok, partial, unresolved, no_paths
+std::string_view encap_mode_name(rib::encap_mode m);       // RFC 8986: H.Encaps, H.Encaps.Red, ...
 
 // The behavior as FRR shows it: RFC 8986 name, or the NEXT-C-SID (RFC 9800) name when that
 // flavor is set: End -> uN, End.X -> uA, End.DT46 -> uDT46.
-std::string behavior_display_name(fib::behavior b, uint32_t flavors);
+std::string behavior_display_name(rib::behavior b, uint32_t flavors);
 
 // Names that came off the wire (SONiC VRF and interface names, SID list names) may hold any
 // byte; proto3 strings must be UTF-8 and terminals should not get control codes. Every byte

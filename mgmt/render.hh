@@ -6,9 +6,9 @@
 #include <optional>
 #include <string>
 
-#include "fib/addr.hh"
-#include "fib/model.hh"
-#include "fib/rib.hh"
+#include "rib/addr.hh"
+#include "rib/model.hh"
+#include "rib/rib.hh"
 #include "fpm/decode_ctx.hh"
 #include "fpm/session.hh"
 #include "mgmt/proto.hh"
@@ -21,30 +21,30 @@ namespace mgmt {
 
 // `show fpm`: listener state, ingest counters (every reason, zero or not), RIB counters.
 pb::FpmStatus render_fpm(const fpm::session_info& session, const fpm::ingest_stats& stats,
-                         const fib::rib& rib,
+                         const rib::rib& rib,
                          std::chrono::system_clock::time_point now = std::chrono::system_clock::now());
 
 // `show routes [table N]`: routes with their resolved paths, one RouteTable per table.
-pb::RouteTables render_routes(const fib::rib& rib, std::optional<fib::table_id> table = std::nullopt);
+pb::RouteTables render_routes(const rib::rib& rib, std::optional<rib::table_id> table = std::nullopt);
 
 // `show nexthops`: nexthop objects and groups, PIC contexts and SID lists.
-pb::NexthopTable render_nexthops(const fib::rib& rib);
+pb::NexthopTable render_nexthops(const rib::rib& rib);
 
 // `show sids`: the local SIDs, each bound through the registry (vrf::bind_sid): active, with the
 // VRF an End.T/End.DT* SID uses, or refused with the reason. `tracker` adds the refusal totals.
-pb::SidTable render_sids(const fib::rib& rib, const vrf::registry& reg, const vrf::sid_tracker* tracker = nullptr);
+pb::SidTable render_sids(const rib::rib& rib, const vrf::registry& reg, const vrf::sid_tracker* tracker = nullptr);
 
 // `show vrfs`: every VRF of the registry by id; `kernel` describes the kernel VRF monitor.
 pb::VrfTable render_vrfs(const vrf::registry& reg, const std::string& kernel);
 
 // `show encap-source`: the global H.Encaps source with its origin, the configured value, and the
 // poller's last reading of the kernel tunsrc (absent poller: not read).
-pb::EncapSource render_encap_source(const vrf::encap_source_resolver& res, std::optional<fib::ip6_addr> configured,
+pb::EncapSource render_encap_source(const vrf::encap_source_resolver& res, std::optional<rib::ip6_addr> configured,
                                     const vrf::tunsrc_poller* poller = nullptr);
 
 // Model -> message pieces, shared by the renderers above.
-void render_nexthop(const fib::nexthop& nh, pb::Nexthop& out);
-void render_seg6(const fib::seg6_encap& e, pb::Seg6Encap& out);
-void render_seg6local(const fib::seg6local& l, pb::Seg6Local& out);
+void render_nexthop(const rib::nexthop& nh, pb::Nexthop& out);
+void render_seg6(const rib::seg6_encap& e, pb::Seg6Encap& out);
+void render_seg6local(const rib::seg6local& l, pb::Seg6Local& out);
 
 }  // namespace mgmt

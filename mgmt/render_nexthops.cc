@@ -1,13 +1,13 @@
 #include <map>
 
-#include "fib/addr.hh"
+#include "rib/addr.hh"
 #include "mgmt/names.hh"
 #include "mgmt/render.hh"
 
 namespace mgmt {
 namespace {
 
-void render_object(const fib::rib& rib, const fib::nexthop_object& o, pb::NexthopObject& out) {
+void render_object(const rib::rib& rib, const rib::nexthop_object& o, pb::NexthopObject& out) {
     out.set_id(o.id);
     out.set_protocol(o.protocol);
     out.set_protocol_name(protocol_name(o.protocol));
@@ -26,7 +26,7 @@ void render_object(const fib::rib& rib, const fib::nexthop_object& o, pb::Nextho
 
 }  // namespace
 
-pb::NexthopTable render_nexthops(const fib::rib& rib) {
+pb::NexthopTable render_nexthops(const rib::rib& rib) {
     pb::NexthopTable out;
     for (const auto& [id, o] : rib.nexthops()) {
         auto* po = out.add_nexthops();
@@ -49,7 +49,7 @@ pb::NexthopTable render_nexthops(const fib::rib& rib) {
         auto* s = out.add_sidlists();
         s->set_name(printable(name));
         for (const auto& seg : segments)
-            s->add_segments(fib::to_string(seg));
+            s->add_segments(rib::to_string(seg));
     }
     return out;
 }

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "fib/behaviors.hh"
+#include "rib/behaviors.hh"
 #include "mgmt/names.hh"
 #include "mgmt/render.hh"
 
@@ -12,23 +12,23 @@ namespace mgmt {
 namespace {
 
 // vtysh order: IPv4 before IPv6, then by address, a covering prefix before what it covers.
-bool display_order(const fib::route* a, const fib::route* b) {
+bool display_order(const rib::route* a, const rib::route* b) {
     const auto& x = a->key;
     const auto& y = b->key;
     return std::tie(x.dst.af, x.dst.bytes, x.dst.len, x.src) < std::tie(y.dst.af, y.dst.bytes, y.dst.len, y.src);
 }
 
-void render_route(const fib::rib& rib, const fib::route& r, pb::Route& out) {
-    out.set_prefix(fib::to_string(r.key.dst));
+void render_route(const rib::rib& rib, const rib::route& r, pb::Route& out) {
+    out.set_prefix(rib::to_string(r.key.dst));
     if (r.key.src.len > 0)
-        out.set_source(fib::to_string(r.key.src));
+        out.set_source(rib::to_string(r.key.src));
     out.set_table(r.key.table);
     out.set_protocol(r.protocol);
     out.set_protocol_name(protocol_name(r.protocol));
     out.set_type(std::string(route_type_name(r.type)));
     if (r.nh_id)
         out.set_nh_id(*r.nh_id);
-    const fib::resolution res = rib.resolve(r);
+    const rib::resolution res = rib.resolve(r);
     out.set_resolve_state(std::string(resolve_state_name(res.state)));
     for (uint32_t id : res.missing_ids)
         out.add_missing_ids(id);
@@ -38,7 +38,7 @@ void render_route(const fib::rib& rib, const fib::route& r, pb::Route& out) {
         nh->set_nh_id(p.nh_id);
     }
     if (r.prefsrc)
-        out.set_prefsrc(fib::to_string(*r.prefsrc));
+        out.set_prefsrc(rib::to_string(*r.prefsrc));
     if (r.mtu)
         out.set_mtu(*r.mtu);
     if (r.pic_id)
@@ -47,23 +47,23 @@ void render_route(const fib::rib& rib, const fib::route& r, pb::Route& out) {
 
 }  // namespace
 
-void render_seg6(const fib::seg6_encap& e, pb::Seg6Encap& out) {
+void render_seg6(const rib::seg6_encap& e, pb::Seg6Encap& out) {
     out.set_mode(std::string(encap_mode_name(e.mode)));
     for (const auto& s : e.segments)
-        out.add_segments(fib::to_string(s));
+        out.add_segments(rib::to_string(s));
     if (e.source)
-        out.set_source(fib::to_string(*e.source));
+        out.set_source(rib::to_string(*e.source));
     if (!e.sidlist_name.empty())
         out.set_sidlist(printable(e.sidlist_name));
 }
 
-void render_seg6local(const fib::seg6local& l, pb::Seg6Local& out) {
+void render_seg6local(const rib::seg6local& l, pb::Seg6Local& out) {
     out.set_behavior(behavior_display_name(l.action, l.flavors));
     out.set_action(static_cast<uint32_t>(l.action));
     for (uint32_t bit = 1; bit != 0; bit <<= 1) {
         if (!(l.flavors & bit))
             continue;
-        const std::string_view n = fib::flavor_name(bit);
+        const std::string_view n = rib::flavor_name(bit);
         out.add_flavors(n.empty() ? fmt::format("{:#x}", bit) : std::string(n));
     }
     if (l.lcblock_bits)
@@ -75,9 +75,9 @@ void render_seg6local(const fib::seg6local& l, pb::Seg6Local& out) {
     if (l.vrftable)
         out.set_vrftable(*l.vrftable);
     if (l.nh4)
-        out.set_nh4(fib::to_string(*l.nh4));
+        out.set_nh4(rib::to_string(*l.nh4));
     if (l.nh6)
-        out.set_nh6(fib::to_string(*l.nh6));
+        out.set_nh6(rib::to_string(*l.nh6));
     if (l.oif)
         out.set_oif(*l.oif);
     if (l.srh)
@@ -95,9 +95,9 @@ void render_seg6local(const fib::seg6local& l, pb::Seg6Local& out) {
         out.set_ifname(printable(l.ifname));
 }
 
-void render_nexthop(const fib::nexthop& nh, pb::Nexthop& out) {
+void render_nexthop(const rib::nexthop& nh, pb::Nexthop& out) {
     if (nh.gateway)
-        out.set_gateway(fib::to_string(*nh.gateway));
+        out.set_gateway(rib::to_string(*nh.gateway));
     out.set_ifindex(nh.ifindex);
     out.set_onlink(nh.onlink);
     out.set_weight(nh.weight);
@@ -109,9 +109,9 @@ void render_nexthop(const fib::nexthop& nh, pb::Nexthop& out) {
         render_seg6local(*nh.local, *out.mutable_seg6local());
 }
 
-pb::RouteTables render_routes(const fib::rib& rib, std::optional<fib::table_id> table) {
+pb::RouteTables render_routes(const rib::rib& rib, std::optional<rib::table_id> table) {
     // routes() has no order: group by table here (tables in ascending order), sort each below.
-    std::map<fib::table_id, std::vector<const fib::route*>> tables;
+    std::map<rib::table_id, std::vector<const rib::route*>> tables;
     for (const auto& [key, r] : rib.routes()) {
         if (table && key.table != *table)
             continue;
@@ -122,7 +122,7 @@ pb::RouteTables render_routes(const fib::rib& rib, std::optional<fib::table_id> 
         std::sort(routes.begin(), routes.end(), display_order);
         auto* t = out.add_tables();
         t->set_table(id);
-        for (const fib::route* r : routes)
+        for (const rib::route* r : routes)
             render_route(rib, *r, *t->add_routes());
     }
     return out;

@@ -2,7 +2,7 @@
 #include <tuple>
 #include <vector>
 
-#include "fib/addr.hh"
+#include "rib/addr.hh"
 #include "mgmt/names.hh"
 #include "mgmt/render.hh"
 
@@ -10,17 +10,17 @@ namespace mgmt {
 namespace {
 
 struct sid_row {
-    const fib::route* r;
-    fib::seg6local sid;
+    const rib::route* r;
+    rib::seg6local sid;
     uint32_t nh_id = 0;
     uint32_t ifindex = 0;
-    fib::origin from = fib::origin::fpm;
+    rib::origin from = rib::origin::fpm;
     bool shadowed = false;  // a config SID hidden by zebra's SID at the same prefix
 };
 
 }  // namespace
 
-pb::SidTable render_sids(const fib::rib& rib, const vrf::registry& reg, const vrf::sid_tracker* tracker) {
+pb::SidTable render_sids(const rib::rib& rib, const vrf::registry& reg, const vrf::sid_tracker* tracker) {
     std::vector<sid_row> rows;
     for (const auto& e : rib.local_sids())
         if (e.r != nullptr)
@@ -29,7 +29,7 @@ pb::SidTable render_sids(const fib::rib& rib, const vrf::registry& reg, const vr
     // operator sees why a configured SID does not do what the line says.
     for (const auto& [k, c] : rib.config_routes())
         if (c.shadowed && !c.r.nexthops.empty() && c.r.nexthops.front().local)
-            rows.push_back({&c.r, *c.r.nexthops.front().local, 0, 0, fib::origin::config, true});
+            rows.push_back({&c.r, *c.r.nexthops.front().local, 0, 0, rib::origin::config, true});
     std::stable_sort(rows.begin(), rows.end(), [](const sid_row& a, const sid_row& b) {
         const auto& x = a.r->key;
         const auto& y = b.r->key;
@@ -41,14 +41,14 @@ pb::SidTable render_sids(const fib::rib& rib, const vrf::registry& reg, const vr
     vrf::sid_refusal_counts now{};
     for (const auto& e : rows) {
         auto* s = out.add_sids();
-        s->set_prefix(fib::to_string(e.r->key.dst));
+        s->set_prefix(rib::to_string(e.r->key.dst));
         s->set_table(e.r->key.table);
         s->set_protocol(e.r->protocol);
         s->set_protocol_name(protocol_name(e.r->protocol));
         render_seg6local(e.sid, *s->mutable_seg6local());
         s->set_nh_id(e.nh_id);
         s->set_ifindex(e.ifindex);
-        s->set_origin(e.from == fib::origin::config ? "config" : "fpm");
+        s->set_origin(e.from == rib::origin::config ? "config" : "fpm");
         // Bound now, against the registry as it is: the answer can never lag behind a change.
         const vrf::sid_binding b = vrf::bind_sid(e.sid, reg);
         if (b.vrf) {

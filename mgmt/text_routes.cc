@@ -1,7 +1,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "fib/model.hh"
+#include "rib/model.hh"
 #include "mgmt/names.hh"
 #include "mgmt/text.hh"
 
@@ -69,7 +69,7 @@ std::string format_routes(const pb::RouteTables& t) {
         if (table.routes_size() == 0)
             continue;
         out += out.empty() ? std::string(legend) : std::string();
-        out += table.table() == fib::main_table ? fmt::format("\nTable {} (main):\n", table.table())
+        out += table.table() == rib::main_table ? fmt::format("\nTable {} (main):\n", table.table())
                                                 : fmt::format("\nTable {}:\n", table.table());
         for (const auto& r : table.routes())
             format_route(r, out);

@@ -77,7 +77,7 @@ parsed<vrf_spec> parse_vrf(std::string_view line) {
             auto [end, ec] = std::from_chars(num.data(), num.data() + num.size(), t);
             if (ec != std::errc{} || end != num.data() + num.size() || t > UINT32_MAX)
                 return fail<vrf_spec>(shown, fmt::format("table '{}' is not a number from 1 to 4294967295", num));
-            spec.table = static_cast<fib::table_id>(t);
+            spec.table = static_cast<rib::table_id>(t);
             if (auto e = check_table(spec.table))
                 return fail<vrf_spec>(shown, *e);
             have_table = true;
@@ -120,9 +120,9 @@ parsed<vrf_spec> parse_vrf(std::string_view line) {
     return parsed<vrf_spec>{std::move(spec), {}};
 }
 
-parsed<fib::ip6_addr> parse_encap_source(std::string_view text) {
+parsed<rib::ip6_addr> parse_encap_source(std::string_view text) {
     const auto t = trim(text);
-    auto a = fib::parse_ip6(t);
+    auto a = rib::parse_ip6(t);
     if (!a)
         return {std::nullopt, fmt::format("encap-source '{}' is not an IPv6 address", t)};
     if (auto e = check_encap_source(*a))

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "fib/addr.hh"
+#include "rib/addr.hh"
 #include "vrf/spec.hh"
 
 namespace vrf {
@@ -28,6 +28,6 @@ std::vector<std::string_view> split_words(std::string_view s);
 parsed<vrf_spec> parse_vrf(std::string_view line);
 
 // An IPv6 unicast address usable as the outer source (check_encap_source rules).
-parsed<fib::ip6_addr> parse_encap_source(std::string_view text);
+parsed<rib::ip6_addr> parse_encap_source(std::string_view text);
 
 }  // namespace vrf

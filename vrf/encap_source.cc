@@ -15,8 +15,8 @@ constexpr std::string_view config_text = "srv6d config encap-source";
 
 // The first address of a locator: the prefix itself (often the uN SID, and for a /64 the
 // subnet-router anycast address) is avoided unless the locator is a single address.
-fib::ip6_addr first_address(const fib::prefix& p) {
-    fib::ip6_addr a = p.addr().v6();
+rib::ip6_addr first_address(const rib::prefix& p) {
+    rib::ip6_addr a = p.addr().v6();
     if (p.len < 128)
         a.bytes[15] = static_cast<uint8_t>(a.bytes[15] | 1u);
     return a;
@@ -38,19 +38,19 @@ std::string_view to_string(encap_origin o) {
 std::string to_string(const encap_src& s) {
     if (!s.addr)
         return fmt::format("none ({})", s.detail);
-    return fmt::format("{} ({})", fib::to_string(*s.addr), s.detail);
+    return fmt::format("{} ({})", rib::to_string(*s.addr), s.detail);
 }
 
-std::optional<std::string> check_encap_source(const fib::ip6_addr& a) {
+std::optional<std::string> check_encap_source(const rib::ip6_addr& a) {
     const auto& b = a.bytes;
-    const std::string txt = fib::to_string(a);
+    const std::string txt = rib::to_string(a);
     if (a.is_zero())
         return fmt::format("{} is the unspecified address", txt);
     if (b[0] == 0xff)
         return fmt::format("{} is a multicast address", txt);
     if (b[0] == 0xfe && (b[1] & 0xc0) == 0x80)
         return fmt::format("{} is link-local: not routable back to this node", txt);
-    fib::ip6_addr loopback;
+    rib::ip6_addr loopback;
     loopback.bytes[15] = 1;
     if (a == loopback)
         return fmt::format("{} is the loopback address", txt);
@@ -73,18 +73,18 @@ bool encap_source_resolver::set_kernel_tunsrc(const tunsrc_reading& r) {
     return recompute();
 }
 
-bool encap_source_resolver::set_configured(std::optional<fib::ip6_addr> a) {
+bool encap_source_resolver::set_configured(std::optional<rib::ip6_addr> a) {
     _configured = a;
     return recompute();
 }
 
-bool encap_source_resolver::set_derivation(std::optional<fib::ip6_addr> loopback, std::optional<fib::prefix> locator) {
+bool encap_source_resolver::set_derivation(std::optional<rib::ip6_addr> loopback, std::optional<rib::prefix> locator) {
     _loopback = loopback;
-    _locator = locator && locator->af == fib::family::ipv6 ? locator : std::nullopt;
+    _locator = locator && locator->af == rib::family::ipv6 ? locator : std::nullopt;
     return recompute();
 }
 
-encap_src encap_source_resolver::resolve(const fib::seg6_encap& e) const {
+encap_src encap_source_resolver::resolve(const rib::seg6_encap& e) const {
     if (e.source && !e.source->is_zero())
         return encap_src{e.source, encap_origin::route, std::string(route_text)};
     return _global;
@@ -109,13 +109,13 @@ bool encap_source_resolver::recompute() {
             std::optional<std::string> bad_loopback;
             if (_loopback && !(bad_loopback = check_encap_source(*_loopback))) {
                 g = {_loopback, encap_origin::derived,
-                     fmt::format("derived from configured loopback {}", fib::to_string(*_loopback))};
+                     fmt::format("derived from configured loopback {}", rib::to_string(*_loopback))};
             } else if (_locator && !check_encap_source(first_address(*_locator))) {
                 g = {first_address(*_locator), encap_origin::derived,
-                     fmt::format("derived from locator {}", fib::to_string(*_locator))};
+                     fmt::format("derived from locator {}", rib::to_string(*_locator))};
             } else {
                 why.push_back(bad_loopback ? fmt::format("loopback rejected: {}", *bad_loopback)
-                              : _locator   ? fmt::format("locator {} gives no usable address", fib::to_string(*_locator))
+                              : _locator   ? fmt::format("locator {} gives no usable address", rib::to_string(*_locator))
                                            : "no loopback or locator configured to derive from");
             }
         }
@@ -134,7 +134,7 @@ bool encap_source_resolver::recompute() {
             util::log(util::level::warn,
                       "encap-source: using {} {}; set `encap-source` in srv6d's config or FRR's "
                       "`segment-routing srv6 encapsulation source-address` to choose it",
-                      fib::to_string(*g.addr), g.detail);
+                      rib::to_string(*g.addr), g.detail);
         else if (g.origin == encap_origin::none)
             util::log(util::level::warn, "encap-source: none ({}): encapsulating routes will be refused", g.detail);
         else

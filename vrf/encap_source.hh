@@ -16,8 +16,8 @@
 #include <string>
 #include <string_view>
 
-#include "fib/addr.hh"
-#include "fib/model.hh"
+#include "rib/addr.hh"
+#include "rib/model.hh"
 #include "vrf/tunsrc.hh"
 
 namespace vrf {
@@ -27,7 +27,7 @@ enum class encap_origin : uint8_t { none, route, kernel_tunsrc, config, derived 
 std::string_view to_string(encap_origin o);  // stable JSON names: "route", "kernel-tunsrc", ...
 
 struct encap_src {
-    std::optional<fib::ip6_addr> addr;  // nullopt iff origin == none
+    std::optional<rib::ip6_addr> addr;  // nullopt iff origin == none
     encap_origin origin = encap_origin::none;
     std::string detail;                 // where it came from; for none, why nothing resolved
     bool ok() const { return addr.has_value(); }
@@ -40,7 +40,7 @@ std::string to_string(const encap_src& s);
 // Why `a` cannot source encapsulated packets (::, loopback, multicast, link-local, IPv4-mapped),
 // or nullopt. Applied to srv6d's own inputs (config, derivation); the route's and the kernel's
 // values are taken as given.
-std::optional<std::string> check_encap_source(const fib::ip6_addr& a);
+std::optional<std::string> check_encap_source(const rib::ip6_addr& a);
 
 class encap_source_resolver {
 public:
@@ -50,26 +50,26 @@ public:
     // A failed read before any good one leaves the kernel tier empty; a failed read after a good
     // one keeps the last value (a transient error must not rewrite every header twice).
     bool set_kernel_tunsrc(const tunsrc_reading& r);
-    bool set_configured(std::optional<fib::ip6_addr> a);  // srv6d's `encap-source`
+    bool set_configured(std::optional<rib::ip6_addr> a);  // srv6d's `encap-source`
     // Addresses to derive from when nothing else is set: the loopback wins over the locator,
     // whose first address (prefix + 1; the prefix itself for a /128) is used.
-    bool set_derivation(std::optional<fib::ip6_addr> loopback, std::optional<fib::prefix> locator);
+    bool set_derivation(std::optional<rib::ip6_addr> loopback, std::optional<rib::prefix> locator);
 
     // --- outputs
     const encap_src& global() const { return _global; }
-    encap_src resolve(const fib::seg6_encap& e) const;
+    encap_src resolve(const rib::seg6_encap& e) const;
     // Moves when global()'s address or origin changes: pre-built headers must be rewritten.
     uint64_t version() const { return _version; }
 
 private:
     bool recompute();
 
-    std::optional<fib::ip6_addr> _kernel;  // last good reading; nullopt = unset
+    std::optional<rib::ip6_addr> _kernel;  // last good reading; nullopt = unset
     bool _kernel_known = false;
     std::string _kernel_error;
-    std::optional<fib::ip6_addr> _configured;
-    std::optional<fib::ip6_addr> _loopback;
-    std::optional<fib::prefix> _locator;
+    std::optional<rib::ip6_addr> _configured;
+    std::optional<rib::ip6_addr> _loopback;
+    std::optional<rib::prefix> _locator;
     encap_src _global;
     uint64_t _version = 0;
 };

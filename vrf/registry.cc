@@ -215,9 +215,9 @@ void registry::evaluate() {
     _ifindex_names.clear();
 
     // Per source: the first claim (by arrival) on each table owns it.
-    std::array<std::map<fib::table_id, std::string_view>, 3> owner;
+    std::array<std::map<rib::table_id, std::string_view>, 3> owner;
     for (source s : claim_sources) {
-        std::vector<std::tuple<uint64_t, fib::table_id, std::string_view>> line;
+        std::vector<std::tuple<uint64_t, rib::table_id, std::string_view>> line;
         for (const auto& [name, e] : _entries)
             if (const auto& c = e.by[idx(s)])
                 line.emplace_back(c->seq, c->table, name);
@@ -225,7 +225,7 @@ void registry::evaluate() {
         for (const auto& [seq, table, name] : line)
             owner[idx(s)].emplace(table, name);  // emplace keeps the earlier owner
     }
-    auto owner_of = [&](source s, fib::table_id t) -> std::optional<std::string_view> {
+    auto owner_of = [&](source s, rib::table_id t) -> std::optional<std::string_view> {
         auto it = owner[idx(s)].find(t);
         return it == owner[idx(s)].end() ? std::nullopt : std::optional(it->second);
     };
@@ -370,7 +370,7 @@ std::vector<const vrf_info*> registry::vrfs() const {
     return out;
 }
 
-binding registry::lookup_table(fib::table_id t) const {
+binding registry::lookup_table(rib::table_id t) const {
     auto it = _tables.find(t);
     return it == _tables.end() ? binding{} : it->second;
 }

@@ -24,7 +24,7 @@
 #include <string_view>
 #include <vector>
 
-#include "fib/model.hh"
+#include "rib/model.hh"
 #include "vrf/spec.hh"
 
 namespace vrf {
@@ -47,9 +47,9 @@ struct vrf_member {
 struct vrf_info {
     std::string name;
     vrf_id id = default_vrf_id;                 // stable while any claim for the name exists
-    fib::table_id table = 0;                    // the binding when active; else the first claim's table
-    std::optional<fib::table_id> config_table;  // what each source says
-    std::optional<fib::table_id> kernel_table;
+    rib::table_id table = 0;                    // the binding when active; else the first claim's table
+    std::optional<rib::table_id> config_table;  // what each source says
+    std::optional<rib::table_id> kernel_table;
     std::optional<uint32_t> dev_ifindex;        // kernel VRF device, when the kernel has one
     source_set sources;                         // "config+kernel" when both agree
     std::vector<vrf_member> members;
@@ -97,7 +97,7 @@ public:
     std::vector<const vrf_info*> vrfs() const;
     size_t size() const { return _infos.size(); }
     // Which VRF a kernel table id decapsulates into (netlink routes and seg6local TABLE/VRFTABLE).
-    binding lookup_table(fib::table_id t) const;
+    binding lookup_table(rib::table_id t) const;
     // SONiC and protobuf send the VRF device's ifindex where netlink sends the table; 0 = default.
     binding lookup_device(uint32_t ifindex) const;
     // Which VRF an interface is enslaved to; `unbound` = none (the default VRF, as in Linux).
@@ -111,7 +111,7 @@ public:
 
 private:
     struct claim {
-        fib::table_id table = 0;
+        rib::table_id table = 0;
         std::vector<member> members;
         std::optional<uint32_t> dev_ifindex;
         uint64_t seq = 0;  // arrival order: the first claim on a table owns it
@@ -138,7 +138,7 @@ private:
     // Derived by evaluate() from _entries.
     std::map<std::string, vrf_info, std::less<>> _infos;
     std::vector<const vrf_info*> _by_id;
-    std::map<fib::table_id, binding> _tables;
+    std::map<rib::table_id, binding> _tables;
     std::map<uint32_t, binding> _devices;
     std::map<std::string, binding, std::less<>> _interfaces;
     std::map<uint32_t, std::string> _ifindex_names;

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "fib/behaviors.hh"
+#include "rib/behaviors.hh"
 
 namespace vrf {
 namespace {
@@ -23,9 +23,9 @@ std::string_view state_words(const vrf_info& v) {
 
 }  // namespace
 
-bool needs_vrf(fib::behavior b) {
-    constexpr uint16_t a_table = fib::sid_param::table | fib::sid_param::vrftable | fib::sid_param::vrf_name;
-    const fib::behavior_info* d = fib::find_behavior(static_cast<uint32_t>(b));
+bool needs_vrf(rib::behavior b) {
+    constexpr uint16_t a_table = rib::sid_param::table | rib::sid_param::vrftable | rib::sid_param::vrf_name;
+    const rib::behavior_info* d = rib::find_behavior(static_cast<uint32_t>(b));
     return d && std::any_of(d->required.begin(), d->required.end(), [](uint16_t r) { return (r & a_table) != 0; });
 }
 
@@ -41,11 +41,11 @@ std::string_view name(sid_refusal r) {
     return "?";
 }
 
-sid_binding bind_sid(const fib::seg6local& sid, const registry& reg) {
+sid_binding bind_sid(const rib::seg6local& sid, const registry& reg) {
     sid_binding b;
     if (!needs_vrf(sid.action))
         return b;  // End, End.X, End.DX*, End.B6*: no VRF to resolve
-    const std::string_view what = fib::behavior_name(sid.action);
+    const std::string_view what = rib::behavior_name(sid.action);
     b.table = sid.decap_table();
     b.vrf_name = sid.vrf_name;
 
@@ -90,7 +90,7 @@ void sid_tracker::note(const sid_binding* before, const sid_binding& after) {
     ++_refusals[static_cast<size_t>(after.why)];
 }
 
-const sid_binding& sid_tracker::upsert(const fib::prefix& sid, const fib::seg6local& behavior, const registry& reg) {
+const sid_binding& sid_tracker::upsert(const rib::prefix& sid, const rib::seg6local& behavior, const registry& reg) {
     sid_binding now = bind_sid(behavior, reg);
     auto it = _sids.find(sid);
     if (it == _sids.end()) {
@@ -103,10 +103,10 @@ const sid_binding& sid_tracker::upsert(const fib::prefix& sid, const fib::seg6lo
     return it->second.bound;
 }
 
-bool sid_tracker::erase(const fib::prefix& sid) { return _sids.erase(sid) > 0; }
+bool sid_tracker::erase(const rib::prefix& sid) { return _sids.erase(sid) > 0; }
 
-std::vector<fib::prefix> sid_tracker::reevaluate(const registry& reg) {
-    std::vector<fib::prefix> changed;
+std::vector<rib::prefix> sid_tracker::reevaluate(const registry& reg) {
+    std::vector<rib::prefix> changed;
     for (auto& [key, e] : _sids) {
         sid_binding now = bind_sid(e.sid, reg);
         if (now == e.bound)
@@ -118,7 +118,7 @@ std::vector<fib::prefix> sid_tracker::reevaluate(const registry& reg) {
     return changed;
 }
 
-const sid_tracker::entry* sid_tracker::find(const fib::prefix& sid) const {
+const sid_tracker::entry* sid_tracker::find(const rib::prefix& sid) const {
     auto it = _sids.find(sid);
     return it == _sids.end() ? nullptr : &it->second;
 }

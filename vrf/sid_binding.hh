@@ -13,8 +13,8 @@
 #include <string_view>
 #include <vector>
 
-#include "fib/addr.hh"
-#include "fib/model.hh"
+#include "rib/addr.hh"
+#include "rib/model.hh"
 #include "vrf/registry.hh"
 #include "vrf/spec.hh"
 
@@ -22,7 +22,7 @@ namespace vrf {
 
 // True for the behaviors whose table must be bound to a VRF (End.T, End.DT4/DT6/DT46), read
 // from fib's behavior table: those that require a table or a VRF name.
-bool needs_vrf(fib::behavior b);
+bool needs_vrf(rib::behavior b);
 
 // Why a SID is refused. Names are stable (JSON counters).
 enum class sid_refusal : uint8_t {
@@ -41,7 +41,7 @@ struct sid_binding {
     bool active = true;
     std::optional<vrf_id> vrf;          // set for active End.T / End.DT*
     std::string vrf_name;
-    std::optional<fib::table_id> table; // the table the SID named, if any
+    std::optional<rib::table_id> table; // the table the SID named, if any
     sid_refusal why = sid_refusal::none;
     std::string reason;                 // empty when active
     bool operator==(const sid_binding&) const = default;
@@ -49,7 +49,7 @@ struct sid_binding {
 
 // Pure: the same (sid, registry state) always gives the same answer, so dependents just call it
 // again whenever registry::version() moves.
-sid_binding bind_sid(const fib::seg6local& sid, const registry& reg);
+sid_binding bind_sid(const rib::seg6local& sid, const registry& reg);
 
 using sid_refusal_counts = std::array<uint64_t, sid_refusal_count>;
 
@@ -58,19 +58,19 @@ using sid_refusal_counts = std::array<uint64_t, sid_refusal_count>;
 class sid_tracker {
 public:
     struct entry {
-        fib::seg6local sid;
+        rib::seg6local sid;
         sid_binding bound;
     };
 
     // Install or replace a SID; returns its binding.
-    const sid_binding& upsert(const fib::prefix& sid, const fib::seg6local& behavior, const registry& reg);
-    bool erase(const fib::prefix& sid);
+    const sid_binding& upsert(const rib::prefix& sid, const rib::seg6local& behavior, const registry& reg);
+    bool erase(const rib::prefix& sid);
     // Call when reg.version() changed; returns the SIDs whose binding changed (activated,
     // refused, or moved to another VRF).
-    std::vector<fib::prefix> reevaluate(const registry& reg);
+    std::vector<rib::prefix> reevaluate(const registry& reg);
 
-    const entry* find(const fib::prefix& sid) const;
-    const std::map<fib::prefix, entry>& sids() const { return _sids; }
+    const entry* find(const rib::prefix& sid) const;
+    const std::map<rib::prefix, entry>& sids() const { return _sids; }
     // Monotonic: how many times a SID became refused, by reason.
     const sid_refusal_counts& refusals() const { return _refusals; }
     // Gauge: SIDs refused right now, by reason.
@@ -79,7 +79,7 @@ public:
 private:
     void note(const sid_binding* before, const sid_binding& after);
 
-    std::map<fib::prefix, entry> _sids;
+    std::map<rib::prefix, entry> _sids;
     sid_refusal_counts _refusals{};
 };
 

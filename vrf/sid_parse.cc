@@ -7,19 +7,19 @@
 
 #include <fmt/format.h>
 
-#include "fib/behaviors.hh"
+#include "rib/behaviors.hh"
 #include "vrf/spec.hh"
 
 namespace vrf {
 namespace {
 
-using namespace fib::sid_param;
+using namespace rib::sid_param;
 
 // The behaviors the dataplane executes whose arguments fit one line (End.B6.Encaps would need
 // a segment list, End.DX2 an L2 port).
-constexpr fib::behavior supported[] = {
-    fib::behavior::end,     fib::behavior::end_x,   fib::behavior::end_t,   fib::behavior::end_dx4,
-    fib::behavior::end_dx6, fib::behavior::end_dt4, fib::behavior::end_dt6, fib::behavior::end_dt46,
+constexpr rib::behavior supported[] = {
+    rib::behavior::end,     rib::behavior::end_x,   rib::behavior::end_t,   rib::behavior::end_dx4,
+    rib::behavior::end_dx6, rib::behavior::end_dt4, rib::behavior::end_dt6, rib::behavior::end_dt46,
 };
 
 // The kernel's NEXT-C-SID defaults (SEG6_LOCAL_LCBLOCK_DBITS, SEG6_LOCAL_LCNODE_FN_DBITS).
@@ -49,29 +49,29 @@ parsed<sid_spec> parse_sid(std::string_view line) {
 
     sid_spec s;
     const auto slash = toks[0].find('/');
-    const auto addr = fib::parse_ip6(toks[0].substr(0, slash));
-    const auto pfx = fib::parse_prefix(toks[0]);
-    if (!addr || !pfx || pfx->af != fib::family::ipv6)
+    const auto addr = rib::parse_ip6(toks[0].substr(0, slash));
+    const auto pfx = rib::parse_prefix(toks[0]);
+    if (!addr || !pfx || pfx->af != rib::family::ipv6)
         return fail(shown, fmt::format("'{}' is not an IPv6 address or prefix", toks[0]));
     if (pfx->addr().v6() != *addr)  // a typo guard, as `ip route` refuses host bits
         return fail(shown, fmt::format("'{}' has bits set beyond its length (did you mean {}?)", toks[0],
-                                       fib::to_string(*pfx)));
+                                       rib::to_string(*pfx)));
     s.sid = *pfx;
 
-    const auto b = fib::behavior_from_name(toks[1]);
+    const auto b = rib::behavior_from_name(toks[1]);
     bool ok = false;
     for (auto x : supported)
         ok |= b == x;
     if (!ok) {
         std::string names;
         for (auto x : supported)
-            names += (names.empty() ? "" : ", ") + std::string(fib::behavior_name(x));
+            names += (names.empty() ? "" : ", ") + std::string(rib::behavior_name(x));
         return fail(shown, fmt::format("behavior '{}' is not one of {}", toks[1], names));
     }
     auto& l = s.local;
     l.action = *b;
-    const std::string_view what = fib::behavior_name(l.action);
-    const fib::behavior_info& info = *fib::find_behavior(static_cast<uint32_t>(l.action));
+    const std::string_view what = rib::behavior_name(l.action);
+    const rib::behavior_info& info = *rib::find_behavior(static_cast<uint32_t>(l.action));
 
     uint16_t present = 0;
     std::set<std::string_view> seen;
@@ -92,20 +92,20 @@ parsed<sid_spec> parse_sid(std::string_view line) {
         } else if (kw == "table") {
             if (!number(v, UINT32_MAX, n))
                 return fail(shown, fmt::format("table '{}' is not a number from 1 to 4294967295", v));
-            if (auto e = check_table(static_cast<fib::table_id>(n)))
+            if (auto e = check_table(static_cast<rib::table_id>(n)))
                 return fail(shown, *e);
             // As FRR sends them: End.T and End.DT6 with TABLE, End.DT4 and End.DT46 with VRFTABLE.
-            const bool vrftab = l.action == fib::behavior::end_dt4 || l.action == fib::behavior::end_dt46;
-            (vrftab ? l.vrftable : l.table) = static_cast<fib::table_id>(n);
+            const bool vrftab = l.action == rib::behavior::end_dt4 || l.action == rib::behavior::end_dt46;
+            (vrftab ? l.vrftable : l.table) = static_cast<rib::table_id>(n);
             present |= vrftab ? vrftable : table;
         } else if (kw == "nh4") {
-            const auto a = fib::parse_addr(v);
+            const auto a = rib::parse_addr(v);
             if (!a || !a->is_v4())
                 return fail(shown, fmt::format("nh4 '{}' is not an IPv4 address", v));
             l.nh4 = a->v4();
             present |= nh4;
         } else if (kw == "nh6") {
-            const auto a = fib::parse_ip6(v);
+            const auto a = rib::parse_ip6(v);
             if (!a)
                 return fail(shown, fmt::format("nh6 '{}' is not an IPv6 address", v));
             l.nh6 = *a;
@@ -122,7 +122,7 @@ parsed<sid_spec> parse_sid(std::string_view line) {
                 const auto name = rest.substr(0, comma);
                 uint32_t bit = 0;
                 for (uint32_t f = 1; f != 0 && !bit; f <<= 1)
-                    if (!name.empty() && fib::flavor_name(f) == name)
+                    if (!name.empty() && rib::flavor_name(f) == name)
                         bit = f;
                 if (!bit)
                     return fail(shown, fmt::format("flavor '{}' is not one of psp, usp, usd, next-csid", name));
@@ -147,15 +147,15 @@ parsed<sid_spec> parse_sid(std::string_view line) {
     if ((present & vrf_name) && (present & (table | vrftable)))
         return fail(shown, "give 'vrf NAME' or 'table ID', not both");
     if (const uint16_t extra = static_cast<uint16_t>(present & ~info.allowed()))
-        return fail(shown, fmt::format("{} takes no {}", what, fib::sid_params_to_string(extra)));
+        return fail(shown, fmt::format("{} takes no {}", what, rib::sid_params_to_string(extra)));
     if (const uint16_t need = info.missing(present)) {
         const bool a_table = need & (table | vrftable | vrf_name);
         return fail(shown, fmt::format("{} needs {}", what, a_table ? "'table ID' or 'vrf NAME'"
-                                                                     : "'" + fib::sid_params_to_string(need) + " ADDRESS'"));
+                                                                     : "'" + rib::sid_params_to_string(need) + " ADDRESS'"));
     }
-    if ((lblen || nflen) && !(l.flavors & fib::flavor::next_csid))
+    if ((lblen || nflen) && !(l.flavors & rib::flavor::next_csid))
         return fail(shown, "lblen and nflen belong to flavor next-csid");
-    if (l.flavors & fib::flavor::next_csid) {
+    if (l.flavors & rib::flavor::next_csid) {
         l.lcblock_bits = lblen.value_or(default_lblen);
         l.lcnode_fn_bits = nflen.value_or(default_nflen);
         if (*l.lcblock_bits + *l.lcnode_fn_bits > 128)
@@ -164,11 +164,11 @@ parsed<sid_spec> parse_sid(std::string_view line) {
     return {std::move(s), {}};
 }
 
-fib::route to_route(const sid_spec& s) {
-    fib::route r;
-    r.key = {fib::main_table, s.sid, {}};
-    r.protocol = fib::proto::config;
-    fib::nexthop n;
+rib::route to_route(const sid_spec& s) {
+    rib::route r;
+    r.key = {rib::main_table, s.sid, {}};
+    r.protocol = rib::proto::config;
+    rib::nexthop n;
     n.local = s.local;  // the egress, if any, is the behavior's oif (FRR >= 10.6 sends it there too)
     r.nexthops = {n};
     return r;

@@ -11,15 +11,15 @@
 
 #include <string_view>
 
-#include "fib/addr.hh"
-#include "fib/model.hh"
+#include "rib/addr.hh"
+#include "rib/model.hh"
 #include "vrf/config_parse.hh"
 
 namespace vrf {
 
 struct sid_spec {
-    fib::prefix sid;      // IPv6; a bare address is a /128
-    fib::seg6local local;
+    rib::prefix sid;      // IPv6; a bare address is a /128
+    rib::seg6local local;
     bool operator==(const sid_spec&) const = default;
 };
 
@@ -33,7 +33,7 @@ struct sid_spec {
 parsed<sid_spec> parse_sid(std::string_view line);
 
 // The route the RIB holds for a config SID: table 254 (where FRR puts its SIDs), protocol
-// fib::proto::config, one inline path carrying the behavior.
-fib::route to_route(const sid_spec& s);
+// rib::proto::config, one inline path carrying the behavior.
+rib::route to_route(const sid_spec& s);
 
 }  // namespace vrf

@@ -40,7 +40,7 @@ std::optional<std::string> check_ifname(std::string_view name) {
     return std::nullopt;
 }
 
-std::optional<std::string> check_table(fib::table_id t) {
+std::optional<std::string> check_table(rib::table_id t) {
     switch (t) {
     case 0: return std::string("table 0 is not a table id");
     case 253: return std::string("table 253 is reserved by the kernel (default)");

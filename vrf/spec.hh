@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "fib/model.hh"
+#include "rib/model.hh"
 
 namespace vrf {
 
@@ -16,7 +16,7 @@ namespace vrf {
 using vrf_id = uint16_t;
 constexpr vrf_id default_vrf_id = 0;
 constexpr std::string_view default_vrf_name = "default";  // FRR's VRF_DEFAULT_NAME
-constexpr fib::table_id default_vrf_table = fib::main_table;
+constexpr rib::table_id default_vrf_table = rib::main_table;
 constexpr size_t max_vrfs = 65536;  // every vrf_id value
 
 // Where a binding comes from. `builtin` is the default VRF only.
@@ -49,7 +49,7 @@ struct member {
 
 struct vrf_spec {
     std::string name;
-    fib::table_id table = 0;
+    rib::table_id table = 0;
     std::vector<member> members;
     std::optional<uint32_t> dev_ifindex;  // the kernel VRF device (what SONiC sends as "table")
     bool operator==(const vrf_spec&) const = default;
@@ -61,6 +61,6 @@ std::optional<std::string> check_ifname(std::string_view name);
 
 // Table ids a VRF may never bind: 0 (unspecified) and the kernel's reserved 253/255.
 // 254 is the default VRF's and handled by the registry. Returns why, or nullopt.
-std::optional<std::string> check_table(fib::table_id t);
+std::optional<std::string> check_table(rib::table_id t);
 
 }  // namespace vrf

@@ -29,7 +29,7 @@ int on_reply(nl_msg* msg, void* arg) {
         r->error = "SEG6 reply without a 16-byte SEG6_ATTR_DST";
         return NL_STOP;
     }
-    fib::ip6_addr a;
+    rib::ip6_addr a;
     std::memcpy(a.bytes.data(), nla_data(dst), a.bytes.size());
     r->ok = true;
     r->error.clear();

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "fib/addr.hh"
+#include "rib/addr.hh"
 
 struct nl_sock;
 
@@ -16,7 +16,7 @@ namespace vrf {
 
 struct tunsrc_reading {
     bool ok = false;                    // the kernel answered
-    std::optional<fib::ip6_addr> addr;  // nullopt when the kernel holds `::` (unset)
+    std::optional<rib::ip6_addr> addr;  // nullopt when the kernel holds `::` (unset)
     std::string error;                  // why not ok
     bool operator==(const tunsrc_reading&) const = default;
 };

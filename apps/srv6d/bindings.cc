@@ -13,7 +13,7 @@ namespace srv6d {
 using util::level;
 using util::log;
 
-bindings::bindings(boost::asio::io_context& io, const config& cfg, const fib::rib& rib)
+bindings::bindings(boost::asio::io_context& io, const config& cfg, const rib::rib& rib)
     : _io(io), _cfg(cfg), _rib(rib), _tunsrc_timer(io) {}
 
 bindings::~bindings() {
@@ -101,7 +101,7 @@ void bindings::sync_now() {
         _on_synced();
 }
 
-bool bindings::replayed_table(fib::table_id t) const {
+bool bindings::replayed_table(rib::table_id t) const {
     if (_kernel_tables_version != _reg.version()) {
         _kernel_tables.clear();
         for (const auto* v : _reg.vrfs())

@@ -18,8 +18,8 @@
 #pragma GCC diagnostic pop
 
 #include "apps/srv6d/config.hh"
-#include "fib/model.hh"
-#include "fib/rib.hh"
+#include "rib/model.hh"
+#include "rib/rib.hh"
 #include "mgmt/answer.hh"
 #include "vrf/encap_source.hh"
 #include "vrf/kernel_monitor.hh"
@@ -31,7 +31,7 @@ namespace srv6d {
 
 class bindings {
 public:
-    bindings(boost::asio::io_context& io, const config& cfg, const fib::rib& rib);
+    bindings(boost::asio::io_context& io, const config& cfg, const rib::rib& rib);
     ~bindings();  // releases the kernel monitor's fd first: libnl owns and closes it
     bindings(const bindings&) = delete;
     bindings& operator=(const bindings&) = delete;
@@ -49,7 +49,7 @@ public:
     // Tables zebra's replay walks besides main: the tables of the kernel's VRF devices (zebra's
     // VRF-lite VRFs), whatever their state here. A config-only VRF is not one of zebra's VRFs
     // (no device), so zebra does not replay its table. Used by the FPM listener's sweep.
-    bool replayed_table(fib::table_id t) const;
+    bool replayed_table(rib::table_id t) const;
 
     // Fills the VRF and encap parts of what the management answers read.
     void fill_view(::mgmt::daemon_view& v) const;  // ::mgmt: srv6d::mgmt is the protobuf namespace
@@ -70,7 +70,7 @@ private:
 
     boost::asio::io_context& _io;
     const config& _cfg;
-    const fib::rib& _rib;
+    const rib::rib& _rib;
     vrf::registry _reg;
     vrf::sid_tracker _sids;
     vrf::encap_source_resolver _encap;
@@ -80,11 +80,11 @@ private:
     std::optional<boost::asio::posix::stream_descriptor> _kernel_fd;
     boost::asio::steady_timer _tunsrc_timer;
     std::function<void()> _on_synced;
-    std::set<fib::route_key> _shadowed;  // config SIDs zebra's shadow, as last logged
+    std::set<rib::route_key> _shadowed;  // config SIDs zebra's shadow, as last logged
     bool _sync_posted = false;
     bool _stopped = false;
     // replayed_table()'s cache, rebuilt when the registry's version moves.
-    mutable std::set<fib::table_id> _kernel_tables;
+    mutable std::set<rib::table_id> _kernel_tables;
     mutable std::optional<uint64_t> _kernel_tables_version;
 };
 

@@ -1,4 +1,4 @@
-// When srv6d's control thread runs the table compiler (fibc::compiler::compile) after RIB
+// When srv6d's control thread runs the table compiler (fib::compiler::compile) after RIB
 // changes. The compiler's cost per update falls with the batch size (each touched LPM chunk and
 // index is rebuilt once per publication), while FPM delivers routes one socket read (<= 64 KiB,
 // a few hundred routes) at a time. So:

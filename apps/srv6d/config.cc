@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string_view>
 
-#include "forward/eal.hh"
+#include "forward/control/eal.hh"
 #include "vrf/config_parse.hh"
 #include "vrf/encap_source.hh"
 
@@ -134,7 +134,7 @@ std::string apply_setting(config& cfg, const std::string& key, const std::string
         std::string_view v = value;
         if (v.size() >= 2 && v.front() == '[' && v.back() == ']')  // "[::1]" as in URLs
             v = v.substr(1, v.size() - 2);
-        if (!fib::parse_addr(v))
+        if (!rib::parse_addr(v))
             return invalid(key, value, "an IPv4 or IPv6 address");
         cfg.fpm_listen = std::string(v);
     } else if (key == "fpm.port") {
@@ -163,7 +163,7 @@ std::string apply_setting(config& cfg, const std::string& key, const std::string
             cfg.encap_source.reset();
             return {};
         }
-        const auto a = fib::parse_ip6(value);
+        const auto a = rib::parse_ip6(value);
         // A packet source must be a unicast address replies can come back to.
         if (!a)
             return invalid(key, value, "a unicast IPv6 address");
@@ -228,7 +228,7 @@ std::string apply_setting(config& cfg, const std::string& key, const std::string
         // One line per SID: two behaviors for one prefix would leave the choice to line order.
         for (const auto& o : cfg.sids)
             if (o.sid == spec.value->sid)
-                return fmt::format("invalid sid '{}': sid {} is configured twice", value, fib::to_string(o.sid));
+                return fmt::format("invalid sid '{}': sid {} is configured twice", value, rib::to_string(o.sid));
         cfg.sids.push_back(std::move(*spec.value));
     } else {
         return fmt::format("unknown setting '{}'", key);

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "fib/addr.hh"
-#include "forward/port.hh"
+#include "rib/addr.hh"
+#include "forward/control/port.hh"
 #include "util/log.hh"
 #include "vrf/sid_parse.hh"
 #include "vrf/spec.hh"
@@ -40,7 +40,7 @@ struct config {
     uint32_t punt_rate = 10000;             // packets/s a port may send to its TAP mirror
     uint32_t punt_burst = 512;
     // [encap]
-    std::optional<fib::ip6_addr> encap_source;  // H.Encaps outer source; FPM does not carry it
+    std::optional<rib::ip6_addr> encap_source;  // H.Encaps outer source; FPM does not carry it
     // `vrf = NAME table ID [members IF,...]` lines, in file order (before any [section]).
     std::vector<vrf::vrf_spec> vrfs;
     // [sids] `sid = PREFIX BEHAVIOR [ARGS]` lines, in file order: local SIDs of srv6d's own.

@@ -17,13 +17,13 @@
 #include <thread>
 
 #include "apps/srv6d/bindings.hh"
-#include "fib/behaviors.hh"
+#include "rib/behaviors.hh"
 #include "apps/srv6d/compile_pacer.hh"
-#include "fib/rib.hh"
-#include "fibc/compiler.hh"
-#include "fibc/rcu.hh"
-#include "forward/dataplane.hh"
-#include "forward/eal.hh"
+#include "rib/rib.hh"
+#include "fib/control/compiler.hh"
+#include "fib/datapath/rcu.hh"
+#include "forward/control/dataplane.hh"
+#include "forward/control/eal.hh"
 #include "host/kernel_state.hh"
 #include "host/neigh_resolve.hh"
 #include "host/resolve_limiter.hh"
@@ -56,7 +56,7 @@ struct control_plane {
 
     const config& cfg;
     boost::asio::io_context io;
-    fib::rib rib;
+    rib::rib rib;
     fpm::ingest_stats stats;
     fpm::session_info session;
     bindings vrfs{io, cfg, rib};  // VRFs, SID bindings, encap source
@@ -139,8 +139,8 @@ void control_plane::fill_counters(::mgmt::pb::Counters& c) const {
     for (const auto& e : rib.local_sids()) {
         const auto info = compiler.find(e.r->key);
         auto* o = c.add_sids();
-        o->set_prefix(fib::to_string(e.r->key.dst));
-        o->set_behavior(std::string(fib::behavior_name(e.sid.action)));
+        o->set_prefix(rib::to_string(e.r->key.dst));
+        o->set_behavior(std::string(rib::behavior_name(e.sid.action)));
         if (info) {
             const auto [pk, by] = s.sid(info->nh);
             o->set_packets(pk);
@@ -157,7 +157,7 @@ void control_plane::fill_counters(::mgmt::pb::Counters& c) const {
     nr->set_failed(s.resolve_failed);
     for (size_t m = 0; m < fwd::headend_modes; ++m) {
         auto* h = c.add_headend();
-        h->set_behavior(std::string(::mgmt::encap_mode_name(static_cast<fib::encap_mode>(m))));
+        h->set_behavior(std::string(::mgmt::encap_mode_name(static_cast<rib::encap_mode>(m))));
         h->set_packets(s.headend[m]);
     }
 }
@@ -253,7 +253,7 @@ bool control_plane::start() {
             rib.nexthops().size());
     };
     // A reconnect of the same zebra replays main and its VRFs' tables only: sweep just those.
-    hooks.replayed_table = [this](fib::table_id t) { return vrfs.replayed_table(t); };
+    hooks.replayed_table = [this](rib::table_id t) { return vrfs.replayed_table(t); };
     listener.emplace(io, lo, rib, stats, session, std::move(hooks));
     std::string error;
     if (!listener->start(error)) {
@@ -298,7 +298,7 @@ void control_plane::fill_neighbors(::mgmt::pb::NeighborTable& t) const {
     for (const auto& n : a->neighbors()) {
         auto* o = t.add_neighbors();
         o->set_port(port_name(n.port_id));
-        o->set_address(fib::to_string(n.addr));
+        o->set_address(rib::to_string(n.addr));
         o->set_mac(fwd::to_string(n.mac));
         bool configured = false;
         for (const auto& c : cfg.neighbors)
@@ -310,7 +310,7 @@ void control_plane::fill_neighbors(::mgmt::pb::NeighborTable& t) const {
             for (const auto& p : a->ports())
                 if (p.ifindex == k.ifindex && p.tap_port != fwd::port_none) {
                     auto* o = t.add_addresses();
-                    o->set_address(fib::to_string(k.addr));
+                    o->set_address(rib::to_string(k.addr));
                     const auto* v = vrfs.registry().find(p.vrf);
                     o->set_vrf(v ? v->name : std::string(vrf::default_vrf_name));
                 }
@@ -356,8 +356,8 @@ void control_plane::resolve_neighbors() {
             const uint32_t ifindex = dp->tap_ifindex(q.port_id);
             if (ifindex == 0)
                 continue;  // a port without a mirror: nobody to resolve it (configure a neighbor)
-            fib::ip_addr a;
-            a.af = q.af == 4 ? fib::family::ipv4 : fib::family::ipv6;
+            rib::ip_addr a;
+            a.af = q.af == 4 ? rib::family::ipv4 : rib::family::ipv6;
             std::copy(q.addr, q.addr + (q.af == 4 ? 4 : 16), a.bytes.begin());
             if (!limiter.allow(ifindex, a, now)) {
                 ++limited;
@@ -365,11 +365,11 @@ void control_plane::resolve_neighbors() {
             }
             if (const std::string e = resolver->resolve(ifindex, a); !e.empty()) {
                 ++failed;
-                log(level::debug, "host: resolving {} on ifindex {}: {}", fib::to_string(a), ifindex, e);
+                log(level::debug, "host: resolving {} on ifindex {}: {}", rib::to_string(a), ifindex, e);
                 continue;
             }
             ++sent;
-            log(level::debug, "host: asked the kernel to resolve {} on ifindex {}", fib::to_string(a), ifindex);
+            log(level::debug, "host: asked the kernel to resolve {} on ifindex {}", rib::to_string(a), ifindex);
         }
         if (!resolve_buf.empty())
             dp->count_resolutions(sent, limited, failed);

@@ -4,19 +4,19 @@
 
 #include <fmt/format.h>
 
-#include "fib/behaviors.hh"
+#include "rib/behaviors.hh"
 
 namespace srv6d {
 
-std::vector<sid_change> sync_sids(vrf::sid_tracker& tracker, const fib::rib& rib, const vrf::registry& reg) {
+std::vector<sid_change> sync_sids(vrf::sid_tracker& tracker, const rib::rib& rib, const vrf::registry& reg) {
     // FRR puts every SID in table 254; should two tables hold the same prefix, the first wins.
-    std::map<fib::prefix, fib::seg6local> now;
+    std::map<rib::prefix, rib::seg6local> now;
     for (const auto& e : rib.local_sids())
         if (e.r)
             now.emplace(e.r->key.dst, e.sid);
 
     std::vector<sid_change> changes;
-    std::vector<fib::prefix> gone;
+    std::vector<rib::prefix> gone;
     for (const auto& [p, e] : tracker.sids())
         if (!now.count(p))
             gone.push_back(p);
@@ -38,15 +38,15 @@ std::vector<sid_change> sync_sids(vrf::sid_tracker& tracker, const fib::rib& rib
     return changes;
 }
 
-std::vector<std::string> shadow_changes(const fib::rib& rib, std::set<fib::route_key>& shadowed) {
+std::vector<std::string> shadow_changes(const rib::rib& rib, std::set<rib::route_key>& shadowed) {
     std::vector<std::string> out;
     for (const auto& [k, c] : rib.config_routes()) {
         const bool was = shadowed.count(k) > 0;
         if (c.shadowed == was)
             continue;
         const auto* l = c.r.nexthops.empty() ? nullptr : &c.r.nexthops.front().local;
-        const std::string what = fmt::format("{} {}", fib::to_string(k.dst),
-                                             l && *l ? fib::behavior_name((*l)->action) : "?");
+        const std::string what = fmt::format("{} {}", rib::to_string(k.dst),
+                                             l && *l ? rib::behavior_name((*l)->action) : "?");
         if (c.shadowed) {
             shadowed.insert(k);
             out.push_back(fmt::format("config sid {}: shadowed: zebra sent a route for this prefix, zebra's wins", what));
@@ -59,12 +59,12 @@ std::vector<std::string> shadow_changes(const fib::rib& rib, std::set<fib::route
 }
 
 std::string describe(const sid_change& c, const vrf::sid_tracker& tracker) {
-    const std::string sid = fib::to_string(c.sid);
+    const std::string sid = rib::to_string(c.sid);
     if (!c.after)
         return fmt::format("sid {}: removed", sid);
     const auto* e = tracker.find(c.sid);
     const std::string what =
-        e ? fmt::format("{} {}", sid, fib::behavior_name(e->sid.action)) : sid;
+        e ? fmt::format("{} {}", sid, rib::behavior_name(e->sid.action)) : sid;
     const auto& b = *c.after;
     if (!b.active)
         return fmt::format("sid {}: refused: {}", what, b.reason);

@@ -19,20 +19,20 @@ void check(bool ok) {
         __builtin_trap();
 }
 
-void check_path(const fib::nexthop& nh) {
+void check_path(const rib::nexthop& nh) {
     check(nh.weight >= 1);
     if (nh.seg6)
         check(!nh.seg6->segments.empty() || !nh.seg6->sidlist_name.empty());
 }
 
-void check_route(const fib::route& r) {
-    check(r.key.dst.len <= fib::prefix::max_len(r.key.dst.af));
-    check(r.key.src.len <= fib::prefix::max_len(r.key.src.af));
+void check_route(const rib::route& r) {
+    check(r.key.dst.len <= rib::prefix::max_len(r.key.dst.af));
+    check(r.key.src.len <= rib::prefix::max_len(r.key.src.af));
     for (const auto& nh : r.nexthops)
         check_path(nh);
 }
 
-void check_nexthop(const fib::nexthop_object& nh) {
+void check_nexthop(const rib::nexthop_object& nh) {
     check(nh.id != 0);
     for (const auto& m : nh.group) {
         check(m.id != 0 && m.id != nh.id);
@@ -49,7 +49,7 @@ void check_update(const fpm::update& u) {
             if constexpr (std::is_same_v<T, fpm::route_upsert>)
                 check_route(b.route);
             else if constexpr (std::is_same_v<T, fpm::route_delete>)
-                check(b.key.dst.len <= fib::prefix::max_len(b.key.dst.af));
+                check(b.key.dst.len <= rib::prefix::max_len(b.key.dst.af));
             else if constexpr (std::is_same_v<T, fpm::nexthop_upsert> || std::is_same_v<T, fpm::pic_context_upsert>)
                 check_nexthop(b.nh);
         },

@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include <vector>
 
-#include "forward/eal.hh"
+#include "forward/control/eal.hh"
 
 namespace srv6d {
 namespace {
@@ -84,7 +84,7 @@ source = fc00:a::1
     EXPECT_EQ(r.cfg.eal_args, (std::vector<std::string>{"-l", "1", "--no-huge", "-m", "64"}));
     EXPECT_FALSE(r.cfg.dataplane_enabled);
     ASSERT_TRUE(r.cfg.encap_source.has_value());
-    EXPECT_EQ(fib::to_string(*r.cfg.encap_source), "fc00:a::1");
+    EXPECT_EQ(rib::to_string(*r.cfg.encap_source), "fc00:a::1");
 }
 
 TEST(Config, CommandLineOverridesFile) {
@@ -259,11 +259,11 @@ port = 2620
     const auto r = run({"-c", f.path()});
     ASSERT_EQ(r.what, action::run) << r.text;
     ASSERT_EQ(r.cfg.sids.size(), 3u);
-    EXPECT_EQ(fib::to_string(r.cfg.sids[0].sid), "fc00:1::d46/128");
-    EXPECT_EQ(r.cfg.sids[0].local.action, fib::behavior::end_dt46);
+    EXPECT_EQ(rib::to_string(r.cfg.sids[0].sid), "fc00:1::d46/128");
+    EXPECT_EQ(r.cfg.sids[0].local.action, rib::behavior::end_dt46);
     EXPECT_EQ(r.cfg.sids[0].local.vrf_name, "red");
     EXPECT_EQ(r.cfg.sids[1].local.table, 20u);
-    EXPECT_EQ(r.cfg.sids[2].local.flavors, fib::flavor::psp);
+    EXPECT_EQ(r.cfg.sids[2].local.flavors, rib::flavor::psp);
     EXPECT_TRUE(run({}).cfg.sids.empty());
 
     // The command line's lines replace the file's, as for every repeatable key.
@@ -352,7 +352,7 @@ mbufs = 4095
     EXPECT_EQ(r.cfg.punt_rate, 2000u);
     EXPECT_EQ(r.cfg.punt_burst, 64u);
     ASSERT_EQ(r.cfg.neighbors.size(), 2u);
-    EXPECT_EQ(fib::to_string(r.cfg.neighbors[0].addr), "fc00:12::2");
+    EXPECT_EQ(rib::to_string(r.cfg.neighbors[0].addr), "fc00:12::2");
     EXPECT_EQ(fwd::to_string(r.cfg.neighbors[1].mac), "02:00:00:00:ce:01");
     EXPECT_EQ(r.cfg.mbufs, 4095u);
 }

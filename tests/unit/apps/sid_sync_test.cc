@@ -11,17 +11,17 @@
 namespace srv6d {
 namespace {
 
-fib::prefix pfx(const char* s) { return *fib::parse_prefix(s); }
+rib::prefix pfx(const char* s) { return *rib::parse_prefix(s); }
 
 // A kernel-style local SID route (what zebra relays for `ip -6 route add ... encap seg6local`).
-fib::route sid_route(const char* sid, fib::behavior b, std::optional<fib::table_id> table = std::nullopt,
-                     std::optional<fib::table_id> vrftable = std::nullopt) {
-    fib::route r;
+rib::route sid_route(const char* sid, rib::behavior b, std::optional<rib::table_id> table = std::nullopt,
+                     std::optional<rib::table_id> vrftable = std::nullopt) {
+    rib::route r;
     r.key.dst = pfx(sid);
-    r.protocol = fib::proto::kernel;
-    fib::nexthop nh;
+    r.protocol = rib::proto::kernel;
+    rib::nexthop nh;
     nh.ifindex = 2;
-    fib::seg6local l;
+    rib::seg6local l;
     l.action = b;
     l.table = table;
     l.vrftable = vrftable;
@@ -30,7 +30,7 @@ fib::route sid_route(const char* sid, fib::behavior b, std::optional<fib::table_
     return r;
 }
 
-vrf::vrf_spec spec(const char* name, fib::table_id table) {
+vrf::vrf_spec spec(const char* name, rib::table_id table) {
     vrf::vrf_spec s;
     s.name = name;
     s.table = table;
@@ -40,11 +40,11 @@ vrf::vrf_spec spec(const char* name, fib::table_id table) {
 constexpr auto unbound = static_cast<size_t>(vrf::sid_refusal::table_unbound);
 
 TEST(SidSync, FollowsTheRibAndTheRegistry) {
-    fib::rib rib;
+    rib::rib rib;
     vrf::registry reg;
     vrf::sid_tracker t;
-    rib.upsert_route(sid_route("fc00:0:1::1/128", fib::behavior::end));
-    rib.upsert_route(sid_route("fc00:0:1::5/128", fib::behavior::end_dt6, 100));  // FRR's DT6: TABLE
+    rib.upsert_route(sid_route("fc00:0:1::1/128", rib::behavior::end));
+    rib.upsert_route(sid_route("fc00:0:1::5/128", rib::behavior::end_dt6, 100));  // FRR's DT6: TABLE
 
     auto c = sync_sids(t, rib, reg);
     ASSERT_EQ(c.size(), 2u);  // both new
@@ -58,7 +58,7 @@ TEST(SidSync, FollowsTheRibAndTheRegistry) {
 
     // Nothing changed: nothing reported, nothing counted again (a replay resends every SID).
     EXPECT_TRUE(sync_sids(t, rib, reg).empty());
-    rib.upsert_route(sid_route("fc00:0:1::5/128", fib::behavior::end_dt6, 100));
+    rib.upsert_route(sid_route("fc00:0:1::5/128", rib::behavior::end_dt6, 100));
     EXPECT_TRUE(sync_sids(t, rib, reg).empty());
     EXPECT_EQ(t.refusals()[unbound], 1u);
 
@@ -82,24 +82,24 @@ TEST(SidSync, FollowsTheRibAndTheRegistry) {
 }
 
 TEST(SidSync, RemovedAndChangedSids) {
-    fib::rib rib;
+    rib::rib rib;
     vrf::registry reg;
     (void)reg.sync(vrf::source::config, {spec("red", 10)});
     vrf::sid_tracker t;
-    rib.upsert_route(sid_route("fc00:0:1::4/128", fib::behavior::end_dt4, std::nullopt, 10));
-    rib.upsert_route(sid_route("fc00:0:1::1/128", fib::behavior::end));
+    rib.upsert_route(sid_route("fc00:0:1::4/128", rib::behavior::end_dt4, std::nullopt, 10));
+    rib.upsert_route(sid_route("fc00:0:1::1/128", rib::behavior::end));
     ASSERT_EQ(sync_sids(t, rib, reg).size(), 2u);
     EXPECT_TRUE(t.find(pfx("fc00:0:1::4/128"))->bound.active);
 
     // The same SID now decapsulates into table 11 (a route replace): re-bound, refused.
-    rib.upsert_route(sid_route("fc00:0:1::4/128", fib::behavior::end_dt4, std::nullopt, 11));
+    rib.upsert_route(sid_route("fc00:0:1::4/128", rib::behavior::end_dt4, std::nullopt, 11));
     auto c = sync_sids(t, rib, reg);
     ASSERT_EQ(c.size(), 1u);
     EXPECT_TRUE(c[0].before->active);
     EXPECT_EQ(c[0].after->reason, "table 11 is not bound to any VRF");
 
     // A deleted SID route leaves the tracker.
-    fib::route_key k;
+    rib::route_key k;
     k.dst = pfx("fc00:0:1::1/128");
     rib.delete_route(k);
     c = sync_sids(t, rib, reg);
@@ -113,7 +113,7 @@ TEST(SidSync, RemovedAndChangedSids) {
 // [sids] lines: bound through the same registry as zebra's SIDs, refused until their VRF binds;
 // a shadow by zebra's SID is logged once, its end once.
 TEST(SidSync, ConfigSidsBindLikeZebrasAndShadowsAreLoggedOnce) {
-    fib::rib rib;
+    rib::rib rib;
     vrf::registry reg;
     vrf::sid_tracker t;
     const auto line = vrf::parse_sid("fc00:1::d46 End.DT46 table 10");
@@ -127,9 +127,9 @@ TEST(SidSync, ConfigSidsBindLikeZebrasAndShadowsAreLoggedOnce) {
     ASSERT_EQ(c.size(), 1u);
     EXPECT_EQ(describe(c[0], t), "sid fc00:1::d46/128 End.DT46: active, vrf red (id 1)");
 
-    std::set<fib::route_key> shadowed;
+    std::set<rib::route_key> shadowed;
     EXPECT_TRUE(shadow_changes(rib, shadowed).empty());
-    auto zebra = sid_route("fc00:1::d46/128", fib::behavior::end_dt6, 10);
+    auto zebra = sid_route("fc00:1::d46/128", rib::behavior::end_dt6, 10);
     rib.upsert_route(zebra);
     auto lines = shadow_changes(rib, shadowed);
     ASSERT_EQ(lines.size(), 1u);
@@ -137,14 +137,14 @@ TEST(SidSync, ConfigSidsBindLikeZebrasAndShadowsAreLoggedOnce) {
     rib.upsert_route(zebra);  // replayed
     EXPECT_TRUE(shadow_changes(rib, shadowed).empty());
     (void)sync_sids(t, rib, reg);  // the same binding (red): the tracker follows, nothing to report
-    EXPECT_EQ(t.find(pfx("fc00:1::d46/128"))->sid.action, fib::behavior::end_dt6);
+    EXPECT_EQ(t.find(pfx("fc00:1::d46/128"))->sid.action, rib::behavior::end_dt6);
 
     rib.delete_route(zebra.key);
     lines = shadow_changes(rib, shadowed);
     ASSERT_EQ(lines.size(), 1u);
     EXPECT_EQ(lines[0], "config sid fc00:1::d46/128 End.DT46: in use again: zebra's route for this prefix is gone");
     (void)sync_sids(t, rib, reg);
-    EXPECT_EQ(t.find(pfx("fc00:1::d46/128"))->sid.action, fib::behavior::end_dt46);
+    EXPECT_EQ(t.find(pfx("fc00:1::d46/128"))->sid.action, rib::behavior::end_dt46);
     EXPECT_TRUE(t.find(pfx("fc00:1::d46/128"))->bound.active);
 }
 

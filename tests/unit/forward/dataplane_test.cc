@@ -1,20 +1,20 @@
 // The dataplane as srv6d runs it: ports created from devargs, one worker on the calling lcore
 // (run_here), counters summed and cleared, ports following their VRF's state.
-#include "forward/dataplane.hh"
+#include "forward/control/dataplane.hh"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <thread>
 
-#include "fibc/compiler.hh"
+#include "fib/control/compiler.hh"
 
 namespace fwd {
 namespace {
 
 TEST(Dataplane, PortsFromDevargsWorkerCountersAndVrfState) {
     fib::qsbr_domain rcu{4};
-    fib::rib r;
+    rib::rib r;
     vrf::registry reg;
     vrf::encap_source_resolver src;
     fib::compiler c{rcu};

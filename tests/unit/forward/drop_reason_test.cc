@@ -1,4 +1,4 @@
-#include "forward/drop_reason.hh"
+#include "forward/datapath/drop_reason.hh"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "forward/eal.hh"
+#include "forward/control/eal.hh"
 
 namespace {
 

@@ -1,10 +1,10 @@
-// Where the control thread goes: the allowed CPUs minus the EAL lcores' (forward/eal.hh).
+// Where the control thread goes: the allowed CPUs minus the EAL lcores' (forward/control/eal.hh).
 #include <gtest/gtest.h>
 
 #include <cstddef>
 #include <initializer_list>
 
-#include "forward/eal.hh"
+#include "forward/control/eal.hh"
 
 namespace {
 

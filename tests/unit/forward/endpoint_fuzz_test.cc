@@ -7,7 +7,7 @@
 #include <memory>
 #include <random>
 
-#include "forward/srv6_endpoint.hh"
+#include "forward/datapath/srv6_endpoint.hh"
 #include "tests/unit/forward/endpoint_pkt.hh"
 
 namespace fwd::test {
@@ -53,9 +53,9 @@ TEST(EndpointFuzz, CorruptedPacketsStayInBoundsAndCoherent) {
         ip6_packet(64, "fc00::1", "fc00:0:1::", {in6}),
         ip6_packet(64, "fc00::1", "fc00:0:1::", {frag(0, false), in4}),
     };
-    const fib::behavior behaviors[] = {fib::behavior::end,     fib::behavior::end_x,   fib::behavior::end_t,
-                                       fib::behavior::end_dx4, fib::behavior::end_dx6, fib::behavior::end_dt4,
-                                       fib::behavior::end_dt6, fib::behavior::end_dt46};
+    const rib::behavior behaviors[] = {rib::behavior::end,     rib::behavior::end_x,   rib::behavior::end_t,
+                                       rib::behavior::end_dx4, rib::behavior::end_dx6, rib::behavior::end_dt4,
+                                       rib::behavior::end_dt6, rib::behavior::end_dt46};
     std::mt19937 rng(20240601);
     size_t outcomes[6] = {};
     for (int iter = 0; iter < 40000; ++iter) {
@@ -83,8 +83,8 @@ TEST(EndpointFuzz, CorruptedPacketsStayInBoundsAndCoherent) {
             b[0] = static_cast<uint8_t>((b[0] & 0x0f) | 0x60);
         sid_params p;
         p.behavior = behaviors[rng() % std::size(behaviors)];
-        p.flavors = static_cast<uint32_t>(rng()) & (fib::flavor::psp | fib::flavor::usp | fib::flavor::usd |
-                                                    fib::flavor::next_csid);
+        p.flavors = static_cast<uint32_t>(rng()) & (rib::flavor::psp | rib::flavor::usp | rib::flavor::usd |
+                                                    rib::flavor::next_csid);
         p.lcblock_bits = static_cast<uint8_t>(8 + rng() % 64);
         p.lcnode_fn_bits = static_cast<uint8_t>(8 + rng() % 32);
         p.vrf = 5;

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "forward/srv6_endpoint.hh"
+#include "forward/datapath/srv6_endpoint.hh"
 #include "tests/unit/forward/endpoint_pkt.hh"
 
 namespace fwd::test {
@@ -59,10 +59,10 @@ sid_params parse_sid(const std::string& spec) {
     std::istringstream in(spec);
     std::string word;
     in >> word;
-    const std::pair<const char*, fib::behavior> behaviors[] = {
-        {"end", fib::behavior::end},         {"end_x", fib::behavior::end_x},       {"end_t", fib::behavior::end_t},
-        {"end_dx4", fib::behavior::end_dx4}, {"end_dx6", fib::behavior::end_dx6},   {"end_dt4", fib::behavior::end_dt4},
-        {"end_dt6", fib::behavior::end_dt6}, {"end_dt46", fib::behavior::end_dt46},
+    const std::pair<const char*, rib::behavior> behaviors[] = {
+        {"end", rib::behavior::end},         {"end_x", rib::behavior::end_x},       {"end_t", rib::behavior::end_t},
+        {"end_dx4", rib::behavior::end_dx4}, {"end_dx6", rib::behavior::end_dx6},   {"end_dt4", rib::behavior::end_dt4},
+        {"end_dt6", rib::behavior::end_dt6}, {"end_dt46", rib::behavior::end_dt46},
     };
     bool known = false;
     for (const auto& [n, b] : behaviors) {
@@ -80,9 +80,9 @@ sid_params parse_sid(const std::string& spec) {
             std::istringstream fl(v);
             for (std::string f; std::getline(fl, f, ',');) {
                 if (f == "psp")
-                    p.flavors |= fib::flavor::psp;
+                    p.flavors |= rib::flavor::psp;
                 else if (f == "next_csid")
-                    p.flavors |= fib::flavor::next_csid;
+                    p.flavors |= rib::flavor::next_csid;
                 else
                     ADD_FAILURE() << "flavor " << f;
             }

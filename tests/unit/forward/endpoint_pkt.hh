@@ -14,22 +14,22 @@
 #include <string>
 #include <vector>
 
-#include "fib/addr.hh"
+#include "rib/addr.hh"
 
 namespace fwd::test {
 
 using bytes = std::vector<uint8_t>;
 
-inline fib::ip6_addr a6(const char* s) {
-    const auto a = fib::parse_ip6(s);
+inline rib::ip6_addr a6(const char* s) {
+    const auto a = rib::parse_ip6(s);
     EXPECT_TRUE(a.has_value()) << s;
-    return a.value_or(fib::ip6_addr{});
+    return a.value_or(rib::ip6_addr{});
 }
 
-inline fib::ip4_addr a4(const char* s) {
-    const auto a = fib::parse_addr(s);
+inline rib::ip4_addr a4(const char* s) {
+    const auto a = rib::parse_addr(s);
     EXPECT_TRUE(a && a->is_v4()) << s;
-    return a ? a->v4() : fib::ip4_addr{};
+    return a ? a->v4() : rib::ip4_addr{};
 }
 
 inline void put16(bytes& b, size_t at, uint16_t v) {

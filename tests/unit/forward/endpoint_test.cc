@@ -6,14 +6,14 @@
 #include <bitset>
 #include <string>
 
-#include "forward/srv6_endpoint.hh"
+#include "forward/datapath/srv6_endpoint.hh"
 #include "tests/unit/forward/endpoint_pkt.hh"
 
 namespace fwd::test {
 namespace {
 
-using fib::behavior;
-namespace flv = fib::flavor;
+using rib::behavior;
+namespace flv = rib::flavor;
 
 struct outcome {
     endpoint_result r;
@@ -296,10 +296,10 @@ std::string shifted(const char* da, unsigned lbl, unsigned lnfl) {
     for (uint8_t byte : a.bytes)
         bits += std::bitset<8>(byte).to_string();
     std::string out = bits.substr(0, lbl) + bits.substr(lbl + lnfl) + std::string(lnfl, '0');
-    fib::ip6_addr r;
+    rib::ip6_addr r;
     for (size_t i = 0; i < 16; ++i)
         r.bytes[i] = static_cast<uint8_t>(std::bitset<8>(out.substr(8 * i, 8)).to_ulong());
-    return fib::to_string(r);
+    return rib::to_string(r);
 }
 
 sid_params usid(behavior b, uint8_t lbl, uint8_t lnfl, uint32_t more = 0, uint32_t vrf = 0) {

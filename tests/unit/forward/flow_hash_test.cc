@@ -1,5 +1,5 @@
 // Inner flow hash: one flow, one value; the fields that define a flow change it, the others not.
-#include "forward/flow_hash.hh"
+#include "forward/datapath/flow_hash.hh"
 
 #include <gtest/gtest.h>
 

@@ -15,19 +15,19 @@
 #include <string>
 #include <vector>
 
-#include "forward/srv6_headend.hh"
+#include "forward/datapath/srv6_headend.hh"
 #include "tests/unit/forward/headend_util.hh"
 
 namespace fwd {
 namespace {
 
-using fib::encap_mode;
+using rib::encap_mode;
 using namespace fwd::test;
 
 struct kernel_case {
     std::string name;
     encap_mode mode = encap_mode::encap;
-    std::vector<fib::ip6_addr> segs;
+    std::vector<rib::ip6_addr> segs;
     bytes in;
     bytes out;
 };
@@ -101,7 +101,7 @@ TEST_F(HeadendKernel, SameBytesAsLinux) {
     const auto cases = load();
     // Every mode x 1, 2, 3, 8 SIDs x IPv4, IPv6: a shorter file means a lost recording.
     ASSERT_EQ(cases.size(), 32u);
-    const fib::ip6_addr src = ip6("fc00:a::1");
+    const rib::ip6_addr src = ip6("fc00:a::1");
     for (const auto& c : cases) {
         SCOPED_TRACE(c.name);
         ASSERT_GT(c.in.size(), 14u + 40u);

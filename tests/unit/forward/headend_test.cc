@@ -1,6 +1,6 @@
 // Headend on real mbufs: known frames in, exact bytes out, for every mode, 1/2/3/8 SIDs, IPv4,
 // IPv6 and Ethernet inner; the header-mbuf fallback; every drop path leaves the packet untouched.
-#include "forward/srv6_headend.hh"
+#include "forward/datapath/srv6_headend.hh"
 
 #include <gtest/gtest.h>
 #include <rte_mbuf.h>
@@ -11,14 +11,14 @@
 #include <tuple>
 #include <vector>
 
-#include "forward/encap_tmpl.hh"
-#include "forward/flow_hash.hh"
+#include "forward/datapath/encap_tmpl.hh"
+#include "forward/datapath/flow_hash.hh"
 #include "tests/unit/forward/headend_util.hh"
 
 namespace fwd {
 namespace {
 
-using fib::encap_mode;
+using rib::encap_mode;
 using namespace fwd::test;
 
 constexpr unsigned pkt_pool_size = 511;
@@ -48,7 +48,7 @@ protected:
 rte_mempool* Headend::pkts_ = nullptr;
 rte_mempool* Headend::hdrs_ = nullptr;
 
-const fib::ip6_addr k_src = ip6("fc00:a::1");
+const rib::ip6_addr k_src = ip6("fc00:a::1");
 
 encap_tmpl_view view_of(const bytes& t, encap_mode mode) {
     std::string why;

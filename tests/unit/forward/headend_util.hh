@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "fib/addr.hh"
-#include "fib/model.hh"
+#include "rib/addr.hh"
+#include "rib/model.hh"
 
 namespace fwd::test {
 
@@ -54,24 +54,24 @@ inline std::string to_hex(const bytes& b) {
     return s;
 }
 
-inline fib::ip6_addr ip6(std::string_view s) {
-    const auto a = fib::parse_ip6(s);
+inline rib::ip6_addr ip6(std::string_view s) {
+    const auto a = rib::parse_ip6(s);
     if (!a)
         throw std::invalid_argument(std::string(s));
     return *a;
 }
 
-inline void put(bytes& b, const fib::ip6_addr& a) { b.insert(b.end(), a.bytes.begin(), a.bytes.end()); }
+inline void put(bytes& b, const rib::ip6_addr& a) { b.insert(b.end(), a.bytes.begin(), a.bytes.end()); }
 inline void put16(bytes& b, uint32_t v) {
     b.push_back(static_cast<uint8_t>(v >> 8));
     b.push_back(static_cast<uint8_t>(v));
 }
 
 // SIDs fc00:<b+i>::<i+1> (fc00:b::1, fc00:c::2, ...), distinct per position so a misplaced SID shows.
-inline std::vector<fib::ip6_addr> sid_list(size_t n) {
-    std::vector<fib::ip6_addr> v;
+inline std::vector<rib::ip6_addr> sid_list(size_t n) {
+    std::vector<rib::ip6_addr> v;
     for (size_t i = 0; i < n; ++i) {
-        fib::ip6_addr a;
+        rib::ip6_addr a;
         a.bytes[0] = 0xfc;
         a.bytes[3] = static_cast<uint8_t>(0x0b + i);
         a.bytes[15] = static_cast<uint8_t>(i + 1);
@@ -80,13 +80,13 @@ inline std::vector<fib::ip6_addr> sid_list(size_t n) {
     return v;
 }
 
-inline bool is_red(fib::encap_mode m) { return m == fib::encap_mode::encap_red || m == fib::encap_mode::l2encap_red; }
-inline bool is_l2(fib::encap_mode m) { return m == fib::encap_mode::l2encap || m == fib::encap_mode::l2encap_red; }
+inline bool is_red(rib::encap_mode m) { return m == rib::encap_mode::encap_red || m == rib::encap_mode::l2encap_red; }
+inline bool is_l2(rib::encap_mode m) { return m == rib::encap_mode::l2encap || m == rib::encap_mode::l2encap_red; }
 
 // The template the compiler must hand over: what Linux builds for `ip route ... encap seg6 mode M
 // segs S1,...,Sn` (checked against the kernel in headend_kernel_test.cc). Traffic class, flow
 // label, payload length and the inner type are left 0: the packet path writes them.
-inline bytes build_template(fib::encap_mode mode, const std::vector<fib::ip6_addr>& sids, const fib::ip6_addr& src,
+inline bytes build_template(rib::encap_mode mode, const std::vector<rib::ip6_addr>& sids, const rib::ip6_addr& src,
                             uint8_t hop_limit) {
     const bool red = is_red(mode);
     const size_t in_srh = red ? sids.size() - 1 : sids.size();
@@ -108,9 +108,9 @@ inline bytes build_template(fib::encap_mode mode, const std::vector<fib::ip6_add
 // RFC 8986 §5 encapsulation, written out field by field from the definitions, independent of the
 // template: the bytes a correct headend emits for `payload`.
 struct ref_encap {
-    fib::encap_mode mode = fib::encap_mode::encap;
-    std::vector<fib::ip6_addr> sids;
-    fib::ip6_addr src;
+    rib::encap_mode mode = rib::encap_mode::encap;
+    std::vector<rib::ip6_addr> sids;
+    rib::ip6_addr src;
     uint8_t hop_limit = 64;
     uint8_t tc = 0;
     uint32_t flow_label = 0;

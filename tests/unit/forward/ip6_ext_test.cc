@@ -1,8 +1,8 @@
 // The extension-header walker and the SRH view on hand-built byte strings.
 #include <gtest/gtest.h>
 
-#include "forward/ip6_ext.hh"
-#include "forward/srh.hh"
+#include "forward/datapath/ip6_ext.hh"
+#include "forward/datapath/srh.hh"
 #include "tests/unit/forward/endpoint_pkt.hh"
 
 namespace fwd::test {

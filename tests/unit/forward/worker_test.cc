@@ -1,6 +1,6 @@
 // The forwarding worker end to end on real DPDK ports (net_ring ethdevs from rte_eth_from_rings):
 // frames go into a port's rx ring, worker::poll() runs, frames come out of the tx rings, byte
-// for byte. The tables are compiled by the real fibc compiler from a RIB holding what zebra
+// for byte. The tables are compiled by the real table compiler (fib/control) from a RIB holding what zebra
 // would send; the expected frames are written out from RFC 8986/8754/791/8200 field by field.
 #include <gtest/gtest.h>
 #include <rte_eth_ring.h>
@@ -15,11 +15,11 @@
 #include <string>
 
 #include "endpoint_pkt.hh"
-#include "fib/rib.hh"
-#include "fibc/compiler.hh"
-#include "forward/flow_hash.hh"
-#include "forward/srv6_endpoint.hh"
-#include "forward/worker.hh"
+#include "rib/rib.hh"
+#include "fib/control/compiler.hh"
+#include "forward/datapath/flow_hash.hh"
+#include "forward/datapath/srv6_endpoint.hh"
+#include "forward/datapath/worker.hh"
 #include "vrf/sid_parse.hh"
 
 namespace fwd {
@@ -99,26 +99,26 @@ uint32_t label_of(const bytes& inner_l3) {
     return flow_label(flow_hash_ip(inner_l3.data(), static_cast<uint32_t>(inner_l3.size())));
 }
 
-fib::nexthop via(const char* gw, uint32_t ifindex) {
-    fib::nexthop n;
+rib::nexthop via(const char* gw, uint32_t ifindex) {
+    rib::nexthop n;
     if (gw)
-        n.gateway = *fib::parse_addr(gw);
+        n.gateway = *rib::parse_addr(gw);
     n.ifindex = ifindex;
     return n;
 }
 
-fib::route route(const char* dst, std::vector<fib::nexthop> nhs, fib::table_id t = fib::main_table) {
-    fib::route r;
+rib::route route(const char* dst, std::vector<rib::nexthop> nhs, rib::table_id t = rib::main_table) {
+    rib::route r;
     r.key.table = t;
-    r.key.dst = *fib::parse_prefix(dst);
-    r.protocol = fib::proto::bgp;
+    r.key.dst = *rib::parse_prefix(dst);
+    r.protocol = rib::proto::bgp;
     r.nexthops = std::move(nhs);
     return r;
 }
 
-fib::nexthop encap(fib::encap_mode mode, std::vector<const char*> sids) {
-    fib::nexthop n = via("fc00:12::2", 12);
-    fib::seg6_encap e;
+rib::nexthop encap(rib::encap_mode mode, std::vector<const char*> sids) {
+    rib::nexthop n = via("fc00:12::2", 12);
+    rib::seg6_encap e;
     e.mode = mode;
     for (const char* s : sids)
         e.segments.push_back(a6(s));
@@ -126,16 +126,16 @@ fib::nexthop encap(fib::encap_mode mode, std::vector<const char*> sids) {
     return n;
 }
 
-fib::route sid(const char* prefix, fib::behavior b, uint32_t ifindex, void (*tweak)(fib::seg6local&) = nullptr) {
-    fib::nexthop n;
+rib::route sid(const char* prefix, rib::behavior b, uint32_t ifindex, void (*tweak)(rib::seg6local&) = nullptr) {
+    rib::nexthop n;
     n.ifindex = ifindex;
-    fib::seg6local l;
+    rib::seg6local l;
     l.action = b;
     if (tweak)
         tweak(l);
     n.local = l;
-    fib::route r = route(prefix, {n});
-    r.protocol = fib::proto::kernel;
+    rib::route r = route(prefix, {n});
+    r.protocol = rib::proto::kernel;
     return r;
 }
 
@@ -162,14 +162,14 @@ protected:
             {core.id, vrf::default_vrf_id, 1600, true, 12, mac_core_port, tap.id, 1000, 64},
             {ce2.id, vrf::default_vrf_id, 1500, true, 13, mac_ce2_port},
         };
-        const std::vector<own_address> own = {{vrf::default_vrf_id, *fib::parse_addr("10.12.0.1")},
-                                              {vrf::default_vrf_id, *fib::parse_addr("fc00:12::1")}};
+        const std::vector<own_address> own = {{vrf::default_vrf_id, *rib::parse_addr("10.12.0.1")},
+                                              {vrf::default_vrf_id, *rib::parse_addr("fc00:12::1")}};
         std::vector<neighbor> ns = {
-            {ce.id, *fib::parse_addr("10.1.0.2"), mac_ce1},
-            {ce.id, *fib::parse_addr("fd01::2"), mac_ce1},
-            {core.id, *fib::parse_addr("fc00:12::2"), mac_p},
-            {core.id, *fib::parse_addr("10.12.0.2"), mac_p},
-            {ce2.id, *fib::parse_addr("10.13.0.2"), mac_ce2},
+            {ce.id, *rib::parse_addr("10.1.0.2"), mac_ce1},
+            {ce.id, *rib::parse_addr("fd01::2"), mac_ce1},
+            {core.id, *rib::parse_addr("fc00:12::2"), mac_p},
+            {core.id, *rib::parse_addr("10.12.0.2"), mac_p},
+            {ce2.id, *rib::parse_addr("10.13.0.2"), mac_ce2},
         };
         (void)adj.exchange(adj_view::create(ports, ns, 1, own));
         hdr = headend_hdr_pool_create(("wt_hdr" + std::to_string(seq)).c_str(), 63, 0);
@@ -229,36 +229,36 @@ protected:
         r.upsert_route(route("10.20.0.0/16", {via("10.13.0.2", 13)}));
         r.upsert_route(route("2001:db8:20::/48", {via("fc00:12::2", 12)}));
         r.upsert_route(route("10.30.0.0/16", {via("10.12.0.2", 12), via("10.13.0.2", 13)}));
-        r.upsert_route(sid("fc00:0:1::1/128", fib::behavior::end, 12));
-        r.upsert_route(sid("fc00:0:1::10/128", fib::behavior::end_dt4, 11, [](fib::seg6local& l) { l.vrftable = 10; }));
-        r.upsert_route(sid("fc00:0:1::11/128", fib::behavior::end_dt6, 11, [](fib::seg6local& l) { l.table = 10; }));
-        r.upsert_route(sid("fc00:0:1::12/128", fib::behavior::end_dt46, 11, [](fib::seg6local& l) { l.vrftable = 10; }));
-        r.upsert_route(sid("fc00:0:1::13/128", fib::behavior::end_dx4, 11,
-                           [](fib::seg6local& l) { l.nh4 = test::a4("10.1.0.2"); }));
-        r.upsert_route(sid("fc00:0:1::14/128", fib::behavior::end_x, 12,
-                           [](fib::seg6local& l) { l.nh6 = a6("fc00:12::2"); }));
-        r.upsert_route(sid("fc00:0:100::/48", fib::behavior::end, 12, [](fib::seg6local& l) {
-            l.flavors = fib::flavor::next_csid;
+        r.upsert_route(sid("fc00:0:1::1/128", rib::behavior::end, 12));
+        r.upsert_route(sid("fc00:0:1::10/128", rib::behavior::end_dt4, 11, [](rib::seg6local& l) { l.vrftable = 10; }));
+        r.upsert_route(sid("fc00:0:1::11/128", rib::behavior::end_dt6, 11, [](rib::seg6local& l) { l.table = 10; }));
+        r.upsert_route(sid("fc00:0:1::12/128", rib::behavior::end_dt46, 11, [](rib::seg6local& l) { l.vrftable = 10; }));
+        r.upsert_route(sid("fc00:0:1::13/128", rib::behavior::end_dx4, 11,
+                           [](rib::seg6local& l) { l.nh4 = test::a4("10.1.0.2"); }));
+        r.upsert_route(sid("fc00:0:1::14/128", rib::behavior::end_x, 12,
+                           [](rib::seg6local& l) { l.nh6 = a6("fc00:12::2"); }));
+        r.upsert_route(sid("fc00:0:100::/48", rib::behavior::end, 12, [](rib::seg6local& l) {
+            l.flavors = rib::flavor::next_csid;
             l.lcblock_bits = 32;
             l.lcnode_fn_bits = 16;
         }));
-        r.upsert_route(sid("fc00:0:1::15/128", fib::behavior::end_t, 12, [](fib::seg6local& l) { l.table = 10; }));
-        r.upsert_route(sid("fc00:0:1::16/128", fib::behavior::end_dx6, 11, [](fib::seg6local& l) { l.nh6 = a6("fd01::2"); }));
-        r.upsert_route(sid("fc00:0:1::17/128", fib::behavior::end, 12, [](fib::seg6local& l) { l.flavors = fib::flavor::psp; }));
-        r.upsert_route(sid("fc00:0:101::/48", fib::behavior::end_x, 12, [](fib::seg6local& l) {
-            l.flavors = fib::flavor::next_csid;
+        r.upsert_route(sid("fc00:0:1::15/128", rib::behavior::end_t, 12, [](rib::seg6local& l) { l.table = 10; }));
+        r.upsert_route(sid("fc00:0:1::16/128", rib::behavior::end_dx6, 11, [](rib::seg6local& l) { l.nh6 = a6("fd01::2"); }));
+        r.upsert_route(sid("fc00:0:1::17/128", rib::behavior::end, 12, [](rib::seg6local& l) { l.flavors = rib::flavor::psp; }));
+        r.upsert_route(sid("fc00:0:101::/48", rib::behavior::end_x, 12, [](rib::seg6local& l) {
+            l.flavors = rib::flavor::next_csid;
             l.lcblock_bits = 32;
             l.lcnode_fn_bits = 16;
             l.nh6 = a6("fc00:12::2");
         }));
-        r.upsert_route(sid("fc00:0:1::99/128", fib::behavior::end_dt4, 11, [](fib::seg6local& l) { l.vrftable = 99; }));
+        r.upsert_route(sid("fc00:0:1::99/128", rib::behavior::end_dt4, 11, [](rib::seg6local& l) { l.vrftable = 99; }));
         // VRF red
         r.upsert_route(route("10.1.0.0/24", {via(nullptr, 11)}, 10));
         r.upsert_route(route("fd01::/64", {via(nullptr, 11)}, 10));
-        r.upsert_route(route("10.99.0.0/16", {encap(fib::encap_mode::encap_red, {"fc00:0:2::d4"})}, 10));
-        r.upsert_route(route("fd99::/16", {encap(fib::encap_mode::encap, {"fc00:0:3::1", "fc00:0:200::1", "fc00:0:2::d6"})}, 10));
-        r.upsert_route(route("10.98.0.0/16", {encap(fib::encap_mode::l2encap, {"fc00:0:2::d2"})}, 10));
-        r.upsert_route(route("10.97.0.0/16", {encap(fib::encap_mode::l2encap_red, {"fc00:0:3::1", "fc00:0:2::d2"})}, 10));
+        r.upsert_route(route("10.99.0.0/16", {encap(rib::encap_mode::encap_red, {"fc00:0:2::d4"})}, 10));
+        r.upsert_route(route("fd99::/16", {encap(rib::encap_mode::encap, {"fc00:0:3::1", "fc00:0:200::1", "fc00:0:2::d6"})}, 10));
+        r.upsert_route(route("10.98.0.0/16", {encap(rib::encap_mode::l2encap, {"fc00:0:2::d2"})}, 10));
+        r.upsert_route(route("10.97.0.0/16", {encap(rib::encap_mode::l2encap_red, {"fc00:0:3::1", "fc00:0:2::d2"})}, 10));
         r.upsert_route(route("fc00:0:77::/48", {via("fd01::2", 11)}, 10));
         ASSERT_TRUE(c.compile(r, reg, src));
     }
@@ -292,7 +292,7 @@ protected:
         }
     }
     uint64_t dropped(drop_reason why) const { return counters->drops[static_cast<size_t>(why)].get(); }
-    uint64_t headend(fib::encap_mode m) const { return counters->headend[static_cast<size_t>(m)].get(); }
+    uint64_t headend(rib::encap_mode m) const { return counters->headend[static_cast<size_t>(m)].get(); }
     std::string drops() const {
         std::string s;
         for (size_t i = 0; i < drop_reason_count; ++i)
@@ -301,14 +301,14 @@ protected:
         return s;
     }
     uint32_t nh_of(const char* prefix) const {
-        fib::route_key k;
-        k.dst = *fib::parse_prefix(prefix);
+        rib::route_key k;
+        k.dst = *rib::parse_prefix(prefix);
         return c.find(k)->nh;
     }
 
     static inline int seq = 0;
     fib::qsbr_domain rcu{4};
-    fib::rib r;
+    rib::rib r;
     vrf::registry reg;
     vrf::encap_source_resolver src;
     fib::compiler c{rcu};
@@ -348,8 +348,8 @@ TEST_F(worker_test, h_encaps_red_ipv4_one_sid_no_srh) {
     const bytes inner = ttl_minus_one(ip);
     const bytes o = outer("fc00:1::1", {"fc00:0:2::d4"}, true, 4, inner, label_of(inner), 0xb8);
     expect_one(ce, eth(mac_ce_port, mac_ce1, t_ipv4, ip), core, eth(mac_p, mac_core_port, t_ipv6, o));
-    EXPECT_EQ(headend(fib::encap_mode::encap_red), 1u);
-    EXPECT_EQ(headend(fib::encap_mode::encap), 0u);
+    EXPECT_EQ(headend(rib::encap_mode::encap_red), 1u);
+    EXPECT_EQ(headend(rib::encap_mode::encap), 0u);
 }
 
 TEST_F(worker_test, h_encaps_ipv6_three_sids_with_srh) {
@@ -358,8 +358,8 @@ TEST_F(worker_test, h_encaps_ipv6_three_sids_with_srh) {
     const bytes o = outer("fc00:1::1", {"fc00:0:3::1", "fc00:0:200::1", "fc00:0:2::d6"}, false, 41, inner,
                           label_of(inner), 0x10);
     expect_one(ce, eth(mac_ce_port, mac_ce1, t_ipv6, ip), core, eth(mac_p, mac_core_port, t_ipv6, o));
-    EXPECT_EQ(headend(fib::encap_mode::encap), 1u);
-    EXPECT_EQ(headend(fib::encap_mode::encap_red), 0u);
+    EXPECT_EQ(headend(rib::encap_mode::encap), 1u);
+    EXPECT_EQ(headend(rib::encap_mode::encap_red), 0u);
 }
 
 TEST_F(worker_test, h_encaps_l2_carries_the_whole_frame) {
@@ -368,7 +368,7 @@ TEST_F(worker_test, h_encaps_l2_carries_the_whole_frame) {
     // The frame, as received (no TTL change: it is bridged, not routed), is the payload.
     const bytes o = outer("fc00:1::1", {"fc00:0:2::d2"}, false, 143, frame, label_of(ip), 0);
     expect_one(ce, frame, core, eth(mac_p, mac_core_port, t_ipv6, o));
-    EXPECT_EQ(headend(fib::encap_mode::l2encap), 1u);
+    EXPECT_EQ(headend(rib::encap_mode::l2encap), 1u);
 }
 
 TEST_F(worker_test, h_encaps_l2_red_two_sids) {
@@ -376,8 +376,8 @@ TEST_F(worker_test, h_encaps_l2_red_two_sids) {
     const bytes frame = eth(mac_ce_port, mac_ce1, t_ipv4, ip);
     const bytes o = outer("fc00:1::1", {"fc00:0:3::1", "fc00:0:2::d2"}, true, 143, frame, label_of(ip), 0);
     expect_one(ce, frame, core, eth(mac_p, mac_core_port, t_ipv6, o));
-    EXPECT_EQ(headend(fib::encap_mode::l2encap_red), 1u);
-    EXPECT_EQ(headend(fib::encap_mode::l2encap), 0u);
+    EXPECT_EQ(headend(rib::encap_mode::l2encap_red), 1u);
+    EXPECT_EQ(headend(rib::encap_mode::l2encap), 0u);
 }
 
 TEST_F(worker_test, end_t_looks_the_next_sid_up_in_the_bound_vrf) {
@@ -395,7 +395,7 @@ TEST_F(worker_test, end_dx6_sends_the_inner_packet_to_its_adjacency) {
     const bytes in = ip6_packet(64, "fc00:0:9::1", "fc00:0:1::16", {inner});
     rte_mbuf* ref = test::mbuf_of(in);
     sid_params sp;
-    sp.behavior = fib::behavior::end_dx6;
+    sp.behavior = rib::behavior::end_dx6;
     ASSERT_EQ(process_endpoint(ref, sp).action, endpoint_action::send_v6);
     const bytes l3 = test::bytes_of(ref);
     rte_pktmbuf_free(ref);
@@ -474,7 +474,7 @@ TEST_F(worker_test, end_dx4_and_end_x_send_to_their_adjacency) {
         // The L3 result is the endpoint's (unit-tested in endpoint_test.cc); here: where it goes.
         rte_mbuf* ref = test::mbuf_of(in);
         sid_params sp;
-        sp.behavior = fib::behavior::end_dx4;
+        sp.behavior = rib::behavior::end_dx4;
         ASSERT_EQ(process_endpoint(ref, sp).action, endpoint_action::send_v4);
         const bytes l3 = test::bytes_of(ref);
         rte_pktmbuf_free(ref);
@@ -629,10 +629,10 @@ std::vector<std::string> requests(rte_ring* r) {
     resolve_request q[16];
     for (unsigned n; (n = resolve_ring_take(r, q, 16)) != 0;)
         for (unsigned i = 0; i < n; ++i) {
-            fib::ip_addr a;
-            a.af = q[i].af == 4 ? fib::family::ipv4 : fib::family::ipv6;
+            rib::ip_addr a;
+            a.af = q[i].af == 4 ? rib::family::ipv4 : rib::family::ipv6;
             std::memcpy(a.bytes.data(), q[i].addr, q[i].af == 4 ? size_t{4} : size_t{16});
-            v.push_back(std::to_string(q[i].port_id) + " " + std::to_string(q[i].af) + " " + fib::to_string(a));
+            v.push_back(std::to_string(q[i].port_id) + " " + std::to_string(q[i].af) + " " + rib::to_string(a));
         }
     return v;
 }
@@ -643,7 +643,7 @@ std::vector<std::string> requests(rte_ring* r) {
 TEST_F(worker_test, host_path_unresolved_neighbor_of_a_rewritten_packet_is_requested) {
     r.upsert_route(route("10.40.0.0/16", {via("10.13.0.99", 13)}));    // no neighbor entry
     r.upsert_route(route("fc00:0:5::/48", {via("fc00:12::5", 12)}));   // no neighbor entry
-    r.upsert_route(route("10.95.0.0/16", {encap(fib::encap_mode::encap_red, {"fc00:0:5::1"})}, 10));
+    r.upsert_route(route("10.95.0.0/16", {encap(rib::encap_mode::encap_red, {"fc00:0:5::1"})}, 10));
     ASSERT_TRUE(c.compile(r, reg, src));
     const bytes dt4 = in_frame(ip6_packet(64, "fc00:0:9::1", "fc00:0:1::10", {inner4("10.9.0.1", "10.1.0.9")}), t_ipv6);
     send(core, dt4);

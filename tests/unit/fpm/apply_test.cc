@@ -20,21 +20,21 @@
 namespace fpm {
 namespace {
 
-fib::prefix pfx(const char* s) { return *fib::parse_prefix(s); }
-fib::route_key key(const char* dst, fib::table_id t = fib::main_table) { return {t, pfx(dst), {}}; }
+rib::prefix pfx(const char* s) { return *rib::parse_prefix(s); }
+rib::route_key key(const char* dst, rib::table_id t = rib::main_table) { return {t, pfx(dst), {}}; }
 
-fib::route route_via(const char* dst, uint32_t nh_id) {
-    fib::route r;
+rib::route route_via(const char* dst, uint32_t nh_id) {
+    rib::route r;
     r.key = key(dst);
-    r.protocol = fib::proto::zstatic;
+    r.protocol = rib::proto::zstatic;
     r.nh_id = nh_id;
     return r;
 }
 
-fib::nexthop_object object(uint32_t id, uint32_t ifindex) {
-    fib::nexthop_object o;
+rib::nexthop_object object(uint32_t id, uint32_t ifindex) {
+    rib::nexthop_object o;
     o.id = id;
-    o.path = fib::nexthop{};
+    o.path = rib::nexthop{};
     o.path->ifindex = ifindex;
     return o;
 }
@@ -44,7 +44,7 @@ update up(update_body b) { return update{dialect::netlink, std::move(b)}; }
 // --- dispatch
 
 TEST(Apply, EachAlternativeReachesTheRib) {
-    fib::rib rib;
+    rib::rib rib;
     EXPECT_TRUE(apply(up(nexthop_upsert{object(4, 3)}), rib));
     EXPECT_NE(rib.find_nexthop(4), nullptr);
     EXPECT_TRUE(apply(up(route_upsert{route_via("10.0.1.0/24", 4)}), rib));
@@ -53,7 +53,7 @@ TEST(Apply, EachAlternativeReachesTheRib) {
     EXPECT_TRUE(apply(up(pic_context_upsert{object(9, 3)}), rib));
     EXPECT_EQ(rib.pic_contexts().count(9), 1u);
     EXPECT_TRUE(rib.nexthops().count(9) == 0);
-    const std::vector<fib::ip6_addr> segs{*fib::parse_ip6("fc00:0:2::100")};
+    const std::vector<rib::ip6_addr> segs{*rib::parse_ip6("fc00:0:2::100")};
     EXPECT_TRUE(apply(up(sidlist_upsert{"sl", segs}), rib));
     EXPECT_EQ(rib.sidlists().at("sl"), segs);
 
@@ -73,7 +73,7 @@ TEST(Apply, EachAlternativeReachesTheRib) {
 // --- one frame = one batch
 
 TEST(ApplyBatch, DelNewPairLeavesTheNewRoute) {
-    fib::rib rib;
+    rib::rib rib;
     apply(up(route_upsert{route_via("192.0.2.0/24", 16)}), rib);
     const std::vector<update> frame{up(route_delete{key("192.0.2.0/24")}),
                                     up(route_upsert{route_via("192.0.2.0/24", 20)})};
@@ -84,7 +84,7 @@ TEST(ApplyBatch, DelNewPairLeavesTheNewRoute) {
 }
 
 TEST(ApplyBatch, DelNewPairOfSameContentIsNoChange) {
-    fib::rib rib;
+    rib::rib rib;
     apply(up(route_upsert{route_via("10.98.0.0/16", 29)}), rib);
     const auto v = rib.version();
     const std::vector<update> frame{up(route_delete{key("10.98.0.0/16")}),
@@ -95,7 +95,7 @@ TEST(ApplyBatch, DelNewPairOfSameContentIsNoChange) {
 }
 
 TEST(ApplyBatch, DelNewPairForAnUnknownRouteIsAnInstall) {
-    fib::rib rib;
+    rib::rib rib;
     const std::vector<update> frame{up(route_delete{key("192.0.2.0/24")}),
                                     up(route_upsert{route_via("192.0.2.0/24", 20)})};
     EXPECT_TRUE(apply_batch(frame, rib));
@@ -104,7 +104,7 @@ TEST(ApplyBatch, DelNewPairForAnUnknownRouteIsAnInstall) {
 }
 
 TEST(ApplyBatch, DeleteOfAnotherKeyIsStillApplied) {
-    fib::rib rib;
+    rib::rib rib;
     apply(up(route_upsert{route_via("192.0.2.0/24", 16)}), rib);
     auto other_table = route_via("192.0.2.0/24", 16);
     other_table.key.table = 100;
@@ -115,7 +115,7 @@ TEST(ApplyBatch, DeleteOfAnotherKeyIsStillApplied) {
 }
 
 TEST(ApplyBatch, NewThenDelIsADelete) {
-    fib::rib rib;
+    rib::rib rib;
     const std::vector<update> frame{up(route_upsert{route_via("192.0.2.0/24", 20)}),
                                     up(route_delete{key("192.0.2.0/24")})};
     EXPECT_TRUE(apply_batch(frame, rib));
@@ -165,7 +165,7 @@ uint64_t errors(const ingest_stats& s) {
 }
 
 // Applies the frames whose offset lies in [from, to); returns how many changed the RIB.
-size_t apply_frames(const std::vector<frame>& frames, fib::rib& rib, size_t from = 0, size_t to = SIZE_MAX) {
+size_t apply_frames(const std::vector<frame>& frames, rib::rib& rib, size_t from = 0, size_t to = SIZE_MAX) {
     size_t changed = 0;
     for (const auto& f : frames)
         if (f.offset >= from && f.offset < to && apply_batch(f.updates, rib))
@@ -173,36 +173,36 @@ size_t apply_frames(const std::vector<frame>& frames, fib::rib& rib, size_t from
     return changed;
 }
 
-std::vector<fib::route_key> route_keys(const fib::rib& rib) {
-    std::vector<fib::route_key> keys;
+std::vector<rib::route_key> route_keys(const rib::rib& rib) {
+    std::vector<rib::route_key> keys;
     for (const auto& [k, r] : rib.routes())
         keys.push_back(k);
     std::sort(keys.begin(), keys.end());  // routes() has no order
     return keys;
 }
 
-std::vector<uint32_t> nh_ids(const fib::rib& rib) {
+std::vector<uint32_t> nh_ids(const rib::rib& rib) {
     std::vector<uint32_t> ids;
     for (const auto& [id, o] : rib.nexthops())
         ids.push_back(id);
     return ids;
 }
 
-std::vector<fib::route_key> sorted(std::vector<fib::route_key> v) {
+std::vector<rib::route_key> sorted(std::vector<rib::route_key> v) {
     std::sort(v.begin(), v.end());
     return v;
 }
 
-void expect_all_resolved(const fib::rib& rib) {
+void expect_all_resolved(const rib::rib& rib) {
     for (const auto& [k, r] : rib.routes())
-        EXPECT_EQ(rib.resolve(r).state, fib::resolve_state::ok) << fib::to_string(k.dst);
+        EXPECT_EQ(rib.resolve(r).state, rib::resolve_state::ok) << rib::to_string(k.dst);
 }
 
 struct snapshot {
-    fib::route_table routes;
-    std::map<uint32_t, fib::nexthop_object> nexthops;
+    rib::route_table routes;
+    std::map<uint32_t, rib::nexthop_object> nexthops;
     uint64_t version = 0;
-    explicit snapshot(const fib::rib& r) : routes(r.routes()), nexthops(r.nexthops()), version(r.version()) {}
+    explicit snapshot(const rib::rib& r) : routes(r.routes()), nexthops(r.nexthops()), version(r.version()) {}
     bool operator==(const snapshot&) const = default;
 };
 
@@ -222,14 +222,14 @@ protected:
 
     ingest_stats stats;
     std::vector<std::vector<frame>> conn;  // conn[0] = fpm-c1.bin
-    fib::rib rib;
+    rib::rib rib;
 };
 
 // Offsets from f-reconnect/fpm.marks: where each replay ends and the live changes start.
 constexpr size_t c2_replay_end = 1092;  // STEP3: delete 198.51.100.0/24 while connected
 constexpr size_t c5_replay_end = 928;   // STEP8: zebra stops
 
-const std::vector<fib::route_key> c1_routes = sorted({
+const std::vector<rib::route_key> c1_routes = sorted({
     key("10.0.1.0/24"), key("10.0.2.0/24"), key("192.0.2.0/24"), key("198.51.100.0/24"),
     key("2001:db8:aa::1/128"), key("2001:db8:100::/48"), key("fc00:0:1::1/128"), key("fc00:1::/64"),
     key("fe80::/64")});
@@ -241,9 +241,9 @@ TEST_F(Reconnect, FirstReplayBuildsTheRib) {
         apply_batch(f.updates, rib);
         if (f.offset == 496) {  // frame #9, RTM_NEWNEXTHOP id=12
             auto res = rib.resolve(route_via("198.51.100.0/24", 12));
-            EXPECT_EQ(res.state, fib::resolve_state::partial);
+            EXPECT_EQ(res.state, rib::resolve_state::partial);
             EXPECT_EQ(res.missing_ids, std::vector<uint32_t>{13});
-            EXPECT_EQ(rib.users_of(13), std::vector<fib::route_key>{});
+            EXPECT_EQ(rib.users_of(13), std::vector<rib::route_key>{});
         }
     }
     EXPECT_EQ(rib.sweep(), 0u);
@@ -254,20 +254,20 @@ TEST_F(Reconnect, FirstReplayBuildsTheRib) {
     auto ecmp = rib.resolve(*rib.find_route(key("198.51.100.0/24")));
     ASSERT_EQ(ecmp.paths.size(), 2u);
     EXPECT_EQ(ecmp.paths[0].nh_id, 11u);
-    EXPECT_EQ(ecmp.paths[0].path.gateway, fib::parse_addr("10.0.1.2"));
+    EXPECT_EQ(ecmp.paths[0].path.gateway, rib::parse_addr("10.0.1.2"));
     EXPECT_EQ(ecmp.paths[1].nh_id, 13u);
-    EXPECT_EQ(ecmp.paths[1].path.gateway, fib::parse_addr("10.0.2.2"));
-    EXPECT_EQ(rib.users_of(13), std::vector<fib::route_key>{key("198.51.100.0/24")});
+    EXPECT_EQ(ecmp.paths[1].path.gateway, rib::parse_addr("10.0.2.2"));
+    EXPECT_EQ(rib.users_of(13), std::vector<rib::route_key>{key("198.51.100.0/24")});
 
     auto headend = rib.resolve(*rib.find_route(key("2001:db8:aa::1/128")));
     ASSERT_EQ(headend.paths.size(), 1u);
     ASSERT_TRUE(headend.paths[0].path.seg6);
-    EXPECT_EQ(headend.paths[0].path.seg6->segments, std::vector<fib::ip6_addr>{*fib::parse_ip6("fc00:0:2::100")});
+    EXPECT_EQ(headend.paths[0].path.seg6->segments, std::vector<rib::ip6_addr>{*rib::parse_ip6("fc00:0:2::100")});
 
     auto sids = rib.local_sids();
     ASSERT_EQ(sids.size(), 1u);
     EXPECT_EQ(sids[0].r->key, key("fc00:0:1::1/128"));
-    EXPECT_EQ(sids[0].sid.action, fib::behavior::end_dt6);
+    EXPECT_EQ(sids[0].sid.action, rib::behavior::end_dt6);
     EXPECT_EQ(sids[0].sid.decap_table(), 10u);
     EXPECT_EQ(sids[0].nh_id, 24u);
     EXPECT_EQ(sids[0].ifindex, 3u);
@@ -321,14 +321,14 @@ TEST_F(Reconnect, AllFiveConnections) {
     EXPECT_TRUE(rib.nexthops().empty());
     EXPECT_EQ(rib.routes().size(), 7u);
     for (const auto& [k, r] : rib.routes())
-        EXPECT_FALSE(r.nh_id) << fib::to_string(k.dst);
+        EXPECT_FALSE(r.nh_id) << rib::to_string(k.dst);
     expect_all_resolved(rib);
     auto headend = rib.resolve(*rib.find_route(key("2001:db8:aa::1/128")));
     ASSERT_EQ(headend.paths.size(), 1u);
     EXPECT_EQ(headend.paths[0].nh_id, 0u);
-    EXPECT_EQ(headend.paths[0].path.gateway, fib::parse_addr("fc00:1::2"));
+    EXPECT_EQ(headend.paths[0].path.gateway, rib::parse_addr("fc00:1::2"));
     ASSERT_TRUE(headend.paths[0].path.seg6);
-    EXPECT_EQ(headend.paths[0].path.seg6->segments, std::vector<fib::ip6_addr>{*fib::parse_ip6("fc00:0:2::100")});
+    EXPECT_EQ(headend.paths[0].path.seg6->segments, std::vector<rib::ip6_addr>{*rib::parse_ip6("fc00:0:2::100")});
 
     // C4: NHG mode again: the same routes, now through objects; nothing to sweep.
     EXPECT_EQ(replay(conn[3]), 0u);
@@ -360,13 +360,13 @@ TEST(ApplyCapture, UpdatePairsAreReplaces) {
     const auto frames = read_stream(capture_dir("a-static") + "/nhg-c1.bin", stats);
     ASSERT_EQ(errors(stats), 0u);
     ASSERT_EQ(frames.size(), 73u);
-    fib::rib rib;
+    rib::rib rib;
     for (size_t i = 0; i < frames.size(); ++i) {
         const bool changed = apply_batch(frames[i].updates, rib);
         switch (i) {
         case 31:  // after the blackhole/reject routes of STEP3 and STEP5
             for (const char* d : {"203.0.113.0/25", "203.0.113.128/25", "100.64.0.0/16", "2001:db8:dead::/48"})
-                EXPECT_EQ(rib.resolve(*rib.find_route(key(d))).state, fib::resolve_state::no_paths) << d;
+                EXPECT_EQ(rib.resolve(*rib.find_route(key(d))).state, rib::resolve_state::no_paths) << d;
             break;
         case 37:  // DEL+NEW 192.0.2.0/24 -> group 20 = {16, 21}
             EXPECT_TRUE(changed);
@@ -397,15 +397,15 @@ TEST(ApplyCapture, ConsumingABatchGivesTheSameRib) {
         const std::string file = std::string(scenario) == "a-static" ? "/nhg-c1.bin" : "/fpm-c3.bin";
         auto frames = read_stream(capture_dir(scenario) + file, stats);
         ASSERT_EQ(errors(stats), 0u);
-        fib::rib copied, moved;
+        rib::rib copied, moved;
         for (auto& f : frames) {
-            std::vector<fib::route_key> keys;
+            std::vector<rib::route_key> keys;
             for (const auto& u : f.updates)
                 if (const auto* r = std::get_if<route_upsert>(&u.body))
                     keys.push_back(r->route.key);
             const bool a = apply_batch(f.updates, copied);
             EXPECT_EQ(apply_batch_consume(f.updates, moved), a) << scenario << " @" << f.offset;
-            std::vector<fib::route_key> after;
+            std::vector<rib::route_key> after;
             for (const auto& u : f.updates)
                 if (const auto* r = std::get_if<route_upsert>(&u.body))
                     after.push_back(r->route.key);

@@ -18,9 +18,9 @@ namespace {
 
 const std::string fixtures = SRV6D_FIXTURES;
 
-fib::prefix pfx(const char* s) { return *fib::parse_prefix(s); }
-fib::ip_addr ip(const char* s) { return *fib::parse_addr(s); }
-fib::ip6_addr ip6(const char* s) { return *fib::parse_ip6(s); }
+rib::prefix pfx(const char* s) { return *rib::parse_prefix(s); }
+rib::ip_addr ip(const char* s) { return *rib::parse_addr(s); }
+rib::ip6_addr ip6(const char* s) { return *rib::parse_ip6(s); }
 
 struct capture {
     ingest_stats stats;
@@ -43,10 +43,10 @@ struct capture {
                 s += std::string(name(static_cast<reason>(i))) + "=" + std::to_string(stats.reasons[i]) + " ";
         return s;
     }
-    const fib::route& route(size_t frame, size_t i = 0) const {
+    const rib::route& route(size_t frame, size_t i = 0) const {
         return std::get<route_upsert>(frames.at(frame).at(i).body).route;
     }
-    const fib::nexthop_object& nh(size_t frame) const {
+    const rib::nexthop_object& nh(size_t frame) const {
         return std::get<nexthop_upsert>(frames.at(frame).at(0).body).nh;
     }
 };
@@ -198,17 +198,17 @@ TEST(CaptureValues, Frr8StaticNhg) {
     const auto& conn = c.route(6);
     EXPECT_EQ(conn.key.dst, pfx("10.0.1.0/24"));
     EXPECT_EQ(conn.key.table, 254u);
-    EXPECT_EQ(conn.protocol, fib::proto::kernel);
+    EXPECT_EQ(conn.protocol, rib::proto::kernel);
     EXPECT_EQ(conn.nh_id, 5u);
     // #14: group 20 = {16, 21}, then #15 198.51.100.0/24 -> 20.
     EXPECT_EQ(c.nh(14).id, 20u);
-    EXPECT_EQ(c.nh(14).group, (std::vector<fib::nexthop_group_member>{{16, 1}, {21, 1}}));
+    EXPECT_EQ(c.nh(14).group, (std::vector<rib::nexthop_group_member>{{16, 1}, {21, 1}}));
     EXPECT_EQ(c.route(15).key.dst, pfx("198.51.100.0/24"));
     EXPECT_EQ(c.route(15).nh_id, 20u);
-    EXPECT_EQ(c.route(15).protocol, fib::proto::zstatic);
+    EXPECT_EQ(c.route(15).protocol, rib::proto::zstatic);
     // #16: the blackhole nexthop object; #17 the blackhole route carries no NH_ID.
     EXPECT_TRUE(c.nh(16).blackhole);
-    EXPECT_EQ(c.route(17).type, fib::route_type::blackhole);
+    EXPECT_EQ(c.route(17).type, rib::route_type::blackhole);
     EXPECT_EQ(c.route(17).key.dst, pfx("203.0.113.0/25"));
     EXPECT_FALSE(c.route(17).nh_id);
     // #37: 8.4.4 update = DEL + NEW in one frame.
@@ -228,7 +228,7 @@ TEST(CaptureValues, Frr8StaticInline) {
     EXPECT_EQ(mp.nexthops[1].ifindex, 5u);
     EXPECT_EQ(mp.nexthops[1].gateway, ip("10.0.2.2"));
     // #8: reject -> unreachable, no nexthops.
-    EXPECT_EQ(c.route(8).type, fib::route_type::unreachable);
+    EXPECT_EQ(c.route(8).type, rib::route_type::unreachable);
     EXPECT_TRUE(c.route(8).nexthops.empty());
     // #16: table 1000 comes as rtm_table 0 + RTA_TABLE.
     const auto& t = c.route(16);
@@ -247,13 +247,13 @@ TEST(CaptureValues, Frr8GroupBeforeItsMember) {
     const auto c = decode_capture("frr8/f-reconnect/fpm-c1.bin");
     // #9: group 12 = {11, 13} arrives before #10, NH 13 via 10.0.2.2 oif 5.
     EXPECT_EQ(c.nh(9).id, 12u);
-    EXPECT_EQ(c.nh(9).group, (std::vector<fib::nexthop_group_member>{{11, 1}, {13, 1}}));
+    EXPECT_EQ(c.nh(9).group, (std::vector<rib::nexthop_group_member>{{11, 1}, {13, 1}}));
     EXPECT_EQ(c.nh(10).id, 13u);
     EXPECT_EQ(c.nh(10).path->gateway, ip("10.0.2.2"));
     EXPECT_EQ(c.nh(10).path->ifindex, 5u);
     // #6: NH 24, End.DT6 into table 10.
     ASSERT_TRUE(c.nh(6).path && c.nh(6).path->local);
-    EXPECT_EQ(c.nh(6).path->local->action, fib::behavior::end_dt6);
+    EXPECT_EQ(c.nh(6).path->local->action, rib::behavior::end_dt6);
 }
 
 TEST(CaptureValues, Frr8SharpSrv6Inline) {
@@ -261,13 +261,13 @@ TEST(CaptureValues, Frr8SharpSrv6Inline) {
     // #9: 10.200.0.1/32 over IPv6: 169.254.0.1 + ONLINK, seg6 encap fc00:0:2::101.
     const auto& r = c.route(9);
     EXPECT_EQ(r.key.dst, pfx("10.200.0.1/32"));
-    EXPECT_EQ(r.protocol, fib::proto::sharp);
+    EXPECT_EQ(r.protocol, rib::proto::sharp);
     ASSERT_EQ(r.nexthops.size(), 1u);
     EXPECT_EQ(r.nexthops[0].gateway, ip("169.254.0.1"));
     EXPECT_TRUE(r.nexthops[0].onlink);
     EXPECT_EQ(r.nexthops[0].ifindex, 3u);
     ASSERT_TRUE(r.nexthops[0].seg6);
-    EXPECT_EQ(r.nexthops[0].seg6->segments, std::vector<fib::ip6_addr>{ip6("fc00:0:2::101")});
+    EXPECT_EQ(r.nexthops[0].seg6->segments, std::vector<rib::ip6_addr>{ip6("fc00:0:2::101")});
 }
 
 TEST(CaptureValues, Frr10Encaps) {
@@ -275,14 +275,14 @@ TEST(CaptureValues, Frr10Encaps) {
     // #23: NH 18, three SIDs in visiting order; #36: ECMP group 32 = {26, 33}.
     ASSERT_TRUE(n.nh(23).path && n.nh(23).path->seg6);
     EXPECT_EQ(n.nh(23).path->seg6->segments,
-              (std::vector<fib::ip6_addr>{ip6("fc00:0:2::1"), ip6("fc00:0:3::1"), ip6("fc00:0:4::1")}));
+              (std::vector<rib::ip6_addr>{ip6("fc00:0:2::1"), ip6("fc00:0:3::1"), ip6("fc00:0:4::1")}));
     EXPECT_EQ(n.nh(23).path->gateway, ip("fc00:1::2"));
     EXPECT_EQ(n.nh(36).id, 32u);
-    EXPECT_EQ(n.nh(36).group, (std::vector<fib::nexthop_group_member>{{26, 1}, {33, 1}}));
+    EXPECT_EQ(n.nh(36).group, (std::vector<rib::nexthop_group_member>{{26, 1}, {33, 1}}));
     // #10: FRR 10 local host route fc00:1::1/128, protocol kernel, kept as a unicast route.
     EXPECT_EQ(n.route(10).key.dst, pfx("fc00:1::1/128"));
-    EXPECT_EQ(n.route(10).protocol, fib::proto::kernel);
-    EXPECT_EQ(n.route(10).type, fib::route_type::unicast);
+    EXPECT_EQ(n.route(10).protocol, rib::proto::kernel);
+    EXPECT_EQ(n.route(10).type, rib::route_type::unicast);
 
     const auto i = decode_capture("frr10/d-encaps/nonhg-c1.bin");
     // #15: 10.200.0.1/32 via RTA_VIA {AF_INET6 fc00:1::2} + ONLINK, oif 3.
@@ -292,7 +292,7 @@ TEST(CaptureValues, Frr10Encaps) {
     EXPECT_TRUE(r.nexthops[0].onlink);
     EXPECT_EQ(r.nexthops[0].ifindex, 3u);
     ASSERT_TRUE(r.nexthops[0].seg6);
-    EXPECT_EQ(r.nexthops[0].seg6->segments, std::vector<fib::ip6_addr>{ip6("fc00:0:2::101")});
+    EXPECT_EQ(r.nexthops[0].seg6->segments, std::vector<rib::ip6_addr>{ip6("fc00:0:2::101")});
 }
 
 TEST(CaptureValues, Frr10StaticSids) {
@@ -300,11 +300,11 @@ TEST(CaptureValues, Frr10StaticSids) {
     // #15/#16: uN fcbb:bbbb:1::/48 (not /128) -> NH 14, End + NEXT-CSID, protocol static.
     const auto& sid = c.route(16);
     EXPECT_EQ(sid.key.dst, pfx("fcbb:bbbb:1::/48"));
-    EXPECT_EQ(sid.protocol, fib::proto::zstatic);
+    EXPECT_EQ(sid.protocol, rib::proto::zstatic);
     EXPECT_EQ(sid.nh_id, 14u);
     ASSERT_TRUE(c.nh(15).path && c.nh(15).path->local);
-    EXPECT_EQ(c.nh(15).path->local->action, fib::behavior::end);
-    EXPECT_EQ(c.nh(15).path->local->flavors, fib::flavor::next_csid);
+    EXPECT_EQ(c.nh(15).path->local->action, rib::behavior::end);
+    EXPECT_EQ(c.nh(15).path->local->flavors, rib::flavor::next_csid);
     EXPECT_EQ(c.nh(15).path->ifindex, 5u);
     // #21: the delete of that SID is a plain route delete.
     EXPECT_EQ(std::get<route_delete>(c.frames[21][0].body).key.dst, pfx("fcbb:bbbb:1::/48"));

@@ -39,9 +39,9 @@ std::vector<std::pair<uint16_t, buf>> encap_pairs_of(const buf& frame) {
     return out;
 }
 
-fib::seg6_encap h_encaps(std::initializer_list<std::string_view> visiting,
-                         fib::encap_mode mode = fib::encap_mode::encap) {
-    fib::seg6_encap e;
+rib::seg6_encap h_encaps(std::initializer_list<std::string_view> visiting,
+                         rib::encap_mode mode = rib::encap_mode::encap) {
+    rib::seg6_encap e;
     e.mode = mode;
     for (auto v : visiting)
         e.segments.push_back(ip6(v));
@@ -74,11 +74,11 @@ TEST(ApplyEncap, SeglocalThenSeg6OnOneInlineRoute) {
     EXPECT_EQ(pairs[1].first, encap_seg6);
 
     counted c;
-    fib::nexthop nh;
+    rib::nexthop nh;
     for (const auto& [type, nest] : pairs)
         apply_encap(type, nest, c.ctx, nh);
     ASSERT_TRUE(nh.local);
-    EXPECT_EQ(nh.local->action, fib::behavior::end_b6_encaps);
+    EXPECT_EQ(nh.local->action, rib::behavior::end_b6_encaps);
     ASSERT_TRUE(nh.local->srh);
     EXPECT_EQ(*nh.local->srh, h_encaps({"fc00:0:2::1", "fc00:0:3::1"}));
     ASSERT_TRUE(nh.seg6);
@@ -95,10 +95,10 @@ TEST(ApplyEncap, NexthopObjectWithJunkInTheTypePadding) {
     const auto pairs = encap_pairs_of(frame);
     ASSERT_EQ(pairs.size(), 1u);
     counted c;
-    fib::nexthop nh;
+    rib::nexthop nh;
     apply_encap(pairs[0].first, pairs[0].second, c.ctx, nh);
     ASSERT_TRUE(nh.seg6);
-    EXPECT_EQ(*nh.seg6, h_encaps({"fc00:0:2::1", "fc00:0:3::1", "fc00:0:4::1"}, fib::encap_mode::encap_red));
+    EXPECT_EQ(*nh.seg6, h_encaps({"fc00:0:2::1", "fc00:0:3::1", "fc00:0:4::1"}, rib::encap_mode::encap_red));
     EXPECT_TRUE(nh.mpls_labels.empty());
     EXPECT_FALSE(nh.local);
 }
@@ -113,7 +113,7 @@ TEST(ApplyEncap, MplsThenSeg6AsBgpdSendsThem) {
     };
     for (const vpn v : {vpn{4096, "fc00:0:2:0:100::"}, vpn{16, "fc00:0:2:0:1::"}, vpn{32, "fc00:0:2:0:2::"}}) {
         counted c;
-        fib::nexthop nh;
+        rib::nexthop nh;
         apply_encap(encap_mpls, attr(mpls_dst, label_entry(v.label, true)), c.ctx, nh);
         apply_encap(encap_seg6, one_sid_seg6(v.sid), c.ctx, nh);
         EXPECT_EQ(nh.mpls_labels, std::vector<uint32_t>{v.label});
@@ -126,7 +126,7 @@ TEST(ApplyEncap, MplsThenSeg6AsBgpdSendsThem) {
 TEST(ApplyEncap, SpecSketchOfALabelEntry) {
     // 4096 with BoS, TTL 0: 01 00 01 00 on the wire.
     counted c;
-    fib::nexthop nh;
+    rib::nexthop nh;
     apply_encap(encap_mpls, hex("08000100 01000100"), c.ctx, nh);
     EXPECT_EQ(nh.mpls_labels, std::vector<uint32_t>{4096});
 }
@@ -136,16 +136,16 @@ TEST(ApplyEncap, SpecSketchOfALabelEntry) {
 TEST(ApplyEncap, UnusedEncapTypesAreCountedAndIgnored) {
     for (uint16_t t : {uint16_t{0}, encap_ip, encap_ip6, uint16_t{6}, encap_vxlan, uint16_t{0xffff}}) {
         counted c;
-        fib::nexthop nh;
+        rib::nexthop nh;
         apply_encap(t, one_sid_seg6("fc00::1"), c.ctx, nh);
-        EXPECT_EQ(nh, fib::nexthop{}) << t;
+        EXPECT_EQ(nh, rib::nexthop{}) << t;
         EXPECT_TRUE(c.only(reason::ignored_encap_type)) << t;
     }
 }
 
 TEST(ApplyEncap, SecondSeg6KeepsTheFirst) {
     counted c;
-    fib::nexthop nh;
+    rib::nexthop nh;
     apply_encap(encap_seg6, one_sid_seg6("fc00::1"), c.ctx, nh);
     apply_encap(encap_seg6, one_sid_seg6("fc00::2"), c.ctx, nh);
     apply_encap(encap_sonic, attr(sonic_vpn_sid, bytes_of(ip6("fc00::3"))), c.ctx, nh);
@@ -157,17 +157,17 @@ TEST(ApplyEncap, SecondSeg6KeepsTheFirst) {
 
 TEST(ApplyEncap, SecondSeg6localKeepsTheFirst) {
     counted c;
-    fib::nexthop nh;
+    rib::nexthop nh;
     apply_encap(encap_seg6_local, attr(1, host<uint32_t>(1)), c.ctx, nh);
     apply_encap(encap_seg6_local, cat({attr(1, host<uint32_t>(3)), attr(3, host<uint32_t>(10))}), c.ctx, nh);
     ASSERT_TRUE(nh.local);
-    EXPECT_EQ(nh.local->action, fib::behavior::end);
+    EXPECT_EQ(nh.local->action, rib::behavior::end);
     EXPECT_TRUE(c.only(reason::attr_duplicate));
 }
 
 TEST(ApplyEncap, SecondMplsKeepsTheFirst) {
     counted c;
-    fib::nexthop nh;
+    rib::nexthop nh;
     apply_encap(encap_mpls, attr(mpls_dst, label_entry(16, true)), c.ctx, nh);
     apply_encap(encap_mpls, attr(mpls_dst, label_entry(32, true)), c.ctx, nh);
     EXPECT_EQ(nh.mpls_labels, std::vector<uint32_t>{16});
@@ -177,7 +177,7 @@ TEST(ApplyEncap, SecondMplsKeepsTheFirst) {
 // A nest that fails leaves the nexthop without that encap, and the other encaps intact.
 TEST(ApplyEncap, FailureLeavesNothingHalfFilled) {
     counted c;
-    fib::nexthop nh;
+    rib::nexthop nh;
     nh.ifindex = 3;
     apply_encap(encap_mpls, attr(mpls_dst, label_entry(16, true)), c.ctx, nh);
     apply_encap(encap_seg6, attr(1, cat({host<int32_t>(1), buf{0, 4, 4, 0, 1, 0, 0, 0}, bytes_of(ip6("fc00::1"))})),
@@ -252,7 +252,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(SonicVpn, SidAndSourceMakeAnHEncaps) {
     counted c;
-    fib::nexthop nh;
+    rib::nexthop nh;
     apply_encap(encap_sonic,
                 cat({attr(sonic_vpn_sid, bytes_of(ip6("fc00:0:2:1::"))), attr(sonic_src, bytes_of(ip6("fc00:0:1::1")))}),
                 c.ctx, nh);
@@ -265,7 +265,7 @@ TEST(SonicVpn, SidAndSourceMakeAnHEncaps) {
 
 TEST(SonicVpn, UnspecifiedSourceMeansNone) {
     counted c;
-    fib::nexthop nh;
+    rib::nexthop nh;
     apply_encap(encap_sonic, cat({attr(sonic_vpn_sid, bytes_of(ip6("fc00:0:2:1::"))), attr(sonic_src, buf(16, 0))}),
                 c.ctx, nh);
     ASSERT_TRUE(nh.seg6);
@@ -274,7 +274,7 @@ TEST(SonicVpn, UnspecifiedSourceMeansNone) {
 
 TEST(SonicVpn, NamedSidList) {
     counted c;
-    fib::nexthop nh;
+    rib::nexthop nh;
     apply_encap(encap_sonic, attr(sonic_sidlist_name, {'s', 'l', '1', 0}), c.ctx, nh);
     ASSERT_TRUE(nh.seg6);
     EXPECT_EQ(nh.seg6->sidlist_name, "sl1");
@@ -285,7 +285,7 @@ TEST(SonicVpn, NamedSidList) {
 // PIC_ID/NH_ID are route-level (3000 messages); on a nexthop they are neither encap nor error.
 TEST(SonicVpn, PicAndNhIdsAloneAddNothing) {
     counted c;
-    fib::nexthop nh;
+    rib::nexthop nh;
     apply_encap(encap_sonic, cat({attr(sonic_pic_id, host<uint32_t>(12)), attr(sonic_nh_id, host<uint32_t>(0))}),
                 c.ctx, nh);
     EXPECT_FALSE(nh.seg6);
@@ -301,7 +301,7 @@ TEST(SonicVpn, PicAndNhIdsAloneAddNothing) {
 
 TEST(SonicVpn, SidListBodyIsNotForRoutes) {
     counted c;
-    fib::nexthop nh;
+    rib::nexthop nh;
     apply_encap(encap_sonic, cat({attr(sonic_vpn_sid, bytes_of(ip6("fc00::1"))), attr(sonic_sidlist, {1, 2})}), c.ctx,
                 nh);
     EXPECT_TRUE(nh.seg6);
@@ -313,7 +313,7 @@ class SonicMalformed : public ::testing::TestWithParam<bad_case> {};
 TEST_P(SonicMalformed, IsRejectedAndCounted) {
     const auto& tc = GetParam();
     counted c;
-    fib::nexthop nh;
+    rib::nexthop nh;
     apply_encap(encap_sonic, tc.nest, c.ctx, nh);
     EXPECT_FALSE(nh.seg6) << tc.what;
     EXPECT_TRUE(c.only(tc.expect)) << tc.what << ": counted " << c.total();

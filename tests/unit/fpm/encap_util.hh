@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "fib/addr.hh"
+#include "rib/addr.hh"
 #include "fpm/decode_ctx.hh"
 #include "fpm/nl_attr.hh"
 
@@ -71,19 +71,19 @@ inline buf nested(uint16_t type, const buf& payload) {
     return attr(static_cast<uint16_t>(type | nl::nla_f_nested), payload);
 }
 
-inline fib::ip6_addr ip6(std::string_view s) {
-    const auto a = fib::parse_ip6(s);
+inline rib::ip6_addr ip6(std::string_view s) {
+    const auto a = rib::parse_ip6(s);
     if (!a)
         throw std::invalid_argument("bad IPv6 literal");
     return *a;
 }
-inline fib::ip4_addr ip4(std::string_view s) {
-    const auto a = fib::parse_addr(s);
+inline rib::ip4_addr ip4(std::string_view s) {
+    const auto a = rib::parse_addr(s);
     if (!a || !a->is_v4())
         throw std::invalid_argument("bad IPv4 literal");
     return a->v4();
 }
-inline buf bytes_of(const fib::ip6_addr& a) { return buf(a.bytes.begin(), a.bytes.end()); }
+inline buf bytes_of(const rib::ip6_addr& a) { return buf(a.bytes.begin(), a.bytes.end()); }
 
 // A decode_ctx plus questions about what it counted.
 struct counted {

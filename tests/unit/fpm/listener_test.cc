@@ -58,10 +58,10 @@ bytes c2_replay() {
     return b;
 }
 
-fib::route_key key(const char* prefix, fib::table_id table = fib::main_table) {
-    fib::route_key k;
+rib::route_key key(const char* prefix, rib::table_id table = rib::main_table) {
+    rib::route_key k;
     k.table = table;
-    k.dst = *fib::parse_prefix(prefix);
+    k.dst = *rib::parse_prefix(prefix);
     return k;
 }
 
@@ -159,7 +159,7 @@ public:
                                                            updates += b.size();
                                                        },
                                                        [this](size_t) { ++sweep_hooks; },
-                                                       [](fib::table_id t) { return t == vrf_table; }});
+                                                       [](rib::table_id t) { return t == vrf_table; }});
         std::string err;
         started = _l->start(err);
         EXPECT_TRUE(started) << err;
@@ -212,11 +212,11 @@ public:
 
     bool started = false;
     // A table zebra replays besides main (a VRF's), for the selective sweep.
-    static constexpr fib::table_id vrf_table = 10;
+    static constexpr rib::table_id vrf_table = 10;
     // Written by the hooks on the io thread; read in the test through on_io.
     size_t batches = 0, updates = 0, sweep_hooks = 0;
 
-    fib::rib _rib;
+    rib::rib _rib;
     ingest_stats _stats;
     session_info _session;
 
@@ -234,7 +234,7 @@ listener_options no_sweep_for_a_while() {
 }
 
 // The same stream decoded in one go, without sockets: what the listener's RIB must equal.
-void reference_rib(const bytes& stream, fib::rib& rib) {
+void reference_rib(const bytes& stream, rib::rib& rib) {
     ingest_stats stats;
     decode_ctx ctx(stats);
     framer f;
@@ -259,7 +259,7 @@ TEST(Listener, CaptureInRandomChunksBuildsTheSameRib) {
     ASSERT_TRUE(c.send_chunked(stream, rng));
     ASSERT_TRUE(h.wait_frames(c1_frames));
 
-    fib::rib expected;
+    rib::rib expected;
     reference_rib(stream, expected);
     h.on_io([&] {
         EXPECT_EQ(h._rib.routes(), expected.routes());
@@ -289,7 +289,7 @@ TEST(Listener, EveryChunkSizeFromOneByte) {
     client c("127.0.0.1", h.port());
     ASSERT_TRUE(c.send_chunked(stream, rng, 1));
     ASSERT_TRUE(h.wait_frames(c1_frames));
-    fib::rib expected;
+    rib::rib expected;
     reference_rib(stream, expected);
     EXPECT_TRUE(h.on_io([&] { return h._rib.routes() == expected.routes(); }));
 }
@@ -422,7 +422,7 @@ bytes first_state(uint32_t pid) {
 }
 constexpr uint64_t first_frames = 4;
 
-bool has(harness& h, const char* prefix, fib::table_id t) {
+bool has(harness& h, const char* prefix, rib::table_id t) {
     return h.on_io([&] { return h._rib.find_route(key(prefix, t)) != nullptr; });
 }
 
@@ -524,13 +524,13 @@ TEST(ListenerSweepScope, RestartedZebraReusingNexthopIdsDoesNotMoveKeptRoutes) {
     const auto via_table_200 = [&] {
         return h.on_io([&] {
             const auto* r = h._rib.find_route(key("198.51.100.0/24", 200));
-            std::vector<fib::resolved_path> paths;
+            std::vector<rib::resolved_path> paths;
             if (r)
                 paths = h._rib.resolve(*r).paths;
             return paths;
         });
     };
-    const auto old_gw = *fib::parse_addr("10.0.0.2");
+    const auto old_gw = *rib::parse_addr("10.0.0.2");
     // zebra B (restarted) calls another nexthop 5 and replays main over it.
     client c("127.0.0.1", h.port());
     ASSERT_TRUE(c.send(nl::cat({nh_frame(zebra_b, 5, "10.0.0.99", 4), nhg_route_frame(zebra_b, "10.1.0.0", 254, 2, 5)})));
@@ -546,7 +546,7 @@ TEST(ListenerSweepScope, RestartedZebraReusingNexthopIdsDoesNotMoveKeptRoutes) {
     EXPECT_EQ(paths[0].path.gateway, old_gw);
     EXPECT_EQ(h.session().last_sweep_scope, sweep_scope::restarted);
     EXPECT_EQ(h.session().last_sweep_kept, 1u);
-    EXPECT_EQ(h.on_io([&] { return h._rib.find_nexthop(5)->path->gateway; }), *fib::parse_addr("10.0.0.99"));
+    EXPECT_EQ(h.on_io([&] { return h._rib.find_nexthop(5)->path->gateway; }), *rib::parse_addr("10.0.0.99"));
 }
 
 TEST(ListenerSweepScope, RestartedZebraSweepsStaleKernelRoutesOfReplayedTables) {
@@ -571,7 +571,7 @@ TEST(ListenerSweepScope, RestartedZebraSweepsStaleKernelRoutesOfReplayedTables) 
 
 // A restarted zebra reuses its predecessor's nexthop ids for other objects (8.4.4 reads them
 // back from the kernel without their encap): the kept routes must not follow them before the
-// new zebra re-sends those routes or the sweep removes them (fib::rib::set_detach_stale).
+// new zebra re-sends those routes or the sweep removes them (rib::rib::set_detach_stale).
 bytes nh_frame(uint32_t pid, uint32_t id, const char* gw) {
     return nl::frame(nl::nlmsg(104,  // RTM_NEWNEXTHOP: NHA_ID, NHA_OIF, NHA_GATEWAY
                                nl::cat({nl::nhmsg(2, 11), nl::attr(1, nl::u32(id)), nl::attr(5, nl::u32(3)),
@@ -585,15 +585,15 @@ bytes nhid_route_frame(uint32_t pid, const char* dst, uint8_t len, uint8_t table
 }
 
 // On the io thread (from harness::eventually, or through gateway_of).
-std::string gateway_in(const fib::rib& rib, const char* prefix, fib::table_id t) {
+std::string gateway_in(const rib::rib& rib, const char* prefix, rib::table_id t) {
     const auto* r = rib.find_route(key(prefix, t));
     if (!r)
         return "none";
     const auto res = rib.resolve(*r);
     return res.paths.empty() || !res.paths.front().path.gateway ? std::string("unresolved")
-                                                                : fib::to_string(*res.paths.front().path.gateway);
+                                                                : rib::to_string(*res.paths.front().path.gateway);
 }
-std::string gateway_of(harness& h, const char* prefix, fib::table_id t) {
+std::string gateway_of(harness& h, const char* prefix, rib::table_id t) {
     return h.on_io([&] { return gateway_in(h._rib, prefix, t); });
 }
 
@@ -755,7 +755,7 @@ TEST(Listener, Ipv6Loopback) {
 
 TEST(Listener, UnusableAddressIsReported) {
     boost::asio::io_context io;
-    fib::rib rib;
+    rib::rib rib;
     ingest_stats stats;
     session_info session;
     listener_options o;
@@ -769,7 +769,7 @@ TEST(Listener, UnusableAddressIsReported) {
 TEST(Listener, PortInUseIsReported) {
     harness h(no_sweep_for_a_while());
     boost::asio::io_context io;
-    fib::rib rib;
+    rib::rib rib;
     ingest_stats stats;
     session_info session;
     listener_options o;

@@ -9,9 +9,9 @@ namespace {
 
 constexpr uint16_t newnh = 104, delnh = 105;
 
-fib::ip_addr ip(const char* s) { return *fib::parse_addr(s); }
+rib::ip_addr ip(const char* s) { return *rib::parse_addr(s); }
 
-const fib::nexthop_object& only_nh(const decoded& d) {
+const rib::nexthop_object& only_nh(const decoded& d) {
     EXPECT_EQ(d.out.size(), 1u) << d.reasons_text();
     return body<nexthop_upsert>(d.out.at(0)).nh;
 }
@@ -48,7 +48,7 @@ TEST(Nexthop, CapturedGroup) {
     EXPECT_EQ(nh.id, 12u);
     EXPECT_FALSE(nh.path);
     EXPECT_FALSE(nh.resilient);
-    const std::vector<fib::nexthop_group_member> want{{11, 1}, {13, 1}};
+    const std::vector<rib::nexthop_group_member> want{{11, 1}, {13, 1}};
     EXPECT_EQ(nh.group, want);
 }
 
@@ -82,7 +82,7 @@ TEST(Nexthop, CapturedSeg6Encap) {
     EXPECT_EQ(nh.path->gateway, ip("fc00:1::2"));
     EXPECT_EQ(nh.path->ifindex, 3u);
     ASSERT_TRUE(nh.path->seg6);
-    EXPECT_EQ(nh.path->seg6->segments, std::vector<fib::ip6_addr>{*fib::parse_ip6("fc00:0:2::101")});
+    EXPECT_EQ(nh.path->seg6->segments, std::vector<rib::ip6_addr>{*rib::parse_ip6("fc00:0:2::101")});
 }
 
 TEST(Nexthop, CapturedSeg6local) {
@@ -94,7 +94,7 @@ TEST(Nexthop, CapturedSeg6local) {
     ASSERT_TRUE(nh.path);
     EXPECT_EQ(nh.path->ifindex, 3u);
     ASSERT_TRUE(nh.path->local);
-    EXPECT_EQ(nh.path->local->action, fib::behavior::end_dt6);
+    EXPECT_EQ(nh.path->local->action, rib::behavior::end_dt6);
     EXPECT_EQ(nh.path->local->decap_table(), 10u);
 }
 
@@ -133,7 +133,7 @@ TEST(Nexthop, GroupWeights) {
                                                                          grp(5, 0xfe, 0xff), grp(6, 0xff, 0xff)}))}),
                                  0)});
     EXPECT_EQ(d.all_reasons(), 0u);
-    const std::vector<fib::nexthop_group_member> want{{1, 1}, {2, 255}, {3, 256}, {4, 0x1235}, {5, 65535}, {6, 65535}};
+    const std::vector<rib::nexthop_group_member> want{{1, 1}, {2, 255}, {3, 256}, {4, 0x1235}, {5, 65535}, {6, 65535}};
     EXPECT_EQ(only_nh(d).group, want);
 }
 
@@ -166,14 +166,14 @@ TEST(Nexthop, GroupLengthNotAMultipleOf8) {
 TEST(Nexthop, GroupMemberZero) {
     auto d = decode_msgs({nh_msg(cat({attr(1, u32(40)), attr(2, cat({grp(1, 0), grp(0, 0), grp(2, 1)}))}), 0)});
     EXPECT_EQ(d.count(reason::nh_bad_group), 1u);
-    const std::vector<fib::nexthop_group_member> want{{1, 1}, {2, 2}};
+    const std::vector<rib::nexthop_group_member> want{{1, 1}, {2, 2}};
     EXPECT_EQ(only_nh(d).group, want);
 }
 
 TEST(Nexthop, GroupListsItself) {
     auto d = decode_msgs({nh_msg(cat({attr(1, u32(40)), attr(2, cat({grp(40, 0), grp(2, 0)}))}), 0)});
     EXPECT_EQ(d.count(reason::nh_group_self), 1u);
-    const std::vector<fib::nexthop_group_member> want{{2, 1}};
+    const std::vector<rib::nexthop_group_member> want{{2, 1}};
     EXPECT_EQ(only_nh(d).group, want);
 }
 
@@ -258,7 +258,7 @@ TEST(Nexthop, MplsThenSeg6) {
     ASSERT_TRUE(p);
     EXPECT_EQ(p->mpls_labels, std::vector<uint32_t>{16});
     ASSERT_TRUE(p->seg6);
-    EXPECT_EQ(p->seg6->segments, std::vector<fib::ip6_addr>{*fib::parse_ip6("fc00:0:2:0:1::")});
+    EXPECT_EQ(p->seg6->segments, std::vector<rib::ip6_addr>{*rib::parse_ip6("fc00:0:2:0:1::")});
     EXPECT_EQ(p->gateway, ip("10.12.0.2"));
 }
 

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "fib/addr.hh"
+#include "rib/addr.hh"
 #include "fpm/decoder.hh"
 #include "fpm/reasons.hh"
 
@@ -66,7 +66,7 @@ inline buf hex(std::string_view s) {
 }
 
 inline buf addr(std::string_view text) {
-    auto a = fib::parse_addr(text);
+    auto a = rib::parse_addr(text);
     if (!a)
         throw std::invalid_argument(std::string(text));
     const size_t n = a->is_v4() ? 4 : 16;

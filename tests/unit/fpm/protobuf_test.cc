@@ -54,7 +54,7 @@ buf hex(std::string_view s) {
     return out;
 }
 buf ip(std::string_view text) {
-    const auto a = *fib::parse_addr(text);
+    const auto a = *rib::parse_addr(text);
     return buf(a.bytes.begin(), a.bytes.begin() + (a.is_v4() ? 4 : 16));
 }
 buf bytes_of(const google::protobuf::MessageLite& m) {
@@ -63,8 +63,8 @@ buf bytes_of(const google::protobuf::MessageLite& m) {
     return buf(s.begin(), s.end());
 }
 
-fib::ip6_addr ip6(std::string_view s) { return *fib::parse_ip6(s); }
-fib::prefix pfx(std::string_view s) { return *fib::parse_prefix(s); }
+rib::ip6_addr ip6(std::string_view s) { return *rib::parse_ip6(s); }
+rib::prefix pfx(std::string_view s) { return *rib::parse_prefix(s); }
 
 struct result {
     ingest_stats stats;
@@ -130,14 +130,14 @@ TEST(ProtobufWire, AddRouteByHand) {
     const auto r = run({hex(add_hex)});
     ASSERT_EQ(r.out.size(), 1u);
     EXPECT_EQ(r.total(), 0u);
-    fib::route want;
+    rib::route want;
     want.key.table = 5;  // FRR vrf_id, kept as sent
     want.key.dst = pfx("10.1.2.0/24");
-    want.type = fib::route_type::unicast;
-    want.protocol = fib::proto::bgp;
-    fib::nexthop nh;
+    want.type = rib::route_type::unicast;
+    want.protocol = rib::proto::bgp;
+    rib::nexthop nh;
     nh.ifindex = 3;
-    nh.gateway = *fib::parse_addr("10.0.0.2");
+    nh.gateway = *rib::parse_addr("10.0.0.2");
     want.nexthops = {nh};
     EXPECT_EQ(body<route_upsert>(r.out[0]).route, want);
 
@@ -162,14 +162,14 @@ TEST(ProtobufWire, LocalSidByHand) {
     const auto r = run({hex(localsid_hex)});
     ASSERT_EQ(r.out.size(), 1u);
     EXPECT_EQ(r.total(), 0u);
-    fib::route want;
-    want.key.table = fib::main_table;
+    rib::route want;
+    want.key.table = rib::main_table;
     want.key.dst = pfx("fc00:0:1::100/128");
-    fib::seg6local sl;
-    sl.action = fib::behavior::end_dt46;
+    rib::seg6local sl;
+    sl.action = rib::behavior::end_dt46;
     sl.table = 10;
-    sl.structure = fib::sid_structure{32, 16, 16, 0};
-    fib::nexthop nh;
+    sl.structure = rib::sid_structure{32, 16, 16, 0};
+    rib::nexthop nh;
     nh.local = sl;
     want.nexthops = {nh};
     EXPECT_EQ(body<route_upsert>(r.out[0]).route, want);
@@ -191,7 +191,7 @@ TEST(ProtobufWire, LocalSidByHand) {
 // Every member of the end_behavior oneof, by its field number, built by hand.
 struct behavior_case {
     uint32_t field;
-    fib::behavior behavior;
+    rib::behavior behavior;
     bool csid;
     enum { none, nexthop6, nexthop4, with_vrf } param;
 };
@@ -219,7 +219,7 @@ TEST_P(ProtobufBehavior, OneofFieldNumber) {
     EXPECT_EQ(rt.key.dst, pfx("fc00:0:1::7/128"));
     const auto& sl = *rt.nexthops.at(0).local;
     EXPECT_EQ(sl.action, c.behavior);
-    EXPECT_EQ(sl.flavors, c.csid ? fib::flavor::next_csid : 0u);
+    EXPECT_EQ(sl.flavors, c.csid ? rib::flavor::next_csid : 0u);
     switch (c.param) {
     case behavior_case::with_vrf: EXPECT_EQ(sl.table, 10u); break;
     case behavior_case::nexthop6:
@@ -227,12 +227,12 @@ TEST_P(ProtobufBehavior, OneofFieldNumber) {
         EXPECT_EQ(sl.oif, 7u);
         EXPECT_EQ(sl.ifname, "eth1");
         break;
-    case behavior_case::nexthop4: EXPECT_EQ(sl.nh4, fib::parse_addr("192.0.2.1")->v4()); break;
+    case behavior_case::nexthop4: EXPECT_EQ(sl.nh4, rib::parse_addr("192.0.2.1")->v4()); break;
     case behavior_case::none: EXPECT_FALSE(sl.table); break;
     }
 }
 
-using fib::behavior;
+using rib::behavior;
 INSTANTIATE_TEST_SUITE_P(AllBehaviors, ProtobufBehavior,
                          testing::Values(behavior_case{3, behavior::end, false, behavior_case::none},
                                          behavior_case{4, behavior::end_x, false, behavior_case::nexthop6},
@@ -286,14 +286,14 @@ TEST(Protobuf, VpnSidGoesOnEveryPath) {
     const auto& rt = body<route_upsert>(r.out[0]).route;
     EXPECT_EQ(rt.key.table, 12u);
     EXPECT_EQ(rt.key.dst, pfx("2001:db8:10::/48"));
-    EXPECT_EQ(rt.protocol, fib::proto::zstatic);
+    EXPECT_EQ(rt.protocol, rib::proto::zstatic);
     ASSERT_EQ(rt.nexthops.size(), 2u);
-    fib::seg6_encap want;
-    want.mode = fib::encap_mode::encap;
+    rib::seg6_encap want;
+    want.mode = rib::encap_mode::encap;
     want.segments = {ip6("fc00:0:2:e004::")};
     want.source = ip6("2001:db8::1");
     EXPECT_EQ(rt.nexthops[0].ifindex, 4u);
-    EXPECT_EQ(rt.nexthops[0].gateway, fib::parse_addr("fe80::1"));
+    EXPECT_EQ(rt.nexthops[0].gateway, rib::parse_addr("fe80::1"));
     EXPECT_EQ(rt.nexthops[0].seg6, want);
     EXPECT_EQ(rt.nexthops[1].ifindex, 5u);
     EXPECT_FALSE(rt.nexthops[1].gateway);
@@ -307,7 +307,7 @@ TEST(Protobuf, VpnSidWithoutNexthopsIsOnePath) {
     ASSERT_EQ(r.out.size(), 1u);
     const auto& rt = body<route_upsert>(r.out[0]).route;
     ASSERT_EQ(rt.nexthops.size(), 1u);
-    EXPECT_EQ(rt.nexthops[0].seg6->segments, std::vector<fib::ip6_addr>{ip6("fc00::1")});
+    EXPECT_EQ(rt.nexthops[0].seg6->segments, std::vector<rib::ip6_addr>{ip6("fc00::1")});
     EXPECT_FALSE(rt.nexthops[0].seg6->source);
 }
 
@@ -320,9 +320,9 @@ TEST(Protobuf, RouteTypes) {
     const auto r = run({bytes_of(normal), bytes_of(blackhole), bytes_of(unreachable)});
     ASSERT_EQ(r.out.size(), 3u);
     EXPECT_EQ(body<route_upsert>(r.out[0]).route.key.dst, pfx("0.0.0.0/0"));
-    EXPECT_EQ(body<route_upsert>(r.out[0]).route.type, fib::route_type::unicast);
-    EXPECT_EQ(body<route_upsert>(r.out[1]).route.type, fib::route_type::blackhole);
-    EXPECT_EQ(body<route_upsert>(r.out[2]).route.type, fib::route_type::unreachable);
+    EXPECT_EQ(body<route_upsert>(r.out[0]).route.type, rib::route_type::unicast);
+    EXPECT_EQ(body<route_upsert>(r.out[1]).route.type, rib::route_type::blackhole);
+    EXPECT_EQ(body<route_upsert>(r.out[2]).route.type, rib::route_type::unreachable);
 }
 
 TEST(Protobuf, ProtocolsMapOntoRtmProtocol) {
@@ -367,7 +367,7 @@ TEST(Protobuf, UsidLengthsAndDelete) {
     EXPECT_EQ(sl_udt.lcnode_fn_bits, 32);
     EXPECT_EQ(sl_udt.table, 3u);
     const auto& k = body<route_delete>(r.out[2]).key;
-    EXPECT_EQ(k.table, fib::main_table);
+    EXPECT_EQ(k.table, rib::main_table);
     EXPECT_EQ(k.dst, pfx("fc00:0:1::/128"));
 }
 

@@ -8,14 +8,14 @@
 namespace fpm::test {
 namespace {
 
-using fib::route_type;
+using rib::route_type;
 
 constexpr uint16_t newroute = 24, delroute = 25;
 
-fib::prefix pfx(const char* s) { return *fib::parse_prefix(s); }
-fib::ip_addr ip(const char* s) { return *fib::parse_addr(s); }
+rib::prefix pfx(const char* s) { return *rib::parse_prefix(s); }
+rib::ip_addr ip(const char* s) { return *rib::parse_addr(s); }
 
-const fib::route& only_route(const decoded& d) {
+const rib::route& only_route(const decoded& d) {
     EXPECT_EQ(d.out.size(), 1u) << d.reasons_text();
     return body<route_upsert>(d.out.at(0)).route;
 }
@@ -45,8 +45,8 @@ TEST(Route, AppendixA_Ipv6SidRouteNhgMode) {
     const auto& r = only_route(d);
     EXPECT_EQ(r.key.table, 254u);
     EXPECT_EQ(r.key.dst, pfx("fc00:0:1::104/128"));
-    EXPECT_EQ(r.key.src, fib::prefix{});
-    EXPECT_EQ(r.protocol, fib::proto::kernel);
+    EXPECT_EQ(r.key.src, rib::prefix{});
+    EXPECT_EQ(r.protocol, rib::proto::kernel);
     EXPECT_EQ(r.type, route_type::unicast);
     EXPECT_EQ(r.nh_id, 36u);
     EXPECT_TRUE(r.nexthops.empty());
@@ -74,9 +74,9 @@ TEST(Route, AppendixA_InlineSeg6EncapPair) {
     EXPECT_EQ(nh.ifindex, 3u);
     EXPECT_EQ(nh.gateway, ip("fc00:1::2"));
     ASSERT_TRUE(nh.seg6);
-    EXPECT_EQ(nh.seg6->mode, fib::encap_mode::encap);
+    EXPECT_EQ(nh.seg6->mode, rib::encap_mode::encap);
     ASSERT_EQ(nh.seg6->segments.size(), 1u);
-    EXPECT_EQ(nh.seg6->segments[0], *fib::parse_ip6("fc00:0:2::100"));
+    EXPECT_EQ(nh.seg6->segments[0], *rib::parse_ip6("fc00:0:2::100"));
 }
 
 // --- keys ---------------------------------------------------------------------------------------
@@ -526,7 +526,7 @@ TEST(Route, MplsThenSeg6OnOneInlinePath) {
     const auto& nh = r.nexthops[0];
     EXPECT_EQ(nh.mpls_labels, std::vector<uint32_t>{16});
     ASSERT_TRUE(nh.seg6);
-    EXPECT_EQ(nh.seg6->segments, std::vector<fib::ip6_addr>{*fib::parse_ip6("fc00:0:2:0:1::")});
+    EXPECT_EQ(nh.seg6->segments, std::vector<rib::ip6_addr>{*rib::parse_ip6("fc00:0:2:0:1::")});
     EXPECT_EQ(nh.gateway, ip("10.12.0.2"));
 }
 
@@ -539,7 +539,7 @@ TEST(Route, EncapPairsAreMatchedInWireOrderNotByType) {
     const auto& nh = only_route(d).nexthops.at(0);
     ASSERT_TRUE(nh.seg6);
     ASSERT_TRUE(nh.local);
-    EXPECT_EQ(nh.local->action, fib::behavior::end_dt6);
+    EXPECT_EQ(nh.local->action, rib::behavior::end_dt6);
 }
 
 TEST(Route, EncapAloneMakesAPath) {
@@ -611,7 +611,7 @@ TEST(Frame, DelAndNewInOneFrameFromFrr844) {
     const auto& r = body<route_upsert>(d.out[1]).route;
     EXPECT_EQ(r.key.dst, pfx("192.0.2.0/24"));
     EXPECT_EQ(r.nh_id, 20u);
-    EXPECT_EQ(r.protocol, fib::proto::zstatic);
+    EXPECT_EQ(r.protocol, rib::proto::zstatic);
     EXPECT_EQ(d.stats.messages, 2u);
     EXPECT_EQ(d.stats.msg_types.at(24), 1u);
     EXPECT_EQ(d.stats.msg_types.at(25), 1u);

@@ -13,13 +13,13 @@ namespace fpm {
 namespace {
 
 using namespace encap_test;
-using fib::encap_mode;
+using rib::encap_mode;
 
 constexpr uint16_t seg6_iptunnel_srh = 1;
 constexpr uint16_t seg6_iptunnel_src = 2;
 
-std::vector<fib::ip6_addr> sids(std::initializer_list<std::string_view> l) {
-    std::vector<fib::ip6_addr> out;
+std::vector<rib::ip6_addr> sids(std::initializer_list<std::string_view> l) {
+    std::vector<rib::ip6_addr> out;
     for (auto s : l)
         out.push_back(ip6(s));
     return out;
@@ -44,7 +44,7 @@ struct capture_case {
     const char* where;
     const char* nest;
     encap_mode mode;
-    std::vector<fib::ip6_addr> visiting;
+    std::vector<rib::ip6_addr> visiting;
     friend void PrintTo(const capture_case& c, std::ostream* os) { *os << c.where; }
 };
 
@@ -53,7 +53,7 @@ class Seg6Capture : public ::testing::TestWithParam<capture_case> {};
 TEST_P(Seg6Capture, DecodesInVisitingOrder) {
     const auto& tc = GetParam();
     counted c;
-    fib::seg6_encap e;
+    rib::seg6_encap e;
     ASSERT_TRUE(decode_seg6(hex(tc.nest), c.ctx, e)) << tc.where;
     EXPECT_EQ(e.mode, tc.mode);
     EXPECT_EQ(e.segments, tc.visiting);
@@ -132,7 +132,7 @@ TEST(Seg6, SpecByteSketchOfAnInlinePair) {
     EXPECT_TRUE(nest->nested);
 
     counted c;
-    fib::nexthop nh;
+    rib::nexthop nh;
     apply_encap(*nl::get_exact<uint16_t>(type->payload), nest->payload, c.ctx, nh);
     ASSERT_TRUE(nh.seg6);
     EXPECT_EQ(nh.seg6->mode, encap_mode::encap);
@@ -143,7 +143,7 @@ TEST(Seg6, SpecByteSketchOfAnInlinePair) {
 TEST(Seg6, EveryKernelModeIsKept) {
     for (int32_t mode = 0; mode <= 4; ++mode) {
         counted c;
-        fib::seg6_encap e;
+        rib::seg6_encap e;
         ASSERT_TRUE(decode_seg6(srh_attr(mode, srh(2, 4, 0, 0, {"fc00::1"})), c.ctx, e)) << mode;
         EXPECT_EQ(static_cast<int32_t>(e.mode), mode);
     }
@@ -154,7 +154,7 @@ TEST(Seg6, SourceAttributeInEitherOrder) {
     const buf src = attr(seg6_iptunnel_src, bytes_of(ip6("fc00:0:1::1")));
     for (const buf& nest : {cat({one_sid_nest(), src}), cat({src, one_sid_nest()})}) {
         counted c;
-        fib::seg6_encap e;
+        rib::seg6_encap e;
         ASSERT_TRUE(decode_seg6(nest, c.ctx, e));
         ASSERT_TRUE(e.source);
         EXPECT_EQ(*e.source, ip6("fc00:0:1::1"));
@@ -164,7 +164,7 @@ TEST(Seg6, SourceAttributeInEitherOrder) {
 
 TEST(Seg6, UnspecifiedSourceMeansNone) {
     counted c;
-    fib::seg6_encap e;
+    rib::seg6_encap e;
     ASSERT_TRUE(decode_seg6(cat({one_sid_nest(), attr(seg6_iptunnel_src, buf(16, 0))}), c.ctx, e));
     EXPECT_FALSE(e.source);
 }
@@ -173,7 +173,7 @@ TEST(Seg6, UnspecifiedSourceMeansNone) {
 TEST(Seg6, TlvsAfterTheSegmentsAreSkipped) {
     const buf padn = {4, 6, 0, 0, 0, 0, 0, 0};  // PadN TLV filling 8 bytes
     counted c;
-    fib::seg6_encap e;
+    rib::seg6_encap e;
     ASSERT_TRUE(decode_seg6(srh_attr(1, srh(5, 4, 1, 1, {"fc00::2", "fc00::1"}, padn)), c.ctx, e));
     EXPECT_EQ(e.segments, sids({"fc00::1", "fc00::2"}));
     EXPECT_EQ(c.total(), 0u);
@@ -181,7 +181,7 @@ TEST(Seg6, TlvsAfterTheSegmentsAreSkipped) {
 
 TEST(Seg6, UnknownAttributeIsCountedAndSkipped) {
     counted c;
-    fib::seg6_encap e;
+    rib::seg6_encap e;
     ASSERT_TRUE(decode_seg6(cat({attr(9, host<uint32_t>(7)), one_sid_nest()}), c.ctx, e));
     EXPECT_EQ(e.segments, sids({"fc00:0:2::100"}));
     EXPECT_TRUE(c.only(reason::ignored_attr));
@@ -201,7 +201,7 @@ class Seg6Malformed : public ::testing::TestWithParam<bad_case> {};
 TEST_P(Seg6Malformed, IsRejectedAndCounted) {
     const auto& tc = GetParam();
     counted c;
-    fib::seg6_encap e;
+    rib::seg6_encap e;
     e.sidlist_name = "untouched";
     EXPECT_FALSE(decode_seg6(tc.nest, c.ctx, e)) << tc.what;
     EXPECT_TRUE(c.only(tc.expect)) << tc.what << ": counted " << c.total() << ", " << name(tc.expect) << " "
@@ -210,7 +210,7 @@ TEST_P(Seg6Malformed, IsRejectedAndCounted) {
     EXPECT_TRUE(e.segments.empty());
 
     // The next, good nest still decodes with the same context.
-    fib::seg6_encap good;
+    rib::seg6_encap good;
     EXPECT_TRUE(decode_seg6(one_sid_nest(), c.ctx, good));
 }
 
@@ -265,7 +265,7 @@ INSTANTIATE_TEST_SUITE_P(
 // decode_srh alone: the seg6local End.B6.Encaps path uses it on a bare SRH.
 TEST(Srh, LeavesTheListAloneOnFailure) {
     counted c;
-    std::vector<fib::ip6_addr> list = sids({"fc00::9"});
+    std::vector<rib::ip6_addr> list = sids({"fc00::9"});
     EXPECT_FALSE(decode_srh(srh(2, 4, 0, 1, {"fc00::1"}), c.ctx, list));
     EXPECT_EQ(list, sids({"fc00::9"}));
     EXPECT_TRUE(decode_srh(srh(4, 4, 1, 1, {"fc00::2", "fc00::1"}), c.ctx, list));

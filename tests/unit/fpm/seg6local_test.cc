@@ -4,7 +4,7 @@
 // (/work/shared/research/frr{,10}-capture/captures/<scenario>/<file>.txt, connection, frame #).
 #include <gtest/gtest.h>
 
-#include "fib/behaviors.hh"
+#include "rib/behaviors.hh"
 #include "fpm/decoder.hh"
 #include "tests/unit/fpm/encap_util.hh"
 
@@ -12,8 +12,8 @@ namespace fpm {
 namespace {
 
 using namespace encap_test;
-using fib::behavior;
-namespace flv = fib::flavor;
+using rib::behavior;
+namespace flv = rib::flavor;
 
 // linux/seg6_local.h
 constexpr uint16_t action = 1, srh_attr = 2, table = 3, nh4 = 4, nh6 = 5, iif = 6, oif = 7, bpf = 8,
@@ -24,44 +24,44 @@ buf act(uint32_t a) { return attr(action, host(a)); }
 buf u32_attr(uint16_t t, uint32_t v) { return attr(t, host(v)); }
 buf flavor_nest(std::initializer_list<buf> inner) { return nested(flavors, cat(inner)); }
 
-fib::seg6local sid(behavior b) {
-    fib::seg6local s;
+rib::seg6local sid(behavior b) {
+    rib::seg6local s;
     s.action = b;
     return s;
 }
-fib::seg6local with_flavors(fib::seg6local s, uint32_t bits, std::optional<uint8_t> block = {},
+rib::seg6local with_flavors(rib::seg6local s, uint32_t bits, std::optional<uint8_t> block = {},
                             std::optional<uint8_t> node_fn = {}) {
     s.flavors = bits;
     s.lcblock_bits = block;
     s.lcnode_fn_bits = node_fn;
     return s;
 }
-fib::seg6local end_x(std::string_view nh, std::optional<uint32_t> out_if) {
+rib::seg6local end_x(std::string_view nh, std::optional<uint32_t> out_if) {
     auto s = sid(behavior::end_x);
     s.nh6 = ip6(nh);
     s.oif = out_if;
     return s;
 }
-fib::seg6local end_dx4(std::string_view nh) {
+rib::seg6local end_dx4(std::string_view nh) {
     auto s = sid(behavior::end_dx4);
     s.nh4 = ip4(nh);
     return s;
 }
-fib::seg6local end_dx6(std::string_view nh) {
+rib::seg6local end_dx6(std::string_view nh) {
     auto s = sid(behavior::end_dx6);
     s.nh6 = ip6(nh);
     return s;
 }
-fib::seg6local with_table(behavior b, std::optional<uint32_t> t, std::optional<uint32_t> vt) {
+rib::seg6local with_table(behavior b, std::optional<uint32_t> t, std::optional<uint32_t> vt) {
     auto s = sid(b);
     s.table = t;
     s.vrftable = vt;
     return s;
 }
-fib::seg6local b6_encaps(std::initializer_list<std::string_view> visiting) {
+rib::seg6local b6_encaps(std::initializer_list<std::string_view> visiting) {
     auto s = sid(behavior::end_b6_encaps);
-    fib::seg6_encap e;
-    e.mode = fib::encap_mode::encap;
+    rib::seg6_encap e;
+    e.mode = rib::encap_mode::encap;
     for (auto v : visiting)
         e.segments.push_back(ip6(v));
     s.srh = e;
@@ -71,7 +71,7 @@ fib::seg6local b6_encaps(std::initializer_list<std::string_view> visiting) {
 struct capture_case {
     const char* where;
     const char* nest;
-    fib::seg6local want;
+    rib::seg6local want;
     uint64_t ignored = 0;  // attributes the behavior has no use for
     friend void PrintTo(const capture_case& c, std::ostream* os) { *os << c.where; }
 };
@@ -81,10 +81,10 @@ class Seg6localCapture : public ::testing::TestWithParam<capture_case> {};
 TEST_P(Seg6localCapture, Decodes) {
     const auto& tc = GetParam();
     counted c;
-    fib::seg6local s;
+    rib::seg6local s;
     ASSERT_TRUE(decode_seg6local(hex(tc.nest), c.ctx, s)) << tc.where;
-    EXPECT_EQ(s, tc.want) << tc.where << ": got " << fib::behavior_name(s.action) << " flavors "
-                          << fib::flavors_to_string(s.flavors);
+    EXPECT_EQ(s, tc.want) << tc.where << ": got " << rib::behavior_name(s.action) << " flavors "
+                          << rib::flavors_to_string(s.flavors);
     EXPECT_EQ(c[reason::ignored_attr], tc.ignored);
     EXPECT_EQ(c.total(), tc.ignored);
 }
@@ -199,7 +199,7 @@ INSTANTIATE_TEST_SUITE_P(
 struct missing_case {
     behavior b;
     buf attrs;  // everything but the required attribute
-    friend void PrintTo(const missing_case& c, std::ostream* os) { *os << fib::behavior_name(c.b); }
+    friend void PrintTo(const missing_case& c, std::ostream* os) { *os << rib::behavior_name(c.b); }
 };
 
 class Seg6localMissing : public ::testing::TestWithParam<missing_case> {};
@@ -207,10 +207,10 @@ class Seg6localMissing : public ::testing::TestWithParam<missing_case> {};
 TEST_P(Seg6localMissing, IsRejected) {
     const auto& tc = GetParam();
     counted c;
-    fib::seg6local s = sid(behavior::end_bm);
+    rib::seg6local s = sid(behavior::end_bm);
     EXPECT_FALSE(decode_seg6local(cat({act(static_cast<uint32_t>(tc.b)), tc.attrs}), c.ctx, s))
-        << fib::behavior_name(tc.b);
-    EXPECT_EQ(c[reason::seg6local_missing_attr], 1u) << fib::behavior_name(tc.b);
+        << rib::behavior_name(tc.b);
+    EXPECT_EQ(c[reason::seg6local_missing_attr], 1u) << rib::behavior_name(tc.b);
     EXPECT_EQ(s, sid(behavior::end_bm));
 }
 
@@ -234,9 +234,9 @@ TEST(Seg6local, EveryDtBehaviorTakesEitherTable) {
     for (behavior b : {behavior::end_dt4, behavior::end_dt6, behavior::end_dt46}) {
         for (uint16_t t : {table, vrftable}) {
             counted c;
-            fib::seg6local s;
+            rib::seg6local s;
             ASSERT_TRUE(decode_seg6local(cat({act(static_cast<uint32_t>(b)), u32_attr(t, 100)}), c.ctx, s))
-                << fib::behavior_name(b) << " " << t;
+                << rib::behavior_name(b) << " " << t;
             EXPECT_EQ(s.decap_table(), 100u);
             EXPECT_EQ(c.total(), 0u);
         }
@@ -245,7 +245,7 @@ TEST(Seg6local, EveryDtBehaviorTakesEitherTable) {
 
 TEST(Seg6local, ActionNeedNotComeFirst) {
     counted c;
-    fib::seg6local s;
+    rib::seg6local s;
     ASSERT_TRUE(decode_seg6local(cat({attr(nh6, bytes_of(ip6("fc00:1::2"))), u32_attr(oif, 3), act(2)}), c.ctx, s));
     EXPECT_EQ(s, end_x("fc00:1::2", 3));
 }
@@ -254,7 +254,7 @@ TEST(Seg6local, ActionNeedNotComeFirst) {
 // would refuse them; the SID itself stays usable.
 TEST(Seg6local, UnusedAttributesAreDropped) {
     counted c;
-    fib::seg6local s;
+    rib::seg6local s;
     ASSERT_TRUE(decode_seg6local(cat({act(1), attr(nh6, bytes_of(ip6("fc00::1"))), u32_attr(table, 10),
                                       u32_attr(iif, 2), u32_attr(counters, 0), attr(40, {})}),
                                  c.ctx, s));
@@ -265,25 +265,25 @@ TEST(Seg6local, UnusedAttributesAreDropped) {
 
 TEST(Seg6local, EndB6InsertsItsSrh) {
     counted c;
-    fib::seg6local s;
+    rib::seg6local s;
     const buf bare = cat({buf{0, 4, 4, 1, 1, 0, 0, 0}, bytes_of(ip6("fc00::2")), bytes_of(ip6("fc00::1"))});
     ASSERT_TRUE(decode_seg6local(cat({act(9), attr(srh_attr, bare)}), c.ctx, s));
     ASSERT_TRUE(s.srh);
     EXPECT_EQ(s.action, behavior::end_b6);
-    EXPECT_EQ(s.srh->mode, fib::encap_mode::inline_srh);
-    EXPECT_EQ(s.srh->segments, (std::vector<fib::ip6_addr>{ip6("fc00::1"), ip6("fc00::2")}));
+    EXPECT_EQ(s.srh->mode, rib::encap_mode::inline_srh);
+    EXPECT_EQ(s.srh->segments, (std::vector<rib::ip6_addr>{ip6("fc00::1"), ip6("fc00::2")}));
 }
 
 TEST(Seg6local, EndBpfNeedsItsProgramButKeepsNone) {
     counted c;
-    fib::seg6local s;
+    rib::seg6local s;
     ASSERT_TRUE(decode_seg6local(cat({act(15), nested(bpf, attr(1, host<uint32_t>(5)))}), c.ctx, s));
     EXPECT_EQ(s, sid(behavior::end_bpf));
 }
 
 TEST(Seg6local, UnknownFlavorSubAttributeIsSkipped) {
     counted c;
-    fib::seg6local s;
+    rib::seg6local s;
     ASSERT_TRUE(decode_seg6local(cat({act(1), flavor_nest({u32_attr(flv_operation, csid), attr(9, {1})})}), c.ctx, s));
     EXPECT_EQ(s, with_flavors(sid(behavior::end), csid));
     EXPECT_TRUE(c.only(reason::ignored_attr));
@@ -303,13 +303,13 @@ class Seg6localMalformed : public ::testing::TestWithParam<bad_case> {};
 TEST_P(Seg6localMalformed, IsRejectedAndCounted) {
     const auto& tc = GetParam();
     counted c;
-    fib::seg6local s = sid(behavior::end_bm);
+    rib::seg6local s = sid(behavior::end_bm);
     EXPECT_FALSE(decode_seg6local(tc.nest, c.ctx, s)) << tc.what;
     EXPECT_TRUE(c.only(tc.expect)) << tc.what << ": counted " << c.total() << ", " << name(tc.expect) << " "
                                    << c[tc.expect];
     EXPECT_EQ(s, sid(behavior::end_bm));
 
-    fib::seg6local good;
+    rib::seg6local good;
     EXPECT_TRUE(decode_seg6local(act(1), c.ctx, good));
 }
 

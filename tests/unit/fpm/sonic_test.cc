@@ -35,7 +35,7 @@ buf u32(uint32_t v) { return le(v); }
 buf str(std::string_view s) { return buf(s.begin(), s.end()); }
 buf cstr(std::string_view s) { return cat({str(s), {0}}); }
 buf ip(std::string_view text) {
-    const auto a = fib::parse_addr(text);
+    const auto a = rib::parse_addr(text);
     EXPECT_TRUE(a) << text;
     const size_t n = a && a->is_v4() ? 4 : 16;
     return buf(a->bytes.begin(), a->bytes.begin() + static_cast<long>(n));
@@ -68,8 +68,8 @@ buf hex(std::string_view s) {
     return out;
 }
 
-fib::ip6_addr ip6(std::string_view s) { return *fib::parse_ip6(s); }
-fib::prefix pfx(std::string_view s) { return *fib::parse_prefix(s); }
+rib::ip6_addr ip6(std::string_view s) { return *rib::parse_ip6(s); }
+rib::prefix pfx(std::string_view s) { return *rib::parse_prefix(s); }
 
 // SONiC attribute ids, spelled out from the spec tables rather than taken from sonic_wire.hh.
 constexpr uint16_t sid_value = 1, format = 2, action = 3, vrfname = 4, nh6 = 5, nh4 = 6, ifname = 12;
@@ -116,7 +116,7 @@ const T& body(const update& u) {
     return std::get<T>(u.body);
 }
 
-const fib::seg6local& local_of(const update& u) {
+const rib::seg6local& local_of(const update& u) {
     const auto& r = body<route_upsert>(u).route;
     EXPECT_EQ(r.nexthops.size(), 1u);
     return *r.nexthops.at(0).local;
@@ -145,16 +145,16 @@ TEST(SonicLocalSid, LiteralDecodesToSidRoute) {
     ASSERT_EQ(r.out.size(), 1u);
     EXPECT_EQ(r.total(), 0u);
 
-    fib::route want;
-    want.key.table = fib::main_table;
+    rib::route want;
+    want.key.table = rib::main_table;
     want.key.dst = pfx("fc00:0:1::100/128");
-    want.type = fib::route_type::unicast;
-    want.protocol = fib::proto::bgp;
-    fib::seg6local sl;
-    sl.action = fib::behavior::end_dt46;
-    sl.structure = fib::sid_structure{32, 16, 16, 0};
+    want.type = rib::route_type::unicast;
+    want.protocol = rib::proto::bgp;
+    rib::seg6local sl;
+    sl.action = rib::behavior::end_dt46;
+    sl.structure = rib::sid_structure{32, 16, 16, 0};
     sl.vrf_name = "Vrf10";
-    fib::nexthop nh;
+    rib::nexthop nh;
     nh.local = sl;
     want.nexthops = {nh};
     EXPECT_EQ(body<route_upsert>(r.out[0]).route, want);
@@ -170,7 +170,7 @@ TEST(SonicLocalSid, DispatchedFromAnFpmFrame) {
     decode_frame(frame, ctx, out);
     ASSERT_EQ(out.size(), 1u);
     EXPECT_EQ(out[0].from, dialect::sonic);
-    EXPECT_EQ(std::get<route_upsert>(out[0].body).route.nexthops.at(0).local->action, fib::behavior::end_dt46);
+    EXPECT_EQ(std::get<route_upsert>(out[0].body).route.nexthops.at(0).local->action, rib::behavior::end_dt46);
     EXPECT_EQ(st.msg_types[1000], 1u);
 }
 
@@ -178,7 +178,7 @@ TEST(SonicLocalSid, DispatchedFromAnFpmFrame) {
 // decisions of docs/fpm-dialects.md for the B6 variants).
 struct action_case {
     uint32_t code;
-    fib::behavior behavior;
+    rib::behavior behavior;
     bool csid;
     enum { none, with_nh6, with_nh4, with_vrf } needs;
 };
@@ -198,21 +198,21 @@ TEST_P(SonicAction, MapsToKernelBehaviorAndFlavors) {
     EXPECT_EQ(r.total(), 0u);
     const auto& sl = local_of(r.out[0]);
     EXPECT_EQ(sl.action, c.behavior);
-    EXPECT_EQ(sl.flavors, c.csid ? fib::flavor::next_csid : 0u);
+    EXPECT_EQ(sl.flavors, c.csid ? rib::flavor::next_csid : 0u);
     EXPECT_EQ(sl.lcblock_bits.has_value(), c.csid);
     if (c.needs == action_case::with_nh6) {
         EXPECT_EQ(sl.nh6, ip6("2001:db8::2"));
         EXPECT_EQ(sl.ifname, "Ethernet0");
     }
     if (c.needs == action_case::with_nh4) {
-        EXPECT_EQ(sl.nh4, fib::parse_addr("192.0.2.1")->v4());
+        EXPECT_EQ(sl.nh4, rib::parse_addr("192.0.2.1")->v4());
     }
     if (c.needs == action_case::with_vrf) {
         EXPECT_EQ(sl.vrf_name, "Vrf1");
     }
 }
 
-using fib::behavior;
+using rib::behavior;
 INSTANTIATE_TEST_SUITE_P(
     AllCodes, SonicAction,
     testing::Values(action_case{1, behavior::end, false, action_case::none},
@@ -259,7 +259,7 @@ TEST(SonicLocalSid, NextCsidLengthsComeFromTheFormat) {
 TEST(SonicLocalSid, DefaultVrfSidTableWhateverRtmTableSays) {
     const auto r = run({localsid(1000, "fc00:0:1::7", 128, attr(action, u32(1)), 42)});
     ASSERT_EQ(r.out.size(), 1u);
-    EXPECT_EQ(body<route_upsert>(r.out[0]).route.key.table, fib::main_table);
+    EXPECT_EQ(body<route_upsert>(r.out[0]).route.key.table, rib::main_table);
 }
 
 TEST(SonicLocalSid, DeleteIsKeyedBySidPrefixOnly) {
@@ -268,7 +268,7 @@ TEST(SonicLocalSid, DeleteIsKeyedBySidPrefixOnly) {
     ASSERT_EQ(r.out.size(), 1u);
     EXPECT_EQ(r.total(), 0u);
     const auto& k = body<route_delete>(r.out[0]).key;
-    EXPECT_EQ(k.table, fib::main_table);
+    EXPECT_EQ(k.table, rib::main_table);
     EXPECT_EQ(k.dst, pfx("fc00:0:1::/48"));
 }
 
@@ -383,10 +383,10 @@ TEST(SonicVpnRoute, LiteralMatchesBuilderAndDecodes) {
     const auto r = run({hex(vpn_literal)});
     ASSERT_EQ(r.out.size(), 1u);
     EXPECT_EQ(r.total(), 0u);
-    fib::route want;
+    rib::route want;
     want.key.table = 12;  // the VRF ifindex, kept as sent
     want.key.dst = pfx("2001:db8:10::/48");
-    want.protocol = fib::proto::bgp;
+    want.protocol = rib::proto::bgp;
     want.pic_id = 7;      // NH_ID 0 = none
     EXPECT_EQ(body<route_upsert>(r.out[0]).route, want);
 }
@@ -404,8 +404,8 @@ TEST(SonicVpnRoute, VpnSidBecomesAnEncapPath) {
     EXPECT_EQ(rt.pic_id, 7u);
     EXPECT_EQ(rt.nh_id, 9u);
     ASSERT_EQ(rt.nexthops.size(), 1u);
-    fib::seg6_encap want;
-    want.mode = fib::encap_mode::encap;
+    rib::seg6_encap want;
+    want.mode = rib::encap_mode::encap;
     want.segments = {ip6("fc00:0:2:e004::")};
     want.source = ip6("2001:db8::1");
     EXPECT_EQ(rt.nexthops[0].seg6, want);
@@ -485,7 +485,7 @@ TEST(SonicPicContext, Singleton) {
     EXPECT_EQ(o.protocol, 186);
     ASSERT_TRUE(o.path);
     EXPECT_EQ(o.path->ifindex, 3u);
-    EXPECT_EQ(o.path->gateway, fib::parse_addr("fe80::1"));
+    EXPECT_EQ(o.path->gateway, rib::parse_addr("fe80::1"));
     EXPECT_TRUE(o.path->onlink);
 }
 
@@ -495,8 +495,8 @@ TEST(SonicPicContext, Group) {
     ASSERT_EQ(r.out.size(), 1u);
     const auto& o = body<pic_context_upsert>(r.out[0]).nh;
     ASSERT_EQ(o.group.size(), 2u);
-    EXPECT_EQ(o.group[0], (fib::nexthop_group_member{5, 1}));
-    EXPECT_EQ(o.group[1], (fib::nexthop_group_member{6, 2}));
+    EXPECT_EQ(o.group[0], (rib::nexthop_group_member{5, 1}));
+    EXPECT_EQ(o.group[1], (rib::nexthop_group_member{6, 2}));
 }
 
 TEST(SonicPicContext, Seg6EncapIsApplied) {
@@ -507,7 +507,7 @@ TEST(SonicPicContext, Seg6EncapIsApplied) {
     ASSERT_EQ(r.out.size(), 1u);
     const auto& o = body<pic_context_upsert>(r.out[0]).nh;
     ASSERT_TRUE(o.path && o.path->seg6);
-    EXPECT_EQ(o.path->seg6->segments, std::vector<fib::ip6_addr>{ip6("fc00:0:2::100")});
+    EXPECT_EQ(o.path->seg6->segments, std::vector<rib::ip6_addr>{ip6("fc00:0:2::100")});
 }
 
 TEST(SonicPicContext, DeleteAndMissingId) {
@@ -543,7 +543,7 @@ TEST(SonicSidList, SonicEncoderLayout) {
     EXPECT_EQ(r.total(), 0u);
     const auto& s = body<sidlist_upsert>(r.out[0]);
     EXPECT_EQ(s.name, "sl-a");
-    EXPECT_EQ(s.segments, (std::vector<fib::ip6_addr>{ip6("fc00:0:2::"), ip6("fc00:0:3::")}));
+    EXPECT_EQ(s.segments, (std::vector<rib::ip6_addr>{ip6("fc00:0:2::"), ip6("fc00:0:3::")}));
 }
 
 TEST(SonicSidList, BareSidsWithTypedNestOrAtTopLevel) {
@@ -555,7 +555,7 @@ TEST(SonicSidList, BareSidsWithTypedNestOrAtTopLevel) {
     const auto r = run({in_nest, flat});
     ASSERT_EQ(r.out.size(), 2u);
     EXPECT_EQ(r.total(), 0u);
-    const std::vector<fib::ip6_addr> want{ip6("fc00::a"), ip6("fc00::b"), ip6("fc00::c")};
+    const std::vector<rib::ip6_addr> want{ip6("fc00::a"), ip6("fc00::b"), ip6("fc00::c")};
     EXPECT_EQ(body<sidlist_upsert>(r.out[0]).name, "sl-b");
     EXPECT_EQ(body<sidlist_upsert>(r.out[0]).segments, want);
     EXPECT_EQ(body<sidlist_upsert>(r.out[1]).name, "sl-c");
@@ -597,8 +597,8 @@ TEST(SonicWire, ActionTableAgreesWithTheSpec) {
     // sonic_wire.hh is what other code uses; the parametrized test above checks the decoder.
     EXPECT_FALSE(sonic::to_endpoint(0));
     EXPECT_FALSE(sonic::to_endpoint(22));
-    EXPECT_EQ(sonic::to_endpoint(9)->behavior, fib::behavior::end_dt46);
-    EXPECT_EQ(sonic::to_endpoint(21)->flavors, fib::flavor::next_csid);
+    EXPECT_EQ(sonic::to_endpoint(9)->behavior, rib::behavior::end_dt46);
+    EXPECT_EQ(sonic::to_endpoint(21)->flavors, rib::flavor::next_csid);
     for (const uint16_t t : std::vector<uint16_t>{1000, 1001, 2000, 2001, 3000, 3001, 4000, 4001})
         EXPECT_TRUE(sonic::is_sonic_type(t)) << t;
     EXPECT_FALSE(sonic::is_sonic_type(24));

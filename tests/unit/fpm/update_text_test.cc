@@ -6,7 +6,7 @@
 namespace fpm {
 namespace {
 
-fib::prefix pfx(const char* s) { return *fib::parse_prefix(s); }
+rib::prefix pfx(const char* s) { return *rib::parse_prefix(s); }
 
 update make(update_body b, dialect d = dialect::netlink) {
     update u;
@@ -16,24 +16,24 @@ update make(update_body b, dialect d = dialect::netlink) {
 }
 
 TEST(UpdateText, RouteWithNexthopId) {
-    fib::route r;
+    rib::route r;
     r.key.dst = pfx("10.0.0.0/24");
-    r.protocol = fib::proto::zstatic;
+    r.protocol = rib::proto::zstatic;
     r.nh_id = 12;
     EXPECT_EQ(to_string(make(route_upsert{r})), "+route 10.0.0.0/24 table 254 proto 196 nh 12");
 }
 
 TEST(UpdateText, InlineMultipathWithSeg6) {
-    fib::route r;
+    rib::route r;
     r.key.dst = pfx("2001:db8::/48");
     r.key.table = 1000;
-    r.protocol = fib::proto::bgp;
-    fib::nexthop a;
-    a.gateway = *fib::parse_addr("fe80::1");
+    r.protocol = rib::proto::bgp;
+    rib::nexthop a;
+    a.gateway = *rib::parse_addr("fe80::1");
     a.ifindex = 3;
-    fib::nexthop b = a;
+    rib::nexthop b = a;
     b.ifindex = 4;
-    b.seg6 = fib::seg6_encap{fib::encap_mode::encap_red, {*fib::parse_ip6("fc00::1"), *fib::parse_ip6("fc00::2")}, {}, {}};
+    b.seg6 = rib::seg6_encap{rib::encap_mode::encap_red, {*rib::parse_ip6("fc00::1"), *rib::parse_ip6("fc00::2")}, {}, {}};
     r.nexthops = {a, b};
     EXPECT_EQ(to_string(make(route_upsert{r})),
               "+route 2001:db8::/48 table 1000 proto 186 [0] via fe80::1 dev 3 [1] via fe80::1 dev 4 "
@@ -41,25 +41,25 @@ TEST(UpdateText, InlineMultipathWithSeg6) {
 }
 
 TEST(UpdateText, BlackholeAndDelete) {
-    fib::route r;
+    rib::route r;
     r.key.dst = pfx("192.0.2.0/24");
-    r.type = fib::route_type::blackhole;
-    r.protocol = fib::proto::zstatic;
+    r.type = rib::route_type::blackhole;
+    r.protocol = rib::proto::zstatic;
     EXPECT_EQ(to_string(make(route_upsert{r})), "+route 192.0.2.0/24 table 254 blackhole proto 196");
     EXPECT_EQ(to_string(make(route_delete{r.key})), "-route 192.0.2.0/24 table 254");
 }
 
 TEST(UpdateText, NexthopObjects) {
-    fib::nexthop_object g;
+    rib::nexthop_object g;
     g.id = 12;
     g.group = {{11, 1}, {13, 3}};
     EXPECT_EQ(to_string(make(nexthop_upsert{g})), "+nh 12 group 11,13/3");
-    fib::nexthop_object s;
+    rib::nexthop_object s;
     s.id = 24;
-    s.path = fib::nexthop{};
+    s.path = rib::nexthop{};
     s.path->ifindex = 3;
-    fib::seg6local l;
-    l.action = fib::behavior::end_dt6;
+    rib::seg6local l;
+    l.action = rib::behavior::end_dt6;
     l.table = 10;
     s.path->local = l;
     EXPECT_EQ(to_string(make(nexthop_upsert{s})), "+nh 24 dev 3 seg6local End.DT6 table 10");
@@ -67,7 +67,7 @@ TEST(UpdateText, NexthopObjects) {
 }
 
 TEST(UpdateText, SonicKinds) {
-    EXPECT_EQ(to_string(make(sidlist_upsert{"sl1", {*fib::parse_ip6("fc00::1")}}, dialect::sonic)),
+    EXPECT_EQ(to_string(make(sidlist_upsert{"sl1", {*rib::parse_ip6("fc00::1")}}, dialect::sonic)),
               "+sidlist sl1 fc00::1 (sonic)");
     EXPECT_EQ(to_string(make(sidlist_delete{"sl1"}, dialect::sonic)), "-sidlist sl1 (sonic)");
     EXPECT_EQ(to_string(make(pic_context_delete{7}, dialect::sonic)), "-pic 7 (sonic)");

@@ -9,7 +9,7 @@ namespace {
 using namespace std::chrono_literals;
 using clock = resolve_limiter::clock;
 
-fib::ip_addr a(const char* s) { return *fib::parse_addr(s); }
+rib::ip_addr a(const char* s) { return *rib::parse_addr(s); }
 
 TEST(resolve_limiter, asks_once_per_neighbor_and_interval) {
     resolve_limiter l(1s);

@@ -26,7 +26,7 @@ M parse(const std::string& json) {
 class JsonTest : public ::testing::Test {
 protected:
     void SetUp() override { testing::fill_sample(rib); }
-    fib::rib rib;
+    rib::rib rib;
 };
 
 TEST_F(JsonTest, RoutesAreAnObjectKeyedByTableOfRouteArrays) {
@@ -55,7 +55,7 @@ TEST_F(JsonTest, RoutesAreAnObjectKeyedByTableOfRouteArrays) {
 
 TEST_F(JsonTest, RouteFieldNames) {
     pb::Response resp;
-    *resp.mutable_routes() = render_routes(rib, fib::main_table);
+    *resp.mutable_routes() = render_routes(rib, rib::main_table);
     const std::string json = to_json(resp);
     for (const char* field : {"\"prefix\": \"10.3.0.0/24\"", "\"protocol\": 186", "\"protocolName\": \"bgp\"",
                               "\"nhId\": 40", "\"resolveState\": \"partial\"", "\"missingIds\": [", "\"type\": \"blackhole\"",
@@ -122,7 +122,7 @@ TEST_F(JsonTest, VrfsAndEncapSourceRoundTrip) {
     EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(parse<pb::VrfTable>(json), resp.vrfs()));
 
     vrf::encap_source_resolver res;
-    const auto cfg = fib::parse_ip6("fc00:0:1::9");
+    const auto cfg = rib::parse_ip6("fc00:0:1::9");
     res.set_configured(cfg);
     *resp.mutable_encap_source() = render_encap_source(res, cfg);
     json = to_json(resp);

@@ -37,8 +37,8 @@ TEST(Names, MessageTypes) {
 }
 
 TEST(Names, Behaviors) {
-    using fib::behavior;
-    namespace fl = fib::flavor;
+    using rib::behavior;
+    namespace fl = rib::flavor;
     EXPECT_EQ(behavior_display_name(behavior::end, 0), "End");
     EXPECT_EQ(behavior_display_name(behavior::end, fl::next_csid), "uN");
     EXPECT_EQ(behavior_display_name(behavior::end, fl::psp | fl::next_csid), "uN");
@@ -52,12 +52,12 @@ TEST(Names, Behaviors) {
 }
 
 TEST(Names, ModelEnums) {
-    EXPECT_EQ(encap_mode_name(fib::encap_mode::encap), "H.Encaps");
-    EXPECT_EQ(encap_mode_name(fib::encap_mode::encap_red), "H.Encaps.Red");
-    EXPECT_EQ(encap_mode_name(fib::encap_mode::inline_srh), "H.Insert");
-    EXPECT_EQ(encap_mode_name(fib::encap_mode::l2encap_red), "H.Encaps.L2.Red");
-    EXPECT_EQ(route_type_name(fib::route_type::prohibit), "prohibit");
-    EXPECT_EQ(resolve_state_name(fib::resolve_state::no_paths), "no_paths");
+    EXPECT_EQ(encap_mode_name(rib::encap_mode::encap), "H.Encaps");
+    EXPECT_EQ(encap_mode_name(rib::encap_mode::encap_red), "H.Encaps.Red");
+    EXPECT_EQ(encap_mode_name(rib::encap_mode::inline_srh), "H.Insert");
+    EXPECT_EQ(encap_mode_name(rib::encap_mode::l2encap_red), "H.Encaps.L2.Red");
+    EXPECT_EQ(route_type_name(rib::route_type::prohibit), "prohibit");
+    EXPECT_EQ(resolve_state_name(rib::resolve_state::no_paths), "no_paths");
 }
 
 TEST(Names, Printable) {

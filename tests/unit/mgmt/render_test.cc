@@ -21,13 +21,13 @@ const pb::Route* find(const pb::RouteTables& t, uint32_t table, std::string_view
 class RenderTest : public ::testing::Test {
 protected:
     void SetUp() override { testing::fill_sample(rib); }
-    fib::rib rib;
+    rib::rib rib;
     vrf::registry vrfs;  // the default VRF only, until a test adds some
 
     void configure(std::vector<vrf::vrf_spec> specs) { (void)vrfs.sync(vrf::source::config, specs); }
 };
 
-vrf::vrf_spec spec(const char* name, fib::table_id table, std::vector<std::string> members = {}) {
+vrf::vrf_spec spec(const char* name, rib::table_id table, std::vector<std::string> members = {}) {
     vrf::vrf_spec s;
     s.name = name;
     s.table = table;
@@ -120,15 +120,15 @@ TEST_F(RenderTest, InlineMultipathKeepsWeightsLabelsOnlink) {
 }
 
 TEST_F(RenderTest, Seg6LocalFields) {
-    fib::seg6local l;
-    l.action = fib::behavior::end_dx4;
-    l.flavors = fib::flavor::psp | fib::flavor::usd | (1u << 9);
-    l.nh4 = fib::ip4_addr{{10, 0, 0, 9}};
+    rib::seg6local l;
+    l.action = rib::behavior::end_dx4;
+    l.flavors = rib::flavor::psp | rib::flavor::usd | (1u << 9);
+    l.nh4 = rib::ip4_addr{{10, 0, 0, 9}};
     l.oif = 4;
     l.table = 100;
-    l.structure = fib::sid_structure{32, 16, 16, 0};
+    l.structure = rib::sid_structure{32, 16, 16, 0};
     l.vrf_name = "Vrf\x01red\xff";
-    l.srh = fib::seg6_encap{fib::encap_mode::encap_red, {testing::addr6("fc00::1"), testing::addr6("fc00::2")},
+    l.srh = rib::seg6_encap{rib::encap_mode::encap_red, {testing::addr6("fc00::1"), testing::addr6("fc00::2")},
                             testing::addr6("fc00::9"), "sl1"};
     pb::Seg6Local out;
     render_seg6local(l, out);
@@ -174,9 +174,9 @@ TEST_F(RenderTest, NexthopsWithUsersAndForwardReferences) {
 }
 
 TEST_F(RenderTest, PicContextsAndSidLists) {
-    fib::nexthop_object pic = testing::singleton(7, fib::proto::bgp, testing::via("fe80::2", 6));
+    rib::nexthop_object pic = testing::singleton(7, rib::proto::bgp, testing::via("fe80::2", 6));
     rib.upsert_pic_context(pic);
-    auto r = testing::make_route(1, "10.77.0.0/24", fib::proto::bgp);
+    auto r = testing::make_route(1, "10.77.0.0/24", rib::proto::bgp);
     r.pic_id = 7;
     r.nexthops = {testing::via("10.0.0.2", 3)};
     rib.upsert_route(r);
@@ -250,17 +250,17 @@ TEST_F(RenderTest, SidRefusedWithoutItsVrfAndCounted) {
 
 TEST_F(RenderTest, SidOriginAndShadowedConfigSids) {
     configure({spec("red", 10)});
-    fib::route cfg;
-    cfg.key.dst = *fib::parse_prefix("fc00:0:1:e000::/128");  // zebra's End.DT46 is there
-    cfg.protocol = fib::proto::config;
-    fib::nexthop n;
-    fib::seg6local l;
-    l.action = fib::behavior::end_dt4;
+    rib::route cfg;
+    cfg.key.dst = *rib::parse_prefix("fc00:0:1:e000::/128");  // zebra's End.DT46 is there
+    cfg.protocol = rib::proto::config;
+    rib::nexthop n;
+    rib::seg6local l;
+    l.action = rib::behavior::end_dt4;
     l.vrf_name = "red";
     n.local = l;
     cfg.nexthops = {n};
     rib.add_config_route(cfg);  // under zebra's SID: shadowed from the start
-    cfg.key.dst = *fib::parse_prefix("fc00:0:1:f000::/128");
+    cfg.key.dst = *rib::parse_prefix("fc00:0:1:f000::/128");
     rib.add_config_route(cfg);
     const auto t = render_sids(rib, vrfs);
     ASSERT_EQ(t.sids_size(), 5);
@@ -319,7 +319,7 @@ TEST_F(RenderTest, EncapSourceByOrigin) {
     EXPECT_EQ(e.kernel_tunsrc(), "unknown");
     EXPECT_FALSE(e.has_configured());
 
-    const auto cfg = fib::parse_ip6("fc00:0:1::9");
+    const auto cfg = rib::parse_ip6("fc00:0:1::9");
     res.set_configured(cfg);
     e = render_encap_source(res, cfg);
     EXPECT_EQ(e.address(), "fc00:0:1::9");
@@ -328,7 +328,7 @@ TEST_F(RenderTest, EncapSourceByOrigin) {
     EXPECT_EQ(e.configured(), "fc00:0:1::9");
 
     // The kernel's tunsrc (FRR's source-address) wins over srv6d's config.
-    res.set_kernel_tunsrc(vrf::tunsrc_reading{true, fib::parse_ip6("fc00:0:1::1"), {}});
+    res.set_kernel_tunsrc(vrf::tunsrc_reading{true, rib::parse_ip6("fc00:0:1::1"), {}});
     e = render_encap_source(res, cfg);
     EXPECT_EQ(e.address(), "fc00:0:1::1");
     EXPECT_EQ(e.origin(), "kernel-tunsrc");

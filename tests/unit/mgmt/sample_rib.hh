@@ -5,51 +5,51 @@
 
 #include <string_view>
 
-#include "fib/addr.hh"
-#include "fib/rib.hh"
+#include "rib/addr.hh"
+#include "rib/rib.hh"
 
 namespace mgmt::testing {
 
-inline fib::ip_addr addr(std::string_view s) { return *fib::parse_addr(s); }
-inline fib::ip6_addr addr6(std::string_view s) { return *fib::parse_ip6(s); }
-inline fib::prefix pfx(std::string_view s) { return *fib::parse_prefix(s); }
+inline rib::ip_addr addr(std::string_view s) { return *rib::parse_addr(s); }
+inline rib::ip6_addr addr6(std::string_view s) { return *rib::parse_ip6(s); }
+inline rib::prefix pfx(std::string_view s) { return *rib::parse_prefix(s); }
 
-inline fib::route make_route(fib::table_id table, std::string_view dst, uint8_t protocol) {
-    fib::route r;
+inline rib::route make_route(rib::table_id table, std::string_view dst, uint8_t protocol) {
+    rib::route r;
     r.key.table = table;
     r.key.dst = pfx(dst);
     r.protocol = protocol;
     return r;
 }
 
-inline fib::nexthop via(std::string_view gw, uint32_t ifindex) {
-    fib::nexthop nh;
+inline rib::nexthop via(std::string_view gw, uint32_t ifindex) {
+    rib::nexthop nh;
     nh.gateway = addr(gw);
     nh.ifindex = ifindex;
     return nh;
 }
 
-inline fib::nexthop_object singleton(uint32_t id, uint8_t protocol, fib::nexthop path) {
-    fib::nexthop_object o;
+inline rib::nexthop_object singleton(uint32_t id, uint8_t protocol, rib::nexthop path) {
+    rib::nexthop_object o;
     o.id = id;
     o.protocol = protocol;
     o.path = std::move(path);
     return o;
 }
 
-inline void fill_sample(fib::rib& rib) {
-    using namespace fib;
+inline void fill_sample(rib::rib& rib) {
+    using namespace rib;
     // --- nexthop objects
     rib.upsert_nexthop(singleton(12, proto::zstatic, via("10.0.0.2", 3)));
-    fib::nexthop encap = via("fe80::1", 5);
+    rib::nexthop encap = via("fe80::1", 5);
     encap.seg6 = seg6_encap{encap_mode::encap, {addr6("fc00:0:2:e000::")}, std::nullopt, {}};
     rib.upsert_nexthop(singleton(13, proto::bgp, encap));
-    fib::nexthop_object group;
+    rib::nexthop_object group;
     group.id = 40;
     group.protocol = proto::bgp;
     group.group = {{12, 1}, {14, 2}};  // 14 not received (yet)
     rib.upsert_nexthop(group);
-    fib::nexthop un;
+    rib::nexthop un;
     un.ifindex = 9;
     seg6local end;
     end.action = behavior::end;
@@ -88,7 +88,7 @@ inline void fill_sample(fib::rib& rib) {
     r.nh_id = 50;
     rib.upsert_route(r);
     r = make_route(main_table, "fc00:0:1:e000::/128", proto::bgp);  // inline End.DT46
-    fib::nexthop dt;
+    rib::nexthop dt;
     dt.ifindex = 9;
     seg6local dt46;
     dt46.action = behavior::end_dt46;
@@ -97,7 +97,7 @@ inline void fill_sample(fib::rib& rib) {
     r.nexthops = {dt};
     rib.upsert_route(r);
     r = make_route(main_table, "fc00:0:1::2/128", proto::kernel);  // End.X, FRR 8.4 style
-    fib::nexthop x;
+    rib::nexthop x;
     x.ifindex = 2;
     seg6local endx;
     endx.action = behavior::end_x;
@@ -109,7 +109,7 @@ inline void fill_sample(fib::rib& rib) {
 
     // --- table 10
     r = make_route(10, "10.10.0.0/24", proto::kernel);
-    fib::nexthop connected;
+    rib::nexthop connected;
     connected.ifindex = 7;
     r.nexthops = {connected};
     rib.upsert_route(r);

@@ -11,11 +11,11 @@ namespace {
 class TextTest : public ::testing::Test {
 protected:
     void SetUp() override { testing::fill_sample(rib); }
-    fib::rib rib;
+    rib::rib rib;
     vrf::registry vrfs;  // the default VRF only, until a test binds some
 };
 
-vrf::vrf_spec spec(const char* name, fib::table_id table, std::vector<vrf::member> members = {}) {
+vrf::vrf_spec spec(const char* name, rib::table_id table, std::vector<vrf::member> members = {}) {
     vrf::vrf_spec s;
     s.name = name;
     s.table = table;
@@ -51,20 +51,20 @@ TEST_F(TextTest, Routes) {
 
 TEST_F(TextTest, EmptyRibPrintsNothing) {
     // As vtysh: no legend without routes.
-    EXPECT_EQ(format_routes(render_routes(fib::rib{})), "");
-    EXPECT_EQ(format_sids(render_sids(fib::rib{}, vrfs)), "");
-    EXPECT_EQ(format_nexthops(render_nexthops(fib::rib{})), "");
+    EXPECT_EQ(format_routes(render_routes(rib::rib{})), "");
+    EXPECT_EQ(format_sids(render_sids(rib::rib{}, vrfs)), "");
+    EXPECT_EQ(format_nexthops(render_nexthops(rib::rib{})), "");
 }
 
 TEST_F(TextTest, SourceSpecificRouteAndRouteAttributes) {
-    fib::rib r2;
-    auto r = testing::make_route(fib::main_table, "2001:db8::/64", fib::proto::zstatic);
+    rib::rib r2;
+    auto r = testing::make_route(rib::main_table, "2001:db8::/64", rib::proto::zstatic);
     r.key.src = testing::pfx("2001:db8:9::/48");
     r.nexthops = {testing::via("fe80::1", 3), testing::via("fe80::2", 4)};
     r.mtu = 1400;
     r2.upsert_route(r);
-    r = testing::make_route(fib::main_table, "10.0.0.0/8", fib::proto::ospf);
-    r.type = fib::route_type::prohibit;
+    r = testing::make_route(rib::main_table, "10.0.0.0/8", rib::proto::ospf);
+    r.type = rib::route_type::prohibit;
     r2.upsert_route(r);
     const std::string text = format_routes(render_routes(r2));
     const std::string header = "\nTable 254 (main):\n";
@@ -103,9 +103,9 @@ TEST_F(TextTest, Seg6LocalContext) {
 }
 
 TEST_F(TextTest, Nexthops) {
-    fib::nexthop_object bh;
+    rib::nexthop_object bh;
     bh.id = 60;
-    bh.protocol = fib::proto::zstatic;
+    bh.protocol = rib::proto::zstatic;
     bh.blackhole = true;
     rib.upsert_nexthop(bh);
     rib.upsert_sidlist("sl1", {testing::addr6("fc00::1"), testing::addr6("fc00::2")});
@@ -191,9 +191,9 @@ TEST_F(TextTest, EncapSource) {
               "configured to derive from)\n"
               "  Kernel tunsrc: unknown\n"
               "  Configured (encap.source): none\n");
-    res.set_configured(fib::parse_ip6("fc00:0:1::9"));
-    res.set_kernel_tunsrc(vrf::tunsrc_reading{true, fib::parse_ip6("fc00:0:1::1"), {}});
-    EXPECT_EQ(format_encap_source(render_encap_source(res, fib::parse_ip6("fc00:0:1::9"))),
+    res.set_configured(rib::parse_ip6("fc00:0:1::9"));
+    res.set_kernel_tunsrc(vrf::tunsrc_reading{true, rib::parse_ip6("fc00:0:1::1"), {}});
+    EXPECT_EQ(format_encap_source(render_encap_source(res, rib::parse_ip6("fc00:0:1::9"))),
               "Encap source: fc00:0:1::1 (kernel tunsrc, set by FRR zebra)\n"
               "  Kernel tunsrc: unknown\n"
               "  Configured (encap.source): fc00:0:1::9\n");

@@ -7,8 +7,8 @@
 namespace vrf {
 namespace {
 
-fib::ip6_addr a6(const char* s) {
-    auto a = fib::parse_ip6(s);
+rib::ip6_addr a6(const char* s) {
+    auto a = rib::parse_ip6(s);
     if (!a)
         throw std::invalid_argument(s);  // a typo in the test itself
     return *a;
@@ -28,8 +28,8 @@ tunsrc_reading kernel_fails(std::string why) {
     return r;
 }
 
-fib::seg6_encap encap(std::optional<const char*> src = std::nullopt) {
-    fib::seg6_encap e;
+rib::seg6_encap encap(std::optional<const char*> src = std::nullopt) {
+    rib::seg6_encap e;
     e.segments = {a6("fc00:0:2:e000::")};
     if (src)
         e.source = a6(*src);
@@ -39,7 +39,7 @@ fib::seg6_encap encap(std::optional<const char*> src = std::nullopt) {
 // Every tier set: each one only shows when all above it are gone.
 TEST(EncapSource, Precedence) {
     encap_source_resolver r;
-    r.set_derivation(a6("fc00:ff::1"), fib::parse_prefix("fc00:0:1::/48"));
+    r.set_derivation(a6("fc00:ff::1"), rib::parse_prefix("fc00:0:1::/48"));
     r.set_configured(a6("fc00:c::1"));
     r.set_kernel_tunsrc(kernel_says("fc00:0:1::1"));
 
@@ -63,7 +63,7 @@ TEST(EncapSource, Precedence) {
     EXPECT_EQ(s.origin, encap_origin::derived);
     EXPECT_EQ(to_string(s), "fc00:ff::1 (derived from configured loopback fc00:ff::1)");
     // 4b. derived from the locator
-    r.set_derivation(std::nullopt, fib::parse_prefix("fc00:0:1::/48"));
+    r.set_derivation(std::nullopt, rib::parse_prefix("fc00:0:1::/48"));
     s = r.resolve(encap());
     EXPECT_EQ(to_string(s), "fc00:0:1::1 (derived from locator fc00:0:1::/48)");
     // none
@@ -143,19 +143,19 @@ TEST(EncapSource, UnusableOwnInputsAreSkippedWithAReason) {
     EXPECT_FALSE(r.global().ok());
     EXPECT_EQ(r.global().detail, "kernel tunsrc not read yet, encap-source rejected: fe80::1 is link-local: "
                                  "not routable back to this node, loopback rejected: ::1 is the loopback address");
-    r.set_derivation(a6("::1"), fib::parse_prefix("fc00:0:7::/48"));
+    r.set_derivation(a6("::1"), rib::parse_prefix("fc00:0:7::/48"));
     EXPECT_EQ(r.global().addr, a6("fc00:0:7::1"));  // the locator still works
-    r.set_derivation(std::nullopt, fib::parse_prefix("10.0.0.0/8"));  // not IPv6: ignored
+    r.set_derivation(std::nullopt, rib::parse_prefix("10.0.0.0/8"));  // not IPv6: ignored
     EXPECT_FALSE(r.global().ok());
 }
 
 TEST(EncapSource, LocatorDerivation) {
     encap_source_resolver r;
-    r.set_derivation(std::nullopt, fib::parse_prefix("fc00:0:1:2::/64"));
+    r.set_derivation(std::nullopt, rib::parse_prefix("fc00:0:1:2::/64"));
     EXPECT_EQ(r.global().addr, a6("fc00:0:1:2::1"));  // not the subnet-router anycast address
-    r.set_derivation(std::nullopt, fib::parse_prefix("fc00:0:1:2::9/128"));
+    r.set_derivation(std::nullopt, rib::parse_prefix("fc00:0:1:2::9/128"));
     EXPECT_EQ(r.global().addr, a6("fc00:0:1:2::9"));
-    r.set_derivation(std::nullopt, fib::parse_prefix("ff00::/8"));
+    r.set_derivation(std::nullopt, rib::parse_prefix("ff00::/8"));
     EXPECT_FALSE(r.global().ok());
     EXPECT_EQ(r.global().detail, "kernel tunsrc not read yet, no encap-source configured, "
                                  "locator ff00::/8 gives no usable address");

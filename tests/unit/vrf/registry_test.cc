@@ -5,7 +5,7 @@
 namespace vrf {
 namespace {
 
-vrf_spec spec(std::string name, fib::table_id t, std::vector<std::string> members = {}) {
+vrf_spec spec(std::string name, rib::table_id t, std::vector<std::string> members = {}) {
     vrf_spec s;
     s.name = std::move(name);
     s.table = t;
@@ -14,7 +14,7 @@ vrf_spec spec(std::string name, fib::table_id t, std::vector<std::string> member
     return s;
 }
 
-vrf_spec kspec(std::string name, fib::table_id t, uint32_t dev, std::vector<std::pair<std::string, uint32_t>> members = {}) {
+vrf_spec kspec(std::string name, rib::table_id t, uint32_t dev, std::vector<std::pair<std::string, uint32_t>> members = {}) {
     vrf_spec s;
     s.name = std::move(name);
     s.table = t;
@@ -24,7 +24,7 @@ vrf_spec kspec(std::string name, fib::table_id t, uint32_t dev, std::vector<std:
     return s;
 }
 
-std::string bound_name(const registry& r, fib::table_id t) {
+std::string bound_name(const registry& r, rib::table_id t) {
     const binding b = r.lookup_table(t);
     return b.vrf ? b.vrf->name : "";
 }
@@ -163,7 +163,7 @@ TEST(Registry, ConfigVsKernelSameNameDifferentTable) {
         const vrf_info* v = r.find("red");
         EXPECT_EQ(v->state, vrf_state::conflict);
         EXPECT_EQ(v->reason, "vrf red: config binds table 10, kernel binds table 20");
-        for (fib::table_id t : {10u, 20u}) {
+        for (rib::table_id t : {10u, 20u}) {
             const binding b = r.lookup_table(t);
             EXPECT_EQ(b.state, binding::kind::conflict);
             EXPECT_EQ(b.vrf, v);

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "fib/behaviors.hh"
+#include "rib/behaviors.hh"
 #include "fpm/nl_attr.hh"
 
 namespace vrf {
@@ -32,13 +32,13 @@ std::vector<uint8_t> unhex(std::string_view h) {
 
 // Just enough of RTM_NEWNEXTHOP to pull the seg6local fields out of NHA_ENCAP; the real
 // decoder lives in fpm/ and is tested there. Here the point is the bytes FRR sends.
-fib::seg6local seg6local_from_frame(std::string_view hex) {
+rib::seg6local seg6local_from_frame(std::string_view hex) {
     const auto frame = unhex(hex);
     fpm::nl::message_walker msgs(fpm::nl::bytes(frame).subspan(4));  // FPM header
     auto m = msgs.next();
     EXPECT_TRUE(m);
     EXPECT_EQ(m->hdr.type, 104);  // RTM_NEWNEXTHOP
-    fib::seg6local s;
+    rib::seg6local s;
     fpm::nl::attr_walker attrs(m->body.subspan(8));  // struct nhmsg
     bool found = false;
     while (auto a = attrs.next()) {
@@ -51,7 +51,7 @@ fib::seg6local seg6local_from_frame(std::string_view hex) {
             if (!v)
                 continue;  // nests (flavors): not in these frames
             if (b->type == 1)
-                s.action = static_cast<fib::behavior>(*v);
+                s.action = static_cast<rib::behavior>(*v);
             else if (b->type == 3)
                 s.table = *v;
             else if (b->type == 9)
@@ -62,32 +62,32 @@ fib::seg6local seg6local_from_frame(std::string_view hex) {
     return s;
 }
 
-vrf_spec spec(std::string name, fib::table_id t) {
+vrf_spec spec(std::string name, rib::table_id t) {
     vrf_spec s;
     s.name = std::move(name);
     s.table = t;
     return s;
 }
 
-fib::seg6local sid(fib::behavior b) {
-    fib::seg6local s;
+rib::seg6local sid(rib::behavior b) {
+    rib::seg6local s;
     s.action = b;
     return s;
 }
 
-fib::prefix pfx(std::string_view p) { return *fib::parse_prefix(p); }
+rib::prefix pfx(std::string_view p) { return *rib::parse_prefix(p); }
 
 TEST(SidBinding, FixturesAreWhatFrrSends) {
     const auto dt6 = seg6local_from_frame(dt6_table100);
-    EXPECT_EQ(dt6.action, fib::behavior::end_dt6);
+    EXPECT_EQ(dt6.action, rib::behavior::end_dt6);
     EXPECT_EQ(dt6.table, 100u);
     EXPECT_FALSE(dt6.vrftable);
     const auto dt4 = seg6local_from_frame(dt4_vrftable100);
-    EXPECT_EQ(dt4.action, fib::behavior::end_dt4);
+    EXPECT_EQ(dt4.action, rib::behavior::end_dt4);
     EXPECT_EQ(dt4.vrftable, 100u);
     EXPECT_FALSE(dt4.table);
     const auto dt46 = seg6local_from_frame(dt46_vrftable100);
-    EXPECT_EQ(dt46.action, fib::behavior::end_dt46);
+    EXPECT_EQ(dt46.action, rib::behavior::end_dt46);
     EXPECT_EQ(dt46.vrftable, 100u);
     EXPECT_FALSE(dt46.table);
 }
@@ -95,7 +95,7 @@ TEST(SidBinding, FixturesAreWhatFrrSends) {
 TEST(SidBinding, DtSidsAsFrrSendsThemFollowTheBinding) {
     for (auto hex : {dt6_table100, dt4_vrftable100, dt46_vrftable100}) {
         const auto s = seg6local_from_frame(hex);
-        SCOPED_TRACE(std::string(fib::behavior_name(s.action)));
+        SCOPED_TRACE(std::string(rib::behavior_name(s.action)));
         registry r;
         // Unbound: refused with the exact reason, never the main table.
         sid_binding b = bind_sid(s, r);
@@ -131,7 +131,7 @@ TEST(SidBinding, DtSidsAsFrrSendsThemFollowTheBinding) {
 
 TEST(SidBinding, DefaultVrfTable) {
     registry r;
-    fib::seg6local s = sid(fib::behavior::end_dt6);
+    rib::seg6local s = sid(rib::behavior::end_dt6);
     s.table = 254;  // staticd uDT6 "vrf default" (frr10-capture c1-static-sids)
     const sid_binding b = bind_sid(s, r);
     EXPECT_TRUE(b.active);
@@ -141,7 +141,7 @@ TEST(SidBinding, DefaultVrfTable) {
 
 TEST(SidBinding, EndTResolvesItsTable) {
     registry r;
-    fib::seg6local s = sid(fib::behavior::end_t);
+    rib::seg6local s = sid(rib::behavior::end_t);
     s.table = 10;
     EXPECT_EQ(bind_sid(s, r).reason, "table 10 is not bound to any VRF");
     ASSERT_TRUE(r.set(source::config, spec("red", 10)).ok());
@@ -150,10 +150,10 @@ TEST(SidBinding, EndTResolvesItsTable) {
 
 TEST(SidBinding, BehaviorsWithoutATableNeedNoVrf) {
     registry r;
-    for (auto b : {fib::behavior::end, fib::behavior::end_x, fib::behavior::end_dx4, fib::behavior::end_dx6,
-                   fib::behavior::end_b6_encaps}) {
+    for (auto b : {rib::behavior::end, rib::behavior::end_x, rib::behavior::end_dx4, rib::behavior::end_dx6,
+                   rib::behavior::end_b6_encaps}) {
         const sid_binding x = bind_sid(sid(b), r);
-        EXPECT_TRUE(x.active) << fib::behavior_name(b);
+        EXPECT_TRUE(x.active) << rib::behavior_name(b);
         EXPECT_FALSE(x.vrf);
         EXPECT_EQ(x.why, sid_refusal::none);
     }
@@ -165,7 +165,7 @@ TEST(SidBinding, TableInConflict) {
     vrf_spec k = spec("red", 20);
     k.dev_ifindex = 7;
     ASSERT_FALSE(r.set(source::kernel, k).ok());
-    fib::seg6local s = sid(fib::behavior::end_dt4);
+    rib::seg6local s = sid(rib::behavior::end_dt4);
     s.vrftable = 10;
     const sid_binding b = bind_sid(s, r);
     EXPECT_FALSE(b.active);
@@ -179,7 +179,7 @@ TEST(SidBinding, TableClaimedByTwoNames) {
     registry r;
     ASSERT_TRUE(r.set(source::kernel, spec("blue", 10)).ok());
     ASSERT_FALSE(r.set(source::config, spec("red", 10)).ok());
-    fib::seg6local s = sid(fib::behavior::end_dt46);
+    rib::seg6local s = sid(rib::behavior::end_dt46);
     s.vrftable = 10;
     EXPECT_EQ(bind_sid(s, r).reason, "table 10 is bound to vrf red which is in conflict: "
                                      "table 10: config binds vrf red, kernel binds vrf blue");
@@ -187,7 +187,7 @@ TEST(SidBinding, TableClaimedByTwoNames) {
 
 TEST(SidBinding, SonicNamesTheVrf) {
     registry r;
-    fib::seg6local s = sid(fib::behavior::end_dt46);
+    rib::seg6local s = sid(rib::behavior::end_dt46);
     s.vrf_name = "Vrf10";
     sid_binding b = bind_sid(s, r);
     EXPECT_EQ(b.why, sid_refusal::vrf_unknown);
@@ -208,7 +208,7 @@ TEST(SidBinding, SonicNamesTheVrf) {
 TEST(SidBinding, NameAndTableMustAgree) {
     registry r;
     ASSERT_TRUE(r.set(source::config, spec("red", 10)).ok());
-    fib::seg6local s = sid(fib::behavior::end_dt4);
+    rib::seg6local s = sid(rib::behavior::end_dt4);
     s.vrf_name = "red";
     s.vrftable = 11;
     const sid_binding b = bind_sid(s, r);
@@ -220,7 +220,7 @@ TEST(SidBinding, NameAndTableMustAgree) {
 
 TEST(SidBinding, DtWithoutTable) {
     registry r;
-    const sid_binding b = bind_sid(sid(fib::behavior::end_dt6), r);
+    const sid_binding b = bind_sid(sid(rib::behavior::end_dt6), r);
     EXPECT_EQ(b.why, sid_refusal::no_table);
     EXPECT_EQ(b.reason, "End.DT6 names neither a table nor a VRF");
 }
@@ -230,7 +230,7 @@ TEST(SidTracker, ActivatesAndDeactivatesByItselfAndCountsTransitions) {
     sid_tracker t;
     const auto dt6 = seg6local_from_frame(dt6_table100);
     const auto dt4 = seg6local_from_frame(dt4_vrftable100);
-    fib::seg6local end = sid(fib::behavior::end);
+    rib::seg6local end = sid(rib::behavior::end);
     EXPECT_FALSE(t.upsert(pfx("fc00:0:1::5/128"), dt6, r).active);
     EXPECT_FALSE(t.upsert(pfx("fc00:0:1::6/128"), dt4, r).active);
     EXPECT_TRUE(t.upsert(pfx("fc00:0:1::/48"), end, r).active);

@@ -11,7 +11,7 @@
 namespace vrf {
 namespace {
 
-fib::prefix pfx(const char* s) { return *fib::parse_prefix(s); }
+rib::prefix pfx(const char* s) { return *rib::parse_prefix(s); }
 
 sid_spec ok(const char* line) {
     auto r = parse_sid(line);
@@ -22,7 +22,7 @@ sid_spec ok(const char* line) {
 TEST(SidParse, DecapsulatingBehaviorsByVrfOrTable) {
     auto s = ok("fc00:1::d46 End.DT46 vrf red");
     EXPECT_EQ(s.sid, pfx("fc00:1::d46/128"));  // no length: a /128
-    EXPECT_EQ(s.local.action, fib::behavior::end_dt46);
+    EXPECT_EQ(s.local.action, rib::behavior::end_dt46);
     EXPECT_EQ(s.local.vrf_name, "red");
     EXPECT_FALSE(s.local.decap_table());
 
@@ -31,7 +31,7 @@ TEST(SidParse, DecapsulatingBehaviorsByVrfOrTable) {
     EXPECT_EQ(s.local.vrftable, 10u);
     EXPECT_FALSE(s.local.table);
     s = ok("fc00:1::d46 end.dt46 table 10");  // behavior names as the RFC spells them, any case
-    EXPECT_EQ(s.local.action, fib::behavior::end_dt46);
+    EXPECT_EQ(s.local.action, rib::behavior::end_dt46);
     EXPECT_EQ(s.local.vrftable, 10u);
     s = ok("fc00:1::d6 End.DT6 table 20");
     EXPECT_EQ(s.local.table, 20u);
@@ -44,38 +44,38 @@ TEST(SidParse, DecapsulatingBehaviorsByVrfOrTable) {
 
 TEST(SidParse, EndpointAndCrossConnectBehaviors) {
     auto s = ok("fc00:1::e End");
-    EXPECT_EQ(s.local, fib::seg6local{});
+    EXPECT_EQ(s.local, rib::seg6local{});
     s = ok("fc00:1::/48 End flavors next-csid");  // uN with the kernel's default lengths
     EXPECT_EQ(s.sid, pfx("fc00:1::/48"));
-    EXPECT_EQ(s.local.flavors, fib::flavor::next_csid);
+    EXPECT_EQ(s.local.flavors, rib::flavor::next_csid);
     EXPECT_EQ(s.local.lcblock_bits, 32);
     EXPECT_EQ(s.local.lcnode_fn_bits, 16);
     s = ok("fc00:1::/48 End flavors next-csid lblen 24 nflen 24");
     EXPECT_EQ(s.local.lcblock_bits, 24);
     EXPECT_EQ(s.local.lcnode_fn_bits, 24);
     s = ok("fc00:1::e End flavors psp,usp,usd");
-    EXPECT_EQ(s.local.flavors, fib::flavor::psp | fib::flavor::usp | fib::flavor::usd);
+    EXPECT_EQ(s.local.flavors, rib::flavor::psp | rib::flavor::usp | rib::flavor::usd);
     EXPECT_FALSE(s.local.lcblock_bits);
 
     s = ok("fc00:1::a End.X nh6 fe80::1 oif 4 flavors psp");
-    EXPECT_EQ(s.local.action, fib::behavior::end_x);
-    EXPECT_EQ(s.local.nh6, fib::parse_ip6("fe80::1"));
+    EXPECT_EQ(s.local.action, rib::behavior::end_x);
+    EXPECT_EQ(s.local.nh6, rib::parse_ip6("fe80::1"));
     EXPECT_EQ(s.local.oif, 4u);
-    EXPECT_EQ(s.local.flavors, fib::flavor::psp);
+    EXPECT_EQ(s.local.flavors, rib::flavor::psp);
     s = ok("fc00:1::a6 End.DX6 nh6 fd01::2");
-    EXPECT_EQ(s.local.nh6, fib::parse_ip6("fd01::2"));
+    EXPECT_EQ(s.local.nh6, rib::parse_ip6("fd01::2"));
     EXPECT_FALSE(s.local.oif);  // the egress is then the one fd01::2 routes through
     s = ok("fc00:1::a4 End.DX4 oif 3 nh4 192.0.2.1");
-    EXPECT_EQ(s.local.nh4, fib::parse_addr("192.0.2.1")->v4());
+    EXPECT_EQ(s.local.nh4, rib::parse_addr("192.0.2.1")->v4());
     EXPECT_EQ(s.local.oif, 3u);
 }
 
 TEST(SidParse, TheRouteIsAnInlineSidInTheMainTable) {
     const auto r = to_route(ok("fc00:1::d46 End.DT46 vrf red"));
-    EXPECT_EQ(r.key.table, fib::main_table);
+    EXPECT_EQ(r.key.table, rib::main_table);
     EXPECT_EQ(r.key.dst, pfx("fc00:1::d46/128"));
-    EXPECT_EQ(r.protocol, fib::proto::config);
-    EXPECT_EQ(r.type, fib::route_type::unicast);
+    EXPECT_EQ(r.protocol, rib::proto::config);
+    EXPECT_EQ(r.type, rib::route_type::unicast);
     ASSERT_EQ(r.nexthops.size(), 1u);
     ASSERT_TRUE(r.nexthops[0].local);
     EXPECT_EQ(r.nexthops[0].local->vrf_name, "red");

@@ -12,7 +12,7 @@ namespace {
 std::string addr_text(const tunsrc_reading& r) {
     if (!r.ok)
         return "error: " + r.error;
-    return r.addr ? fib::to_string(*r.addr) : "unset";
+    return r.addr ? rib::to_string(*r.addr) : "unset";
 }
 
 // The kernel holds the value (set with iproute2, independent of srv6d); we read it back.
@@ -27,9 +27,9 @@ TEST(Tunsrc, ReadsWhatTheKernelHolds) {
         if (test::sh("ip sr tunsrc set fc00:99::99") != 0)
             return std::string("ip sr tunsrc set failed");
         r = reader.read();
-        f.expect(r.ok && r.addr == fib::parse_ip6("fc00:99::99"), "after set: got " + addr_text(r));
+        f.expect(r.ok && r.addr == rib::parse_ip6("fc00:99::99"), "after set: got " + addr_text(r));
         r = read_tunsrc();  // the one-shot form agrees
-        f.expect(r.ok && r.addr == fib::parse_ip6("fc00:99::99"), "one-shot after set: got " + addr_text(r));
+        f.expect(r.ok && r.addr == rib::parse_ip6("fc00:99::99"), "one-shot after set: got " + addr_text(r));
 
         if (test::sh("ip sr tunsrc set ::") != 0)
             return std::string("ip sr tunsrc set :: failed");
@@ -55,7 +55,7 @@ TEST(Tunsrc, PollerFeedsTheResolver) {
     const std::string err = test::in_fresh_netns([] {
         test::failures f;
         encap_source_resolver res;
-        res.set_configured(fib::parse_ip6("fc00:c::1"));
+        res.set_configured(rib::parse_ip6("fc00:c::1"));
         tunsrc_poller poller(res);
         f.expect(poller.interval() == std::chrono::milliseconds(2000), "default interval is 2 s");
 
@@ -72,7 +72,7 @@ TEST(Tunsrc, PollerFeedsTheResolver) {
 
         test::sh("ip sr tunsrc set ::");
         f.expect(poller.poll(), "tunsrc unset again is a change");
-        f.expect(res.global().addr == fib::parse_ip6("fc00:c::1"), "back to config: " + to_string(res.global()));
+        f.expect(res.global().addr == rib::parse_ip6("fc00:c::1"), "back to config: " + to_string(res.global()));
         f.expect(poller.reads() == 4 && poller.failures() == 0, "4 reads, no failure");
         return f.text;
     });

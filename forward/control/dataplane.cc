@@ -1,0 +1,375 @@
+#include "forward/control/dataplane.hh"
+
+#include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_pause.h>
+
+#include <fmt/format.h>
+#include <net/if.h>
+
+#include "forward/datapath/srv6_headend.hh"
+#include "forward/datapath/worker.hh"
+#include "util/log.hh"
+
+namespace fwd {
+
+using util::level;
+using util::log;
+
+struct dataplane::worker_slot {
+    std::unique_ptr<worker_counters> counters = std::make_unique<worker_counters>();
+    std::unique_ptr<worker> w;
+    unsigned id = 0;
+};
+
+struct dataplane::raw {
+    std::array<std::array<uint64_t, 7>, max_ports> ports{};
+    std::array<uint64_t, drop_reason_count> drops{};
+    std::vector<std::pair<uint64_t, uint64_t>> sids = std::vector<std::pair<uint64_t, uint64_t>>(max_sid_counters);
+    uint64_t sid_overflow = 0;
+    uint64_t chained = 0;
+    std::array<uint64_t, headend_modes> headend{};
+    uint64_t resolve_queued = 0, resolve_lost = 0, resolve_sent = 0, resolve_limited = 0, resolve_failed = 0;
+};
+
+dataplane::dataplane(fib::qsbr_domain& rcu, const fib::rcu_cell<fib::dataplane_view>& tables)
+    : _rcu(rcu), _tables(tables), _baseline(std::make_unique<raw>()) {}
+
+dataplane::~dataplane() {
+    stop();
+    for (const auto& p : _ports) {
+        port_close(p.port_id);
+        if (p.tap_port != port_none)
+            port_close(p.tap_port);
+    }
+    // Workers are gone: nothing reads the adjacency any more.
+    adj_view::destroy(_adj.exchange(nullptr));
+    for (auto* r : _resolve)
+        rte_ring_free(r);
+    for (auto* hp : _hdr_pools)
+        rte_mempool_free(hp);
+    if (_pool)
+        rte_mempool_free(_pool);
+}
+
+bool dataplane::open(const dataplane_options& o, const vrf_resolver& vrf_of, std::string& err) {
+    _opt = o;
+    unsigned n_workers = rte_lcore_count() > 1 ? rte_lcore_count() - 1 : 1;
+    if (n_workers > _rcu.max_readers()) {
+        err = "dataplane: " + std::to_string(n_workers) + " worker lcores, at most " +
+              std::to_string(_rcu.max_readers());
+        return false;
+    }
+    const int socket = static_cast<int>(rte_socket_id());
+    _pool = rte_pktmbuf_pool_create("srv6d_pkts", o.mbufs, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, socket);
+    if (_pool == nullptr) {
+        err = "dataplane: cannot allocate " + std::to_string(o.mbufs) + " mbufs (hugepages reserved?)";
+        return false;
+    }
+    for (unsigned w = 0; w < n_workers; ++w) {
+        const std::string name = "srv6d_hdr" + std::to_string(w);
+        rte_mempool* hp = headend_hdr_pool_create(name.c_str(), 1023, socket);
+        if (hp == nullptr) {
+            err = "dataplane: cannot allocate header mbufs";
+            return false;
+        }
+        _hdr_pools.push_back(hp);
+        // 256 distinct neighbors per control-thread drain (every 20 ms) and worker.
+        rte_ring* rr = resolve_ring_create(("srv6d_resolve" + std::to_string(w)).c_str(), 256, socket);
+        if (rr == nullptr) {
+            err = "dataplane: cannot allocate the neighbor resolution queue";
+            return false;
+        }
+        _resolve.push_back(rr);
+    }
+    for (const auto& spec : o.ports) {
+        for (size_t i = 0; i < _ports.size(); ++i)
+            if (o.ports[i].name == spec.name) {
+                err = "dataplane: port " + spec.name + " configured twice";
+                return false;
+            }
+        port_handle h;
+        if (!port_open(spec, static_cast<uint16_t>(n_workers), _pool, o.rx_desc, o.tx_desc, h, err))
+            return false;
+        port_info pi;
+        pi.port_id = h.port_id;
+        pi.mtu = spec.mtu;
+        pi.ifindex = h.ifindex;
+        pi.mac = h.mac;
+        uint32_t tap_ifindex = 0;
+        if (!spec.tap.empty()) {
+            // The kernel mirror: a TAP with the port's MAC, so that what the kernel answers
+            // (ARP, ND, BGP) carries the address the neighbors see on the wire.
+            port_spec ts;
+            ts.name = spec.name + "/tap";
+            ts.devargs = fmt::format("net_tap_srv6d{},iface={},mac={}", _ports.size(), spec.tap, to_string(h.mac));
+            port_handle th;
+            if (!port_open(ts, static_cast<uint16_t>(n_workers), _pool, o.rx_desc, o.tx_desc, th, err))
+                return false;
+            pi.tap_port = th.port_id;
+            tap_ifindex = if_nametoindex(spec.tap.c_str());
+            if (spec.ifindex == 0)
+                pi.ifindex = tap_ifindex;
+            if (rte_eth_dev_set_mtu(th.port_id, spec.mtu) != 0)
+                log(level::warn, "dataplane: port {}: cannot set MTU {} on {}", spec.name, spec.mtu, spec.tap);
+            pi.punt_rate = std::max(1u, o.punt_rate / n_workers);
+            pi.punt_burst = std::max(1u, o.punt_burst / n_workers);
+        }
+        _ports.push_back(pi);
+        _tap_ifindex.push_back(tap_ifindex);
+        _port_vrf.push_back(spec.vrf);
+        _vrf_ok.push_back(0);
+        _link_up.push_back(1);
+        log(level::info, "dataplane: port {} = DPDK port {} ({}), mac {}, ifindex {}{}, vrf {}{}", spec.name,
+            h.port_id, spec.devargs, to_string(h.mac), pi.ifindex,
+            pi.ifindex == 0 ? " (no kernel interface: no route can name it)" : "",
+            spec.vrf.empty() ? "default" : spec.vrf, spec.tap.empty() ? "" : ", mirrored by tap " + spec.tap);
+    }
+    for (const auto& n : o.neighbors) {
+        bool known = false;
+        for (const auto& spec : o.ports)
+            known |= spec.name == n.port;
+        if (!known) {
+            err = "dataplane: neighbor on unknown port '" + n.port + "'";
+            return false;
+        }
+    }
+    for (unsigned w = 0; w < n_workers; ++w) {
+        auto slot = std::make_unique<worker_slot>();
+        slot->id = w;
+        std::vector<rx_queue> rx;
+        for (const auto& p : _ports) {
+            rx.push_back({p.port_id, static_cast<uint16_t>(w), port_none});
+            if (p.tap_port != port_none)  // what the host sends leaves through the port
+                rx.push_back({p.tap_port, static_cast<uint16_t>(w), p.port_id});
+        }
+        slot->w = std::make_unique<worker>(std::move(rx), static_cast<uint16_t>(w), published{&_tables, &_adj},
+                                           _hdr_pools[w], *slot->counters, _resolve[w]);
+        _workers.push_back(std::move(slot));
+    }
+    update_vrfs(vrf_of);
+    return true;
+}
+
+void dataplane::update_vrfs(const vrf_resolver& vrf_of) {
+    bool changed = _adj.load() == nullptr;
+    for (size_t i = 0; i < _ports.size(); ++i) {
+        const std::string& name = _port_vrf[i];
+        // A port of a VRF that is not (yet) active forwards nothing rather than in a wrong VRF.
+        const auto id = name.empty() ? std::optional<vrf::vrf_id>(vrf::default_vrf_id) : vrf_of(name);
+        const vrf::vrf_id v = id.value_or(vrf::default_vrf_id);
+        const uint8_t ok = id.has_value();
+        changed |= _ports[i].vrf != v || _vrf_ok[i] != ok;
+        _ports[i].vrf = v;
+        _vrf_ok[i] = ok;
+    }
+    if (changed) {
+        refresh(true);
+        return;
+    }
+    refresh(false);
+}
+
+void dataplane::refresh_links() { refresh(false); }
+
+void dataplane::refresh(bool force) {
+    bool changed = force;
+    for (size_t i = 0; i < _ports.size(); ++i) {
+        rte_eth_link link{};
+        // PMDs that cannot tell (rte_eth_link_get_nowait fails) count as up.
+        const uint8_t up = rte_eth_link_get_nowait(_ports[i].port_id, &link) != 0 || link.link_status != 0;
+        if (up != _link_up[i]) {
+            log(up ? level::info : level::warn, "dataplane: port {} link {}", _opt.ports[i].name, up ? "up" : "down");
+            _link_up[i] = up;
+            changed = true;
+            if (_ports[i].tap_port != port_none)  // the kernel (and zebra) see the link change
+                up ? rte_eth_dev_set_link_up(_ports[i].tap_port) : rte_eth_dev_set_link_down(_ports[i].tap_port);
+        }
+        _ports[i].up = _vrf_ok[i] && _link_up[i];
+    }
+    if (changed)
+        publish_adjacency();
+}
+
+bool dataplane::has_taps() const {
+    for (const auto& p : _ports)
+        if (p.tap_port != port_none)
+            return true;
+    return false;
+}
+
+void dataplane::set_kernel_view(const kernel_view& k) {
+    _kernel = k;
+    publish_adjacency();
+}
+
+void dataplane::publish_adjacency() {
+    std::vector<neighbor> ns;
+    std::vector<own_address> own;
+    // The kernel's first, the configured ones after: a configured neighbor wins (insert order).
+    for (const auto& n : _kernel.neighbors)
+        for (const auto& p : _ports)
+            if (p.ifindex == n.ifindex && p.tap_port != port_none)
+                ns.push_back({p.port_id, n.addr, n.mac});
+    for (const auto& a : _kernel.addresses)
+        for (const auto& p : _ports)
+            if (p.ifindex == a.ifindex && p.tap_port != port_none)
+                own.push_back({p.vrf, a.addr});
+    for (const auto& n : _opt.neighbors)
+        for (size_t i = 0; i < _opt.ports.size(); ++i)
+            if (_opt.ports[i].name == n.port)
+                ns.push_back({_ports[i].port_id, n.addr, n.mac});
+    // A port that is down or in an inactive VRF stays in the snapshot marked down: what it
+    // receives is dropped (tables_not_ready is not it: port_down), nothing is sent out of it.
+    const adj_view* old = _adj.exchange(adj_view::create(_ports, ns, ++_adj_epoch, own));
+    fib::retire_batch b;
+    b.add(old);
+    _rcu.retire(std::move(b));
+}
+
+int dataplane::lcore_main(void* arg) {
+    auto* ctx = static_cast<std::pair<dataplane*, unsigned>*>(arg);
+    ctx->first->worker_loop(ctx->second);
+    delete ctx;
+    return 0;
+}
+
+void dataplane::worker_loop(unsigned w) {
+    worker& wk = *_workers[w]->w;
+    fib::qsbr_reader reader(_rcu, w);
+    while (_run.load(std::memory_order_relaxed)) {
+        wk.poll();
+        wk.counters().hdr_chained.set(wk.headend().hdr_chained);
+        reader.quiescent();
+    }
+}
+
+unsigned dataplane::launch() {
+    _run.store(true);
+    unsigned w = 0, launched = 0;
+    // RTE_LCORE_FOREACH_WORKER by hand: the macro trips -Wsign-conversion in C++.
+    for (unsigned lc = rte_get_next_lcore(static_cast<unsigned>(-1), 1, 0); lc < RTE_MAX_LCORE;
+         lc = rte_get_next_lcore(lc, 1, 0)) {
+        if (w >= _workers.size())
+            break;
+        auto* ctx = new std::pair<dataplane*, unsigned>(this, w++);
+        if (rte_eal_remote_launch(lcore_main, ctx, lc) != 0) {
+            delete ctx;
+            continue;
+        }
+        _lcores.push_back(lc);
+        ++launched;
+    }
+    return launched;
+}
+
+void dataplane::run_here() { worker_loop(0); }
+
+void dataplane::stop() {
+    _run.store(false);
+    for (unsigned lc : _lcores)
+        rte_eal_wait_lcore(lc);
+    _lcores.clear();
+}
+
+void dataplane::take_resolve_requests(std::vector<resolve_request>& out) {
+    resolve_request buf[64];
+    for (rte_ring* r : _resolve)
+        for (unsigned n; (n = resolve_ring_take(r, buf, 64)) != 0;)
+            out.insert(out.end(), buf, buf + n);
+}
+
+uint32_t dataplane::tap_ifindex(uint16_t port_id) const {
+    for (size_t i = 0; i < _ports.size(); ++i)
+        if (_ports[i].port_id == port_id)
+            return _tap_ifindex[i];
+    return 0;
+}
+
+void dataplane::count_resolutions(uint64_t sent, uint64_t limited, uint64_t failed) {
+    _resolve_sent += sent;
+    _resolve_limited += limited;
+    _resolve_failed += failed;
+}
+
+dataplane::raw dataplane::sum() const {
+    raw r;
+    for (const auto& s : _workers) {
+        const worker_counters& c = *s->counters;
+        for (size_t p = 0; p < max_ports; ++p) {
+            const port_counters& pc = c.ports[p];
+            r.ports[p][0] += pc.rx_packets.get();
+            r.ports[p][1] += pc.rx_bytes.get();
+            r.ports[p][2] += pc.tx_packets.get();
+            r.ports[p][3] += pc.tx_bytes.get();
+            r.ports[p][4] += pc.tx_dropped.get();
+            r.ports[p][5] += pc.punted.get();
+            r.ports[p][6] += pc.injected.get();
+        }
+        for (size_t d = 0; d < drop_reason_count; ++d)
+            r.drops[d] += c.drops[d].get();
+        for (size_t i = 0; i < max_sid_counters; ++i) {
+            r.sids[i].first += c.sids[i].packets.get();
+            r.sids[i].second += c.sids[i].bytes.get();
+        }
+        r.sid_overflow += c.sid_overflow.packets.get();
+        r.chained += c.hdr_chained.get();
+        for (size_t m = 0; m < headend_modes; ++m)
+            r.headend[m] += c.headend[m].get();
+        r.resolve_queued += c.resolve_queued.get();
+        r.resolve_lost += c.resolve_lost.get();
+    }
+    r.resolve_sent = _resolve_sent;
+    r.resolve_limited = _resolve_limited;
+    r.resolve_failed = _resolve_failed;
+    return r;
+}
+
+counters_snapshot dataplane::counters() const {
+    const raw now = sum();
+    const raw& b = *_baseline;
+    counters_snapshot s;
+    s.workers = workers();
+    for (size_t i = 0; i < _ports.size(); ++i) {
+        counters_snapshot::port p;
+        p.name = _opt.ports[i].name;
+        p.port_id = _ports[i].port_id;
+        p.ifindex = _ports[i].ifindex;
+        p.vrf = _port_vrf[i].empty() ? "default" : _port_vrf[i];
+        const auto& n = now.ports[p.port_id];
+        const auto& o = b.ports[p.port_id];
+        p.rx_packets = n[0] - o[0];
+        p.rx_bytes = n[1] - o[1];
+        p.tx_packets = n[2] - o[2];
+        p.tx_bytes = n[3] - o[3];
+        p.tx_dropped = n[4] - o[4];
+        p.punted = n[5] - o[5];
+        p.injected = n[6] - o[6];
+        p.tap = _opt.ports[i].tap;
+        s.ports.push_back(std::move(p));
+    }
+    for (size_t d = 0; d < drop_reason_count; ++d)
+        s.drops[d] = now.drops[d] - b.drops[d];
+    auto sids = std::make_shared<std::vector<std::pair<uint64_t, uint64_t>>>(max_sid_counters);
+    for (size_t i = 0; i < max_sid_counters; ++i)
+        (*sids)[i] = {now.sids[i].first - b.sids[i].first, now.sids[i].second - b.sids[i].second};
+    s.sid = [sids](uint32_t idx) {
+        return idx < sids->size() ? (*sids)[idx] : std::pair<uint64_t, uint64_t>{0, 0};
+    };
+    s.sid_overflow_packets = now.sid_overflow - b.sid_overflow;
+    s.headend_chained = now.chained - b.chained;
+    for (size_t m = 0; m < headend_modes; ++m)
+        s.headend[m] = now.headend[m] - b.headend[m];
+    s.resolve_queued = now.resolve_queued - b.resolve_queued;
+    s.resolve_lost = now.resolve_lost - b.resolve_lost;
+    s.resolve_sent = now.resolve_sent - b.resolve_sent;
+    s.resolve_limited = now.resolve_limited - b.resolve_limited;
+    s.resolve_failed = now.resolve_failed - b.resolve_failed;
+    return s;
+}
+
+void dataplane::clear_counters() { *_baseline = sum(); }
+
+}  // namespace fwd

@@ -1,0 +1,151 @@
+// The dataplane as srv6d runs it: the packet pool, the ports, one worker per lcore, the
+// adjacency snapshot, and the counters the control thread reads. The control thread owns
+// this object; workers only read what it publishes (docs/dataplane.md).
+//
+// Lcores: one worker per EAL worker lcore (`-l 0,1` = one worker on lcore 1); with no worker
+// lcore (`-l 0`), one worker runs on the main lcore in run_here() while the control thread
+// runs beside it. Worker w polls rx queue w of every port and sends on tx queue w.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fib/datapath/dataplane_view.hh"
+#include "fib/datapath/rcu.hh"
+#include "forward/datapath/adjacency.hh"
+#include "forward/datapath/counters.hh"
+#include "forward/control/port.hh"
+#include "forward/datapath/resolve_queue.hh"
+
+struct rte_mempool;
+
+namespace fwd {
+
+struct dataplane_options {
+    std::vector<port_spec> ports;
+    std::vector<neighbor_spec> neighbors;
+    unsigned mbufs = 16383;  // packet pool size (all ports and workers)
+    uint16_t rx_desc = 512, tx_desc = 512;
+    uint32_t punt_rate = 10000;  // packets/s each port may punt to its TAP (split among workers)
+    uint32_t punt_burst = 512;
+};
+
+// What the kernel knows about the mirrors (host::kernel_state, translated by the caller).
+struct kernel_view {
+    struct neigh {
+        uint32_t ifindex = 0;
+        rib::ip_addr addr;
+        mac_addr mac;
+    };
+    struct addr {
+        uint32_t ifindex = 0;
+        rib::ip_addr addr;
+    };
+    std::vector<neigh> neighbors;
+    std::vector<addr> addresses;
+};
+
+// Sums over the workers, minus the baseline of the last clear.
+struct counters_snapshot {
+    struct port {
+        std::string name;
+        uint16_t port_id = 0;
+        uint32_t ifindex = 0;
+        std::string vrf;
+        uint64_t rx_packets = 0, rx_bytes = 0, tx_packets = 0, tx_bytes = 0, tx_dropped = 0;
+        uint64_t punted = 0, injected = 0;
+        std::string tap;  // its mirror interface, empty without one
+    };
+    std::vector<port> ports;
+    std::array<uint64_t, drop_reason_count> drops{};
+    // Counters of a nexthop index (a local SID's): packets and bytes.
+    std::function<std::pair<uint64_t, uint64_t>(uint32_t)> sid;
+    uint64_t sid_overflow_packets = 0;
+    uint64_t headend_chained = 0;
+    std::array<uint64_t, headend_modes> headend{};  // packets encapsulated, by rib::encap_mode
+    // Neighbor resolution for rewritten packets: requests the workers queued, those refused by
+    // a full queue, and what the control thread did with them (count_resolutions).
+    uint64_t resolve_queued = 0, resolve_lost = 0, resolve_sent = 0, resolve_limited = 0, resolve_failed = 0;
+    unsigned workers = 0;
+};
+
+class dataplane {
+public:
+    using vrf_resolver = std::function<std::optional<vrf::vrf_id>(const std::string&)>;
+
+    dataplane(fib::qsbr_domain& rcu, const fib::rcu_cell<fib::dataplane_view>& tables);
+    ~dataplane();
+    dataplane(const dataplane&) = delete;
+    dataplane& operator=(const dataplane&) = delete;
+
+    // Control thread, after EAL init: pools, ports, workers, the first adjacency snapshot.
+    bool open(const dataplane_options& o, const vrf_resolver& vrf_of, std::string& err);
+    // Re-resolves the ports' VRFs (after a registry change) and reads their link state; publishes
+    // a new adjacency when either changed. A port is usable when its link is up and its VRF active.
+    void update_vrfs(const vrf_resolver& vrf_of);
+    // Link state only (the control thread polls it every second); a port's link is mirrored
+    // onto its TAP, so the kernel and FRR see it go down and up.
+    void refresh_links();
+    // The kernel's neighbors and addresses on the mirrors: merged with the configured neighbors
+    // (those win) and published when they changed.
+    void set_kernel_view(const kernel_view& k);
+    bool has_taps() const;
+
+    // Starts a worker on every EAL worker lcore; returns how many. With none, the caller runs
+    // run_here() on the main lcore.
+    unsigned launch();
+    void run_here();
+    // Asks every worker to stop (any thread)...
+    void request_stop() { _run.store(false); }
+    // ... and waits for the lcores it launched (the main lcore only).
+    void stop();
+
+    // The workers' neighbor resolution requests (resolve_queue.hh), appended to `out`.
+    void take_resolve_requests(std::vector<resolve_request>& out);
+    // The kernel ifindex of a port's TAP mirror (0: none), where its neighbors are resolved.
+    uint32_t tap_ifindex(uint16_t port_id) const;
+    // What the control thread did with the requests: asked the kernel, held back (asked
+    // recently), the kernel refused.
+    void count_resolutions(uint64_t sent, uint64_t limited, uint64_t failed);
+
+    counters_snapshot counters() const;
+    void clear_counters();
+    unsigned workers() const { return static_cast<unsigned>(_workers.size()); }
+    const adj_view* adjacency() const { return _adj.load(); }
+
+private:
+    struct raw;
+    raw sum() const;
+    void publish_adjacency();
+    void refresh(bool force);
+    static int lcore_main(void* arg);
+    void worker_loop(unsigned w);
+
+    fib::qsbr_domain& _rcu;
+    const fib::rcu_cell<fib::dataplane_view>& _tables;
+    fib::rcu_cell<adj_view> _adj;
+    uint64_t _adj_epoch = 0;
+    dataplane_options _opt;
+    std::vector<port_info> _ports;
+    std::vector<std::string> _port_vrf;
+    std::vector<uint8_t> _vrf_ok, _link_up;
+    std::vector<uint32_t> _tap_ifindex;  // per port, as _ports
+    std::vector<rte_ring*> _resolve;     // per worker
+    uint64_t _resolve_sent = 0, _resolve_limited = 0, _resolve_failed = 0;
+    kernel_view _kernel;
+    rte_mempool* _pool = nullptr;
+    std::vector<rte_mempool*> _hdr_pools;
+    struct worker_slot;
+    std::vector<std::unique_ptr<worker_slot>> _workers;
+    std::vector<unsigned> _lcores;
+    std::atomic<bool> _run{false};
+    std::unique_ptr<raw> _baseline;
+};
+
+}  // namespace fwd

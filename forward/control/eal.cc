@@ -1,0 +1,81 @@
+#include "forward/control/eal.hh"
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+
+#include <sstream>
+
+namespace fwd {
+
+std::vector<std::string> default_eal_args() {
+    return {"-l", "0", "--no-pci", "--in-memory", "--no-telemetry", "--iova-mode=va", "--log-level=lib.eal:error"};
+}
+
+std::vector<std::string> split_args(const std::string& s) {
+    std::istringstream in(s);
+    std::vector<std::string> out;
+    for (std::string w; in >> w;)
+        out.push_back(w);
+    return out;
+}
+
+bool eal_init(const std::string& prog, const std::vector<std::string>& args, std::string& error) {
+    std::vector<std::string> storage;
+    storage.reserve(args.size() + 1);
+    storage.push_back(prog);
+    storage.insert(storage.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : storage)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    const int rc = rte_eal_init(static_cast<int>(storage.size()), argv.data());
+    if (rc < 0) {
+        error = std::string("rte_eal_init failed: ") + rte_strerror(rte_errno);
+        return false;
+    }
+    return true;
+}
+
+void eal_cleanup() { rte_eal_cleanup(); }
+
+namespace {
+constexpr size_t cpu_set_size = CPU_SETSIZE;
+}  // namespace
+
+cpu_set_t eal_lcore_cpus() {
+    cpu_set_t out;
+    CPU_ZERO(&out);
+    for (unsigned lc = 0; lc < RTE_MAX_LCORE; ++lc) {
+        if (!rte_lcore_is_enabled(lc))
+            continue;
+        const rte_cpuset_t c = rte_lcore_cpuset(lc);
+        CPU_OR(&out, &out, &c);
+    }
+    return out;
+}
+
+cpu_set_t control_cpus(const cpu_set_t& allowed, const cpu_set_t& lcores) {
+    cpu_set_t out;
+    CPU_ZERO(&out);
+    for (size_t c = 0; c < cpu_set_size; ++c)
+        if (CPU_ISSET(c, &allowed) && !CPU_ISSET(c, &lcores))
+            CPU_SET(c, &out);
+    return out;
+}
+
+std::string cpu_list(const cpu_set_t& s) {
+    std::string out;
+    for (size_t c = 0; c < cpu_set_size; ++c) {
+        if (!CPU_ISSET(c, &s))
+            continue;
+        size_t e = c;
+        while (e + 1 < cpu_set_size && CPU_ISSET(e + 1, &s))
+            ++e;
+        out += (out.empty() ? "" : ",") + std::to_string(c) + (e > c ? "-" + std::to_string(e) : "");
+        c = e;
+    }
+    return out.empty() ? "none" : out;
+}
+
+}  // namespace fwd

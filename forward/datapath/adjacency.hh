@@ -1,0 +1,98 @@
+// The dataplane's own half of the published state: its ports (VRF, MAC, MTU, the kernel ifindex
+// zebra names them by, the TAP that mirrors each into the kernel), the neighbors the L2 rewrite
+// reads, and the router's own addresses (punted to the host). One immutable snapshot, built by
+// the control thread and published like the compiled tables (rcu_cell + QSBR grace period):
+// a change builds a new one. Lookups are open-addressed and allocation-free.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "rib/addr.hh"
+#include "vrf/spec.hh"
+
+namespace fwd {
+
+inline constexpr uint16_t max_ports = 32;  // RTE_MAX_ETHPORTS in Debian's DPDK 22.11
+inline constexpr uint16_t port_none = 0xffff;
+
+struct mac_addr {
+    uint8_t bytes[6]{};
+    bool operator==(const mac_addr&) const = default;
+};
+
+struct port_info {
+    uint16_t port_id = 0;        // DPDK port id
+    vrf::vrf_id vrf = vrf::default_vrf_id;
+    uint16_t mtu = 1500;         // largest L3 packet it sends
+    bool up = true;
+    uint32_t ifindex = 0;        // the kernel interface zebra's nexthops name (0: none)
+    mac_addr mac;
+    uint16_t tap_port = port_none; // its kernel mirror (net_tap), where punted packets go
+    uint32_t punt_rate = 0;      // punts per second and worker (token bucket), 0 = none
+    uint32_t punt_burst = 0;
+};
+
+struct neighbor {
+    uint16_t port_id = 0;
+    rib::ip_addr addr;
+    mac_addr mac;
+};
+
+// An address of the router itself, in the VRF whose port carries it.
+struct own_address {
+    vrf::vrf_id vrf = vrf::default_vrf_id;
+    rib::ip_addr addr;
+};
+
+class adj_view {
+public:
+    static const adj_view* create(std::span<const port_info> ports, std::span<const neighbor> neighbors,
+                                  uint64_t epoch = 0, std::span<const own_address> own = {});
+    static void destroy(const adj_view* v) noexcept;
+
+    uint64_t epoch() const { return _epoch; }
+    // nullptr if the port is not one of ours.
+    const port_info* port(uint16_t port_id) const {
+        return port_id < max_ports && _by_port[port_id] >= 0 ? &_ports[static_cast<size_t>(_by_port[port_id])]
+                                                             : nullptr;
+    }
+    const port_info* port_by_ifindex(uint32_t ifindex) const;
+    // The neighbor's MAC on `port_id`, or nullptr when unresolved. `addr`: 4 or 16 network-order bytes.
+    const mac_addr* neighbor_mac(uint16_t port_id, rib::family af, const uint8_t* addr) const {
+        const slot* s = find(kind_neighbor, port_id, af, addr);
+        return s ? &s->mac : nullptr;
+    }
+    // Whether `addr` is one of the router's own addresses in `vrf`.
+    bool is_own(vrf::vrf_id vrf, rib::family af, const uint8_t* addr) const {
+        return _own_count != 0 && find(kind_own, vrf, af, addr) != nullptr;
+    }
+    std::span<const neighbor> neighbors() const { return _neigh_list; }
+    std::span<const port_info> ports() const { return _ports; }
+    size_t neighbor_count() const { return _neigh_count; }
+
+private:
+    static constexpr uint8_t kind_neighbor = 1, kind_own = 2;
+    struct slot {
+        uint8_t kind = 0;  // 0: free
+        uint8_t af = 0;
+        uint16_t id = 0;   // port id (neighbors), vrf id (own addresses)
+        mac_addr mac;
+        uint8_t addr[16]{};
+    };
+    adj_view() = default;
+    static uint32_t hash(uint8_t kind, uint16_t id, uint8_t af, const uint64_t k[2]);
+    void insert(uint8_t kind, uint16_t id, const rib::ip_addr& a, const mac_addr& mac);
+    const slot* find(uint8_t kind, uint16_t id, rib::family af, const uint8_t* addr) const;
+
+    uint64_t _epoch = 0;
+    std::vector<port_info> _ports;
+    int16_t _by_port[max_ports];
+    std::vector<slot> _slots;  // power-of-two size, linear probing, at most half full
+    std::vector<neighbor> _neigh_list;
+    size_t _neigh_count = 0;
+    size_t _own_count = 0;
+};
+
+}  // namespace fwd

@@ -1,0 +1,67 @@
+// Per-worker dataplane counters. Each worker owns one block and is its only writer; the control
+// thread sums the blocks for `srv6ctl show counters` (relaxed loads: a sum may be a burst old,
+// never torn). Clearing never writes a worker's block: the control thread keeps a baseline and
+// shows the difference, so workers need no synchronisation at all.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+
+#include "forward/datapath/adjacency.hh"
+#include "forward/datapath/drop_reason.hh"
+
+namespace fwd {
+
+// A counter with one writer. load+store relaxed compiles to a plain add on x86, and keeps a
+// concurrent reader well-defined.
+class counter {
+public:
+    void add(uint64_t n) noexcept { _v.store(_v.load(std::memory_order_relaxed) + n, std::memory_order_relaxed); }
+    void set(uint64_t v) noexcept { _v.store(v, std::memory_order_relaxed); }
+    uint64_t get() const noexcept { return _v.load(std::memory_order_relaxed); }
+
+private:
+    std::atomic<uint64_t> _v{0};
+};
+
+struct port_counters {
+    counter rx_packets, rx_bytes, tx_packets, tx_bytes, tx_dropped;
+    counter punted;    // received on the port, sent to its TAP mirror (the host)
+    counter injected;  // from the TAP mirror, sent out of the port
+};
+
+struct sid_counters {
+    counter packets, bytes;
+};
+
+// SIDs are counted by their nexthop index below this (the compiler hands out low indices
+// first); a SID above it is counted in `sid_overflow`, and `show counters` says so.
+inline constexpr uint32_t max_sid_counters = 1u << 14;
+
+// rib::encap_mode values 0..4 (SEG6_IPTUNNEL_MODE_*).
+inline constexpr size_t headend_modes = 5;
+
+struct alignas(64) worker_counters {
+    std::array<port_counters, max_ports> ports;
+    std::array<counter, drop_reason_count> drops;
+    std::array<sid_counters, max_sid_counters> sids;
+    sid_counters sid_overflow;
+    counter polls, bursts;
+    counter hdr_chained;  // headend packets that needed a header mbuf (copied from headend_ctx)
+    // Packets encapsulated, by rib::encap_mode (H.Insert, H.Encaps, .L2, .Red, .L2.Red): what
+    // the headend did, next to the SIDs' counters for what the endpoints did.
+    std::array<counter, headend_modes> headend;
+    // Neighbor resolution requests for rewritten packets (resolve_queue.hh): handed to the
+    // control thread, and refused because its ring was full.
+    counter resolve_queued, resolve_lost;
+
+    void drop(drop_reason r) noexcept { drops[static_cast<size_t>(r)].add(1); }
+    void sid(uint32_t nh_index, uint32_t bytes) noexcept {
+        sid_counters& c = nh_index < max_sid_counters ? sids[nh_index] : sid_overflow;
+        c.packets.add(1);
+        c.bytes.add(bytes);
+    }
+};
+
+}  // namespace fwd

@@ -1,0 +1,164 @@
+// SRv6 headend (RFC 8986 §5): H.Encaps, H.Encaps.Red, H.Encaps.L2, H.Encaps.L2.Red on an mbuf.
+// The outer IPv6 header (+ SRH) comes pre-built from the nexthop's template; per packet we write
+// only traffic class, flow label, payload length and the inner type. Inline: this is the hot path.
+//
+// Contract (docs/dataplane-headend.md):
+// - `m` holds the packet as received, data starting at the Ethernet header. `l3_off` is the
+//   offset of the inner IP header from the data start (the caller parsed it):
+//   L3 modes strip everything before it (the frame's L2 header is not part of the payload);
+//   L2 modes keep the whole frame as the payload and use `l3_off` only to find the IP header for
+//   the traffic class and flow hash (0 = the frame carries no IP we parsed: hash the MACs).
+// - The inner TTL / hop limit is the forwarding stage's business (decremented before encap for
+//   routed traffic); the outer hop limit is the template's (the compiler writes the configured
+//   value, default 64).
+// - The outer header is prepended into the headroom (no allocation, no copy of the payload) when
+//   it fits with `eth_reserve` bytes to spare and the buffer is not shared; otherwise a header
+//   mbuf from `ctx.hdr_pool` is chained in front (counted in ctx.hdr_chained).
+// - Returns the packet's head mbuf (m, or the chained header mbuf), or nullptr with `why` set;
+//   then `m` is untouched and the caller drops it and counts `why`.
+#pragma once
+
+#include <rte_mbuf.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "forward/datapath/drop_reason.hh"
+#include "forward/datapath/encap_tmpl.hh"
+#include "forward/datapath/flow_hash.hh"
+
+namespace fwd {
+
+// Per-lcore headend state: the fallback pool and its counter. Never shared between lcores.
+struct headend_ctx {
+    rte_mempool* hdr_pool = nullptr;  // header mbufs for templates longer than the headroom allows
+    uint64_t hdr_chained = 0;         // packets that needed a header mbuf
+};
+
+// Header pool sized for the longest template plus the usual headroom in front (Ethernet, and
+// room to spare). `priv_size` as the packet pools' (the head carries the private area).
+rte_mempool* headend_hdr_pool_create(const char* name, unsigned n, int socket, uint16_t priv_size = 0);
+
+// Cold path: the template does not fit in front of the packet. Out of line on purpose.
+rte_mbuf* headend_chain(rte_mbuf* m, uint16_t strip, const encap_tmpl_view& t, headend_ctx& ctx, drop_reason& why);
+
+namespace headend_detail {
+
+inline void store_be16(uint8_t* p, uint16_t v) {
+    p[0] = static_cast<uint8_t>(v >> 8);
+    p[1] = static_cast<uint8_t>(v);
+}
+inline void store_be32(uint8_t* p, uint32_t v) {
+    const uint32_t be = rte_cpu_to_be_32(v);
+    std::memcpy(p, &be, sizeof be);
+}
+
+// Traffic class of an inner IP header: the whole IPv4 TOS / IPv6 traffic class byte, DSCP and
+// ECN alike (RFC 6040 normal mode: the outer starts with the inner's ECN).
+inline uint8_t inner_tc(const uint8_t* ip) {
+    return ip[0] >> 4 == 4 ? ip[1] : static_cast<uint8_t>((ip[0] << 4) | (ip[1] >> 4));
+}
+
+// Fixed-size pieces, so the compiler emits a few 16-byte moves with no call and no size
+// dispatch: the IPv6 header, then the SRH as 8 + 16·k bytes.
+inline void copy_tmpl(uint8_t* dst, const encap_tmpl_view& t) {
+    std::memcpy(dst, t.bytes, ip6_hdr_len);
+    if (t.len == ip6_hdr_len)
+        return;
+    std::memcpy(dst + ip6_hdr_len, t.bytes + ip6_hdr_len, srh_fixed_len);
+    for (uint16_t off = ip6_hdr_len + srh_fixed_len; off < t.len; off += sid_len)
+        std::memcpy(dst + off, t.bytes + off, sid_len);
+}
+
+}  // namespace headend_detail
+
+// Flow hash of the inner packet (flow_hash.hh): the IP header at l3_off, or for L2 frames
+// without one, the Ethernet addresses. Bounds-checked: never reads past the first segment.
+inline uint32_t inner_flow_hash(const rte_mbuf* m, uint16_t l3_off, bool l2) {
+    const uint8_t* data = rte_pktmbuf_mtod(m, const uint8_t*);
+    const uint16_t seg = m->data_len;
+    if ((!l2 || l3_off != 0) && l3_off < seg) {
+        const uint32_t h = flow_hash_ip(data + l3_off, static_cast<uint32_t>(seg - l3_off));
+        if (h != 0 || !l2)
+            return h;
+    }
+    return l2 && seg >= 14 ? flow_hash_eth(data) : 0;
+}
+
+// `hash` is the inner flow hash (inner_flow_hash(), or the one the forwarding stage already
+// computed for ECMP in the VRF): the outer flow label is flow_label(hash).
+[[nodiscard, gnu::always_inline]] inline rte_mbuf* h_encaps(rte_mbuf* m, uint16_t l3_off, uint32_t hash,
+                                                           const encap_tmpl_view& tv, headend_ctx& ctx,
+                                                           drop_reason& why) {
+    using namespace headend_detail;
+    const encap_tmpl_view t = tv;  // a local copy: the header stores below cannot alias it
+    const uint8_t* data = rte_pktmbuf_mtod(m, const uint8_t*);
+    const uint16_t seg = m->data_len;
+
+    uint8_t tc = 0;
+    uint8_t inner_type = ipproto_ethernet;
+    uint16_t strip = 0;
+    if (!t.l2) {
+        // The forwarding stage validated the inner header; these checks only keep a wrong caller
+        // from reading outside the segment.
+        const uint32_t avail = l3_off < seg ? static_cast<uint32_t>(seg - l3_off) : 0;
+        const uint8_t* ip = data + l3_off;
+        const unsigned ver = avail != 0 ? ip[0] >> 4 : 0;
+        if (ver == 4 && avail >= 20) {
+            inner_type = ipproto_ipip;
+        } else if (ver == 6 && avail >= 40) {
+            inner_type = ipproto_ipv6;
+        } else {
+            why = ver == 4 ? drop_reason::ip4_truncated : ver == 6 ? drop_reason::ip6_truncated : drop_reason::l3_unknown;
+            return nullptr;
+        }
+        tc = inner_tc(ip);
+        strip = l3_off;
+    } else {
+        if (seg < 14) {
+            why = drop_reason::eth_truncated;
+            return nullptr;
+        }
+        // The frame's IP header, when the caller found one, gives the traffic class too.
+        if (l3_off != 0 && l3_off < seg) {
+            const uint8_t* ip = data + l3_off;
+            const uint32_t avail = static_cast<uint32_t>(seg - l3_off);
+            if ((ip[0] >> 4 == 4 && avail >= 20) || (ip[0] >> 4 == 6 && avail >= 40))
+                tc = inner_tc(ip);
+        }
+    }
+
+    const uint32_t out_len = m->pkt_len - strip + t.len;
+    if (unlikely(out_len - ip6_hdr_len > 0xffffu)) {
+        why = drop_reason::encap_mtu;  // no jumbograms (RFC 2675) on the outer header
+        return nullptr;
+    }
+
+    rte_mbuf* head = m;
+    // Writing into the headroom is only safe when nobody else sees this buffer.
+    if (likely(RTE_MBUF_DIRECT(m) && rte_mbuf_refcnt_read(m) == 1 &&
+               m->data_off + strip >= t.len + eth_reserve)) {
+        m->data_off = static_cast<uint16_t>(m->data_off + strip - t.len);
+        m->data_len = static_cast<uint16_t>(m->data_len - strip + t.len);
+        m->pkt_len = out_len;
+    } else {
+        head = headend_chain(m, strip, t, ctx, why);
+        if (head == nullptr)
+            return nullptr;
+    }
+
+    uint8_t* hdr = rte_pktmbuf_mtod(head, uint8_t*);
+    copy_tmpl(hdr, t);
+    store_be32(hdr, (6u << 28) | (static_cast<uint32_t>(tc) << 20) | flow_label(hash));
+    store_be16(hdr + 4, static_cast<uint16_t>(out_len - ip6_hdr_len));
+    hdr[t.nh_off] = inner_type;
+    return head;
+}
+
+// The same, computing the inner flow hash itself.
+[[nodiscard, gnu::always_inline]] inline rte_mbuf* h_encaps(rte_mbuf* m, uint16_t l3_off, const encap_tmpl_view& t,
+                                                           headend_ctx& ctx, drop_reason& why) {
+    return h_encaps(m, l3_off, inner_flow_hash(m, l3_off, t.l2), t, ctx, why);
+}
+
+}  // namespace fwd

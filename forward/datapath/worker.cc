@@ -1,0 +1,142 @@
+#include "forward/datapath/worker.hh"
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_ip.h>
+#include <rte_prefetch.h>
+
+#include <cstring>
+
+
+#include "forward/datapath/worker_classify.hh"
+#include "forward/datapath/worker_endpoint.hh"
+#include "forward/datapath/worker_forward.hh"
+#include "forward/datapath/worker_headend.hh"
+#include "forward/datapath/worker_l2.hh"
+#include "forward/datapath/worker_lookup.hh"
+#include "forward/datapath/worker_pkt.hh"
+#include "forward/datapath/worker_punt.hh"
+#include "forward/datapath/worker_tx.hh"
+
+// The worker is one translation unit: its stages live in worker_*.hh (inline, so the compiler
+// sees the whole per-packet path, as when it was one file) and are only included here.
+
+namespace fwd {
+
+worker::worker(std::vector<rx_queue> rx, uint16_t tx_queue, published tables, rte_mempool* hdr_pool,
+               worker_counters& counters, rte_ring* resolve)
+    : _rx(std::move(rx)), _txq(tx_queue), _tables(tables), _c(counters),
+      _tsc_hz(static_cast<double>(rte_get_tsc_hz())), _resolve(resolve) {
+    _he.hdr_pool = hdr_pool;
+}
+
+uint32_t worker::poll() {
+    const fib::dataplane_view* fv = _tables.fib->load();
+    const adj_view* av = _tables.adj->load();
+    uint32_t got = 0;
+    rte_mbuf* pkts[burst_size];
+    for (const rx_queue& q : _rx) {
+        const uint16_t n = rte_eth_rx_burst(q.port, q.queue, pkts, burst_size);
+        if (n == 0)
+            continue;
+        got += n;
+        _c.bursts.add(1);
+        if (q.inject_to != port_none)
+            inject(pkts, n, q.inject_to);
+        else
+            process(pkts, n, q.port, fv, av);
+    }
+    flush();
+    _c.polls.add(1);
+    return got;
+}
+
+void worker::process(rte_mbuf** pkts, uint16_t n, uint16_t in_port, const fib::dataplane_view* fv,
+                     const adj_view* av) {
+    while (n > burst_size) {  // the per-burst state holds burst_size packets
+        process(pkts, burst_size, in_port, fv, av);
+        pkts += burst_size;
+        n = static_cast<uint16_t>(n - burst_size);
+    }
+    pkt st[burst_size];
+    pkt* work[burst_size];
+    pkt* next[burst_size];
+    uint16_t n_work = 0;
+    const port_info* in = av ? av->port(in_port) : nullptr;
+    port_counters& pc = _c.ports[in_port < max_ports ? in_port : 0];
+    pc.rx_packets.add(n);
+    // Packet data 4 ahead, mbuf headers 8 ahead (as DPDK's l3fwd): the first touch of each is a
+    // cache miss otherwise, and the classify loop below would wait for every one in turn.
+    for (uint16_t i = 0; i < n && i < 8; ++i)
+        rte_prefetch0(pkts[i]);
+    for (uint16_t i = 0; i < n && i < 4; ++i)
+        rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void*));
+    if (fv == nullptr || in == nullptr || !in->up) {
+        // Before the first publication, or a port that is down / in a VRF that is not active.
+        const drop_reason why = fv == nullptr || in == nullptr ? drop_reason::tables_not_ready : drop_reason::port_down;
+        for (uint16_t i = 0; i < n; ++i) {
+            _c.drop(why);
+            pc.rx_bytes.add(pkts[i]->pkt_len);
+            rte_pktmbuf_free(pkts[i]);
+        }
+        return;
+    }
+    _fv = fv;
+    _av = av;
+    _in = in;
+    _outer_from = UINT32_MAX;
+    _l2_from = UINT32_MAX;
+
+    uint64_t rx_bytes = 0;
+    for (uint16_t i = 0; i < n; ++i) {
+        if (i + 8 < n)
+            rte_prefetch0(pkts[i + 8]);
+        if (i + 4 < n)
+            rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 4], void*));
+        rx_bytes += pkts[i]->pkt_len;
+        pkt& p = st[i];
+        p = pkt{pkts[i], fib::nh_miss, 0, in->vrf, eth_len, 0, 0, 0};
+        rte_mbuf* m = p.m;
+        if (m->data_len < eth_len) {
+            drop(p, drop_reason::eth_truncated);
+            continue;
+        }
+        const uint8_t* d = rte_pktmbuf_mtod(m, const uint8_t*);
+        const uint16_t type = load_be16(d + 12);
+        if (type == ether_ipv4) {
+            p.af = 4;
+        } else if (type == ether_ipv6) {
+            p.af = 6;
+        } else {
+            if (type == ether_arp)
+                punt(p);
+            else
+                drop(p, drop_reason::l3_unknown);
+            continue;
+        }
+        drop_reason why{};
+        if (!check_l3(m, eth_len, p.af, why)) {
+            drop(p, why);
+            continue;
+        }
+        if (for_host(d + eth_len, p.af)) {
+            punt(p);
+            continue;
+        }
+        work[n_work++] = &p;
+    }
+
+    pc.rx_bytes.add(rx_bytes);
+
+    while (n_work != 0) {
+        lookup(work, n_work);
+        uint16_t n_next = 0;
+        for (uint16_t i = 0; i < n_work; ++i)
+            act(*work[i], next, n_next);
+        for (uint16_t i = 0; i < n_next; ++i)
+            work[i] = next[i];
+        n_work = n_next;
+    }
+}
+
+}  // namespace fwd

@@ -1,0 +1,117 @@
+// One forwarding worker (one per lcore): rx burst -> classify -> bulk LPM lookup in the port's
+// VRF -> the nexthop's action (IP forwarding, H.Encaps*, an SRv6 endpoint behavior, ECMP pick,
+// drop) -> further lookups where the action asks for one (the outer DA after an encap, the
+// inner packet after a decap) -> Ethernet rewrite from the neighbor table -> tx burst.
+// See docs/dataplane.md. It reads two published snapshots (compiled tables, adjacency), loaded
+// once per poll; the caller reports the RCU quiescent state between polls. No locks, no
+// allocation (the headend's header-mbuf fallback aside), no virtual calls.
+#pragma once
+
+#include <rte_mbuf.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "fib/datapath/dataplane_view.hh"
+#include "fib/datapath/rcu.hh"
+#include "forward/datapath/adjacency.hh"
+#include "forward/datapath/counters.hh"
+#include "forward/datapath/resolve_queue.hh"
+#include "forward/datapath/srv6_headend.hh"
+
+namespace fwd {
+
+inline constexpr uint16_t burst_size = 32;
+// Lookups one packet may need: VRF route -> (encap) outer route, or SID -> (decap) inner route
+// -> (re-encap) outer route. More means the tables loop.
+inline constexpr uint8_t max_lookups = 4;
+
+struct rx_queue {
+    uint16_t port = 0;
+    uint16_t queue = 0;
+    uint16_t inject_to = port_none;  // a TAP mirror's queue: what the host sends goes out of this port
+};
+
+// The two publication points a worker reads.
+struct published {
+    const fib::rcu_cell<fib::dataplane_view>* fib = nullptr;
+    const fib::rcu_cell<adj_view>* adj = nullptr;
+};
+
+class worker {
+public:
+    // `resolve`: where this worker asks the control thread to resolve a neighbor it misses for
+    // a packet it rewrote (resolve_queue.hh); nullptr: nobody to ask.
+    worker(std::vector<rx_queue> rx, uint16_t tx_queue, published tables, rte_mempool* hdr_pool,
+           worker_counters& counters, rte_ring* resolve = nullptr);
+
+    // One pass: load both snapshots, receive a burst from every queue, process, transmit.
+    // Returns the packets received. Call the RCU quiescent state after it.
+    uint32_t poll();
+
+    // Processes `n` packets received on `in_port` against the given snapshots and queues the
+    // results for transmission (flush() sends what is left). Takes ownership of every mbuf.
+    void process(rte_mbuf** pkts, uint16_t n, uint16_t in_port, const fib::dataplane_view* fv, const adj_view* av);
+    void flush();
+
+    worker_counters& counters() { return _c; }
+    const headend_ctx& headend() const { return _he; }
+
+    struct pkt;  // per-packet state of one burst (worker.cc)
+
+private:
+    void lookup(pkt** ps, uint16_t n);
+    void act(pkt& p, pkt** next, uint16_t& n_next);
+    void do_forward(pkt& p, const fib::compiled_nh& nh);
+    void do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next);
+    void do_endpoint(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next);
+    void do_adjacency(pkt& p, const fib::compiled_nh& nh, rib::family af, const uint8_t* addr);
+    void l2_out(pkt& p, const port_info& port, rib::family naf, const uint8_t* addr);
+    void l2_write(pkt& p, const port_info& port, const mac_addr& mac);
+    void drop(pkt& p, drop_reason r);
+    void punt(pkt& p);
+    void want_neighbor(uint16_t port, rib::family af, const uint8_t* addr);
+    bool is_own(const pkt& p) const;
+    void inject(rte_mbuf** pkts, uint16_t n, uint16_t to);
+    void enqueue(uint16_t port, rte_mbuf* m);
+    void tx(uint16_t port);
+
+    std::vector<rx_queue> _rx;
+    uint16_t _txq;
+    published _tables;
+    headend_ctx _he;
+    worker_counters& _c;
+    const fib::dataplane_view* _fv = nullptr;
+    const adj_view* _av = nullptr;
+    // Per-burst memos (reset by process()): packets of a burst mostly share their nexthop, and
+    // what follows from a nexthop is the same for all of them within one snapshot: the outer
+    // route of a headend template (its destination is fixed), the egress port and neighbor MAC
+    // of a gateway.
+    const port_info* _in = nullptr;  // the port the burst came in on
+    uint32_t _outer_from = UINT32_MAX, _outer_nh = 0;
+    uint32_t _l2_from = UINT32_MAX;
+    const port_info* _l2_port = nullptr;
+    const mac_addr* _l2_mac = nullptr;
+    struct txbuf {
+        uint16_t n = 0;
+        rte_mbuf* m[burst_size];
+        uint32_t len[burst_size];
+    };
+    txbuf _tx[max_ports];
+    uint32_t _tx_dirty = 0;  // ports with queued packets
+    struct bucket {
+        double tokens = 0;
+        uint64_t last = 0;  // TSC of the last refill
+    };
+    bucket _punt[max_ports];  // this worker's share of each port's punt rate
+    double _tsc_hz;
+    rte_ring* _resolve;
+    // The last request queued and when (TSC): a flow towards one unresolved neighbor misses on
+    // every packet, and one request per 10 ms is plenty for a control thread that rate-limits
+    // to one per second anyway. Keeps the ring for distinct neighbors.
+    resolve_request _last_req;
+    uint64_t _last_req_tsc = 0;
+    static_assert(max_ports <= 32);
+};
+
+}  // namespace fwd

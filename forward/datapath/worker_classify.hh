@@ -1,0 +1,83 @@
+// Classify: L3 header checks, what belongs to the host, own addresses, TTL (RFC 791/1812, RFC 8200).
+#pragma once
+
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+
+#include "forward/datapath/worker_pkt.hh"
+
+namespace fwd {
+
+inline bool worker::is_own(const pkt& p) const {
+    const uint8_t* ip = rte_pktmbuf_mtod_offset(p.m, const uint8_t*, p.l3);
+    return p.af == 4 ? _av->is_own(p.vrf, rib::family::ipv4, ip + 16) : _av->is_own(p.vrf, rib::family::ipv6, ip + 24);
+}
+
+// Checks the L3 header at p.l3 (RFC 791/1812, RFC 8200) and trims Ethernet padding; the whole
+// header must be in the first segment. Returns the drop reason or nullopt-like `ok`.
+bool check_l3(rte_mbuf* m, uint16_t l3, uint8_t af, drop_reason& why) {
+    const uint8_t* ip = rte_pktmbuf_mtod_offset(m, const uint8_t*, l3);
+    const uint32_t seg = m->data_len > l3 ? m->data_len - l3 : 0;
+    const uint32_t total = m->pkt_len > l3 ? m->pkt_len - l3 : 0;
+    uint32_t len;
+    if (af == 4) {
+        if (seg < 20 || ip[0] >> 4 != 4) {
+            why = drop_reason::ip4_truncated;
+            return false;
+        }
+        const uint32_t ihl = (ip[0] & 0xfu) * 4u;
+        len = load_be16(ip + 2);
+        if (ihl < 20 || ihl > seg || len < ihl || len > total) {
+            why = drop_reason::ip4_truncated;
+            return false;
+        }
+        if (rte_raw_cksum(ip, ihl) != 0xffff) {
+            why = drop_reason::ip4_bad_checksum;
+            return false;
+        }
+    } else {
+        if (seg < 40 || ip[0] >> 4 != 6) {
+            why = drop_reason::ip6_truncated;
+            return false;
+        }
+        len = 40u + load_be16(ip + 4);
+        if (len > total || (len == 40 && ip[6] == 0)) {  // jumbograms (RFC 2675) are not forwarded
+            why = drop_reason::ip6_truncated;
+            return false;
+        }
+    }
+    if (len < total)
+        rte_pktmbuf_trim(m, static_cast<uint16_t>(total - len));  // Ethernet padding
+    return true;
+}
+
+// Packets the host must see: IPv6 link-local/multicast destinations (ND, RS/RA), hop-by-hop
+// options; IPv4 limited broadcast and multicast.
+inline bool for_host(const uint8_t* ip, uint8_t af) {
+    if (af == 6)
+        return ip[24] == 0xff || (ip[24] == 0xfe && (ip[25] & 0xc0) == 0x80) || ip[6] == 0;
+    return ip[16] >= 224;
+}
+
+// Hop limit check and decrement of a routed packet (RFC 1812 §5.3.1, RFC 8200 §3); IPv4 with
+// the incremental checksum update of RFC 1624 (as the kernel's ip_decrease_ttl).
+inline bool dec_ttl(uint8_t* ip, uint8_t af) {
+    if (af == 4) {
+        if (ip[8] <= 1)
+            return false;
+        --ip[8];
+        uint16_t c;
+        std::memcpy(&c, ip + 10, 2);
+        uint32_t check = c;
+        check += rte_cpu_to_be_16(0x0100);
+        c = static_cast<uint16_t>(check + (check >= 0xffff));
+        std::memcpy(ip + 10, &c, 2);
+        return true;
+    }
+    if (ip[7] <= 1)
+        return false;
+    --ip[7];
+    return true;
+}
+
+}  // namespace fwd

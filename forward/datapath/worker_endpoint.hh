@@ -1,0 +1,78 @@
+// Local SIDs (RFC 8986 §4): End, End.X, End.T, End.DX4/DX6, End.DT4/DT6/DT46 and flavors.
+#pragma once
+
+#include <rte_mbuf.h>
+
+#include "forward/datapath/srv6_endpoint.hh"
+#include "forward/datapath/worker_classify.hh"
+#include "forward/datapath/worker_pkt.hh"
+
+namespace fwd {
+
+inline void worker::do_endpoint(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next) {
+    if (p.af != 6)
+        return drop(p, drop_reason::sid_bad_inner);
+    _c.sid(nh.index(), p.m->pkt_len - p.l3u());
+    if (p.l3 != 0) {
+        rte_pktmbuf_adj(p.m, p.l3);
+        p.l3 = 0;
+    }
+    const fib::nh_sid& s = nh.sid();
+    sid_params sp;
+    sp.behavior = static_cast<rib::behavior>(s.action);
+    sp.flavors = s.flavors;
+    if (s.lcblock_bits != 0)
+        sp.lcblock_bits = s.lcblock_bits;
+    if (s.lcnode_fn_bits != 0)
+        sp.lcnode_fn_bits = s.lcnode_fn_bits;
+    sp.vrf = s.vrf;
+    const endpoint_result r = process_endpoint(p.m, sp);
+    switch (r.action) {
+    case endpoint_action::forward_v6:
+        p.vrf = static_cast<vrf::vrf_id>(r.vrf);
+        p.flags |= f_no_ttl;
+        p.hash = 0;
+        next[n_next++] = &p;
+        return;
+    case endpoint_action::lookup_v4:
+    case endpoint_action::lookup_v6: {
+        p.af = r.action == endpoint_action::lookup_v4 ? 4 : 6;
+        p.vrf = static_cast<vrf::vrf_id>(r.vrf);
+        p.flags = static_cast<uint8_t>(p.flags & ~f_no_ttl);  // routed in the VRF: TTL as usual
+        p.hash = 0;
+        drop_reason why{};
+        if (!check_l3(p.m, 0, p.af, why))
+            return drop(p, why);
+        next[n_next++] = &p;
+        return;
+    }
+    case endpoint_action::send_v4:
+        p.af = 4;
+        return do_adjacency(p, nh, rib::family::ipv4, s.nh4);
+    case endpoint_action::send_v6:
+        p.af = rte_pktmbuf_mtod(p.m, const uint8_t*)[0] >> 4 == 4 ? 4 : 6;  // End.X + USD may carry IPv4
+        return do_adjacency(p, nh, rib::family::ipv6, s.nh6);
+    case endpoint_action::drop: return drop(p, r.reason);
+    }
+    drop(p, drop_reason::sid_unsupported);
+}
+
+// End.X / End.DX4 / End.DX6: to the SID's adjacency. Its interface is the one the SID names;
+// without one, the one the adjacency address routes through in the default VRF.
+inline void worker::do_adjacency(pkt& p, const fib::compiled_nh& nh, rib::family af, const uint8_t* addr) {
+    p.flags |= f_no_ttl;
+    uint32_t ifindex = nh.via().ifindex != 0 ? nh.via().ifindex : nh.sid().oif;
+    if (ifindex == 0) {
+        const uint32_t r = af == rib::family::ipv4 ? _fv->lookup4(vrf::default_vrf_id, load_be32(addr))
+                                                   : _fv->lookup6(vrf::default_vrf_id, addr);
+        const fib::compiled_nh& via = _fv->nexthop(r);
+        if (via.kind() == fib::nh_kind::forward)
+            ifindex = via.via().ifindex;
+    }
+    const port_info* out = _av->port_by_ifindex(ifindex);
+    if (out == nullptr)
+        return drop(p, drop_reason::no_port);
+    l2_out(p, *out, af, addr);
+}
+
+}  // namespace fwd

@@ -1,0 +1,58 @@
+// Plain IP forwarding to a nexthop (TTL, ECMP member already picked).
+#pragma once
+
+#include <rte_mbuf.h>
+
+#include "forward/datapath/worker_classify.hh"
+#include "forward/datapath/worker_pkt.hh"
+
+namespace fwd {
+
+inline void worker::do_forward(pkt& p, const fib::compiled_nh& nh) {
+    uint8_t* ip = rte_pktmbuf_mtod_offset(p.m, uint8_t*, p.l3);
+    const fib::nh_via& via = nh.via();
+    const port_info* out;
+    const mac_addr* mac;
+    if (via.gw_family != 0 && nh.index() == _l2_from) {
+        out = _l2_port;
+        mac = _l2_mac;
+    } else {
+        out = _av->port_by_ifindex(via.ifindex);
+        if (out == nullptr)
+            return pristine(p) ? punt(p) : drop(p, drop_reason::no_port);  // e.g. lo: the host's
+        if (!out->up)
+            return drop(p, drop_reason::port_down);
+        const uint8_t* nb;  // the neighbor
+        rib::family naf;
+        if (via.gw_family == 0) {
+            // A connected route: the destination itself is the neighbor, unless it is us.
+            nb = ip + (p.af == 4 ? 16 : 24);
+            naf = p.af == 4 ? rib::family::ipv4 : rib::family::ipv6;
+            if (pristine(p) && _av->is_own(p.vrf, naf, nb))
+                return punt(p);
+            mac = _av->neighbor_mac(out->port_id, naf, nb);
+        } else {
+            nb = via.gw;
+            naf = static_cast<rib::family>(via.gw_family);
+            mac = _av->neighbor_mac(out->port_id, naf, nb);
+            if (mac != nullptr) {
+                _l2_from = nh.index();
+                _l2_port = out;
+                _l2_mac = mac;
+            }
+        }
+        if (mac == nullptr) {
+            if (pristine(p))  // the host resolves it and forwards this one itself
+                return punt(p);
+            want_neighbor(out->port_id, naf, nb);
+            return drop(p, drop_reason::neigh_unresolved);
+        }
+    }
+    if (!(p.flags & f_no_ttl) && !dec_ttl(ip, p.af))  // the host answers with ICMP time exceeded
+        return pristine(p) ? punt(p) : drop(p, drop_reason::ttl_expired);
+    if (p.m->pkt_len - p.l3u() > out->mtu)
+        return drop(p, drop_reason::mtu_exceeded);
+    l2_write(p, *out, *mac);
+}
+
+}  // namespace fwd

@@ -1,0 +1,53 @@
+// H.Encaps, H.Encaps.Red, H.Encaps.L2, H.Encaps.L2.Red (RFC 8986 §5) from the nexthop template.
+#pragma once
+
+#include <rte_mbuf.h>
+
+#include "forward/datapath/worker_classify.hh"
+#include "forward/datapath/worker_pkt.hh"
+
+namespace fwd {
+
+inline void worker::do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next) {
+    const fib::nh_encap& e = nh.encap();
+    const auto mode = static_cast<rib::encap_mode>(e.mode);
+    encap_tmpl_view tv;
+    tv.bytes = nh.encap_bytes().data();
+    tv.len = e.len;
+    tv.nh_off = static_cast<uint8_t>(e.next_header_off);
+    tv.l2 = mode == rib::encap_mode::l2encap || mode == rib::encap_mode::l2encap_red;
+    uint16_t l3 = p.l3;
+    if (tv.l2) {
+        // The frame as received is the payload (RFC 8986 §5.3); a decapsulated packet has none.
+        if (p.l3 < eth_len)
+            return drop(p, drop_reason::l2encap_no_frame);
+    } else {
+        uint8_t* ip = rte_pktmbuf_mtod_offset(p.m, uint8_t*, p.l3);
+        if (!(p.flags & f_no_ttl) && !dec_ttl(ip, p.af))
+            return drop(p, drop_reason::ttl_expired);
+    }
+    drop_reason why{};
+    const uint32_t hash = p.hash != 0 ? p.hash : inner_flow_hash(p.m, l3, tv.l2);
+    rte_mbuf* head = h_encaps(p.m, l3, hash, tv, _he, why);
+    if (head == nullptr)
+        return drop(p, why);
+    if (e.mode < headend_modes)  // the compiler only builds templates for these
+        _c.headend[e.mode].add(1);
+    p.m = head;
+    p.l3 = 0;
+    p.af = 6;
+    p.vrf = vrf::default_vrf_id;  // the outer packet is routed in the core (default) VRF
+    p.flags |= f_no_ttl;          // its hop limit is the template's
+    p.hash = 0;
+    // The outer destination is the template's: one lookup per headend nexthop and burst.
+    const uint32_t from = nh.index();
+    if (from != _outer_from) {
+        _outer_from = from;
+        _outer_nh = _fv->lookup6(vrf::default_vrf_id, tv.bytes + 24);
+    }
+    p.nh = _outer_nh;
+    ++p.lookups;
+    act(p, next, n_next);
+}
+
+}  // namespace fwd

@@ -1,0 +1,93 @@
+// Lookup: bulk LPM per (VRF, family) run, then dispatch on the nexthop kind.
+#pragma once
+
+#include <rte_mbuf.h>
+#include <rte_prefetch.h>
+
+#include "forward/datapath/flow_hash.hh"
+#include "forward/datapath/worker_pkt.hh"
+
+namespace fwd {
+
+// Bulk lookups over runs of packets that share VRF and family (a burst from one port is one
+// run; so are the outer lookups after an encap, all in the default VRF).
+inline void worker::lookup(pkt** ps, uint16_t n) {
+    uint32_t keys4[burst_size];
+    uint8_t keys6[burst_size][16];
+    uint32_t res[burst_size];
+    for (uint16_t i = 0; i < n;) {
+        const uint8_t af = ps[i]->af;
+        const vrf::vrf_id v = ps[i]->vrf;
+        uint16_t j = i;
+        for (; j < n && ps[j]->af == af && ps[j]->vrf == v; ++j) {
+            pkt& p = *ps[j];
+            ++p.lookups;
+            const uint8_t* ip = rte_pktmbuf_mtod_offset(p.m, const uint8_t*, p.l3);
+            if (af == 4)
+                keys4[j - i] = load_be32(ip + 16);
+            else
+                std::memcpy(keys6[j - i], ip + 24, 16);
+        }
+        const uint32_t k = j - i;
+        if (af == 4)
+            _fv->lookup4_bulk(v, keys4, res, k);
+        else
+            _fv->lookup6_bulk(v, keys6, res, k);
+        for (uint32_t x = 0; x < k; ++x) {
+            ps[i + x]->nh = res[x];
+            rte_prefetch0(&_fv->nexthop(res[x]));  // act() reads it next
+        }
+        i = j;
+    }
+}
+
+inline void worker::act(pkt& p, pkt** next, uint16_t& n_next) {
+    const fib::compiled_nh* nh = &_fv->nexthop(p.nh);
+    if (nh->kind() == fib::nh_kind::ecmp) {
+        if (p.hash == 0) {
+            const uint8_t* ip = rte_pktmbuf_mtod_offset(p.m, const uint8_t*, p.l3);
+            p.hash = flow_hash_ip(ip, p.m->data_len - p.l3u());
+        }
+        nh = &_fv->nexthop(nh->pick(p.hash));
+    }
+    // The common kinds first, as plain branches: a jump table's indirect branch mispredicts when
+    // a burst alternates kinds (headend, then the outer route's forward).
+    const fib::nh_kind kind = nh->kind();
+    if (likely(kind == fib::nh_kind::forward))
+        return do_forward(p, *nh);
+    if (kind == fib::nh_kind::headend) {
+        if (p.lookups >= max_lookups)
+            return drop(p, drop_reason::lookup_loop);
+        return do_headend(p, *nh, next, n_next);
+    }
+    if (kind == fib::nh_kind::local_sid) {
+        if (p.lookups >= max_lookups)
+            return drop(p, drop_reason::lookup_loop);
+        return do_endpoint(p, *nh, next, n_next);
+    }
+    switch (kind) {
+    case fib::nh_kind::forward:
+    case fib::nh_kind::headend:
+    case fib::nh_kind::local_sid: break;  // above
+    case fib::nh_kind::miss:
+        // The router's own addresses are the host's even before zebra sent their routes.
+        if (pristine(p) && is_own(p))
+            return punt(p);
+        return drop(p, drop_reason::no_route);
+    case fib::nh_kind::blackhole: return drop(p, drop_reason::blackhole);
+    case fib::nh_kind::unreachable:
+    case fib::nh_kind::prohibit: return drop(p, drop_reason::unreachable);
+    case fib::nh_kind::receive:
+        if (pristine(p))
+            return punt(p);
+        return drop(p, drop_reason::punt_no_host);  // decapsulated for us: nothing to answer
+    case fib::nh_kind::refused:
+        return drop(p, nh->refusal() <= fib::nh_refusal::sid_no_table && nh->refusal() != fib::nh_refusal::none
+                           ? drop_reason::sid_refused
+                           : drop_reason::refused_encap);
+    case fib::nh_kind::ecmp: return drop(p, drop_reason::lookup_loop);  // groups do not nest
+    }
+    drop(p, drop_reason::no_route);
+}
+
+}  // namespace fwd

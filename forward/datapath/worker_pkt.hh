@@ -1,0 +1,43 @@
+// The worker's per-packet state and the byte helpers its stages share (one TU: worker.cc).
+#pragma once
+
+#include <rte_byteorder.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "forward/datapath/worker.hh"
+
+namespace fwd {
+
+constexpr uint16_t eth_len = 14;
+constexpr uint16_t ether_ipv4 = 0x0800;
+constexpr uint16_t ether_ipv6 = 0x86dd;
+constexpr uint16_t ether_arp = 0x0806;
+
+constexpr uint8_t f_no_ttl = 1;  // hop limit already checked and decremented (endpoint, encap)
+
+inline uint16_t load_be16(const uint8_t* p) { return static_cast<uint16_t>(p[0] << 8 | p[1]); }
+inline uint32_t load_be32(const uint8_t* p) {
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return rte_be_to_cpu_32(v);
+}
+
+struct worker::pkt {
+    rte_mbuf* m;
+    uint32_t nh;
+    uint32_t hash;       // flow hash of the current L3 packet; 0 = not computed yet
+    vrf::vrf_id vrf;
+    uint16_t l3;         // offset of the current L3 header from the data start
+    uint8_t af;          // 4 or 6
+    uint8_t flags;
+    uint8_t lookups;
+    uint32_t l3u() const { return l3; }
+};
+
+// A packet exactly as it came in (first lookup, its own headers untouched): one the host can be
+// handed instead of us.
+inline bool pristine(const worker::pkt& p) { return p.lookups == 1 && p.l3 == 14 && p.flags == 0; }
+
+}  // namespace fwd

@@ -1,0 +1,69 @@
+// Punt to and inject from the TAP mirrors, neighbor resolution requests, drops.
+#pragma once
+
+#include <rte_cycles.h>
+#include <rte_mbuf.h>
+
+#include "forward/datapath/worker_pkt.hh"
+
+namespace fwd {
+
+// What the host sends through a port's TAP mirror leaves the port unchanged (ARP and ND
+// answers, routing protocols, ICMP errors, packets the kernel forwarded itself).
+inline void worker::inject(rte_mbuf** pkts, uint16_t n, uint16_t to) {
+    port_counters& pc = _c.ports[to < max_ports ? to : 0];
+    pc.injected.add(n);
+    for (uint16_t i = 0; i < n; ++i)
+        enqueue(to, pkts[i]);
+}
+
+// To the host, as received (the frame is still intact: every punt decision is made before a
+// packet is modified), through the ingress port's TAP mirror, within its punt rate.
+inline void worker::punt(pkt& p) {
+    const port_info& in = *_in;
+    if (in.tap_port == port_none)
+        return drop(p, drop_reason::punt_no_host);
+    bucket& b = _punt[in.port_id];
+    const uint64_t now = rte_rdtsc();
+    b.tokens += static_cast<double>(now - b.last) * in.punt_rate / _tsc_hz;
+    b.last = now;
+    if (b.tokens > in.punt_burst)
+        b.tokens = in.punt_burst;
+    if (b.tokens < 1.0)
+        return drop(p, drop_reason::punt_policed);
+    b.tokens -= 1.0;
+    _c.ports[in.port_id].punted.add(1);
+    enqueue(in.tap_port, p.m);
+    p.m = nullptr;
+}
+
+// A packet we rewrote has no neighbor: it cannot go to the host as received, and nothing else
+// would make the kernel resolve the neighbor if its owner never sends ARP/ND itself (a CE that
+// only answers). Ask the control thread to (docs/host-path.md); only on this miss path.
+inline void worker::want_neighbor(uint16_t port, rib::family af, const uint8_t* addr) {
+    if (_resolve == nullptr)
+        return;
+    resolve_request q;
+    q.port_id = port;
+    q.af = af == rib::family::ipv4 ? 4 : 6;
+    std::memcpy(q.addr, addr, q.af == 4 ? size_t{4} : size_t{16});
+    const uint64_t now = rte_rdtsc();
+    if (now - _last_req_tsc < static_cast<uint64_t>(_tsc_hz / 100) && q.port_id == _last_req.port_id &&
+        q.af == _last_req.af && std::memcmp(q.addr, _last_req.addr, sizeof q.addr) == 0)
+        return;
+    if (!resolve_ring_put(_resolve, q)) {
+        _c.resolve_lost.add(1);
+        return;
+    }
+    _c.resolve_queued.add(1);
+    _last_req = q;
+    _last_req_tsc = now;
+}
+
+inline void worker::drop(pkt& p, drop_reason r) {
+    _c.drop(r);
+    rte_pktmbuf_free(p.m);
+    p.m = nullptr;
+}
+
+}  // namespace fwd

@@ -1,0 +1,45 @@
+// Tx: per-port output buffers, burst transmit, what the device did not take freed and counted.
+#pragma once
+
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include "forward/datapath/worker_pkt.hh"
+
+namespace fwd {
+
+inline void worker::enqueue(uint16_t port, rte_mbuf* m) {
+    txbuf& b = _tx[port];
+    b.m[b.n] = m;
+    b.len[b.n] = m->pkt_len;
+    _tx_dirty |= 1u << port;
+    if (++b.n == burst_size)
+        tx(port);
+}
+
+inline void worker::tx(uint16_t port) {
+    txbuf& b = _tx[port];
+    if (b.n == 0)
+        return;
+    const uint16_t sent = rte_eth_tx_burst(port, _txq, b.m, b.n);
+    port_counters& pc = _c.ports[port];
+    uint64_t bytes = 0;
+    for (uint16_t i = 0; i < sent; ++i)
+        bytes += b.len[i];
+    pc.tx_packets.add(sent);
+    pc.tx_bytes.add(bytes);
+    for (uint16_t i = sent; i < b.n; ++i) {
+        rte_pktmbuf_free(b.m[i]);
+        pc.tx_dropped.add(1);
+        _c.drop(drop_reason::tx_full);
+    }
+    b.n = 0;
+}
+
+inline void worker::flush() {
+    for (uint32_t d = _tx_dirty; d != 0; d &= d - 1)
+        tx(static_cast<uint16_t>(__builtin_ctz(d)));
+    _tx_dirty = 0;
+}
+
+}  // namespace fwd

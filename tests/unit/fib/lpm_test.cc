@@ -1,0 +1,308 @@
+// Differential tests of the compiled LPM (lpm_builder + lpm_index) against a naive reference
+// LPM: random prefixes of every length, random and boundary addresses, adds, replaces and
+// deletes, v4 and v6, checked through the builder's mirror, the single lookup and the bulk lookup.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+#include <vector>
+
+#include "fib/control/lpm_builder.hh"
+#include "fib/control/prefix_map.hh"
+#include "fib/datapath/rcu.hh"
+
+namespace fib {
+namespace {
+
+template <class K>
+struct reference_lpm {
+    std::map<std::pair<unsigned, K>, uint32_t> routes;  // (len, addr)
+    uint32_t lookup(K x) const {
+        for (unsigned l = key_traits<K>::bits + 1; l-- > 0;) {
+            auto it = routes.find({l, static_cast<K>(x & prefix_mask<K>(l))});
+            if (it != routes.end())
+                return it->second;
+        }
+        return nh_miss;
+    }
+};
+
+template <class K>
+K random_key(std::mt19937_64& rng) {
+    if constexpr (sizeof(K) == 4)
+        return static_cast<uint32_t>(rng());
+    else
+        return (u128{rng()} << 64) | u128{rng()};
+}
+
+// Concentrates prefixes in a few regions so that they nest and overlap a lot.
+template <class K>
+K clustered_key(std::mt19937_64& rng) {
+    K k = random_key<K>(rng);
+    const unsigned bits = key_traits<K>::bits;
+    const K region = static_cast<K>(static_cast<K>(rng() % 4) << (bits - 4));
+    return static_cast<K>(region | (k >> 4));
+}
+
+template <class K>
+class lpm_diff : public ::testing::Test {};
+using key_types = ::testing::Types<uint32_t, u128>;
+TYPED_TEST_SUITE(lpm_diff, key_types);
+
+template <class K>
+void check_all(const lpm_builder<K>& b, const lpm_index<K>* t, const reference_lpm<K>& ref,
+               const std::vector<K>& probes) {
+    std::vector<uint32_t> bulk(probes.size());
+    t->lookup_bulk(probes.data(), bulk.data(), static_cast<uint32_t>(probes.size()));
+    for (size_t i = 0; i < probes.size(); ++i) {
+        const uint32_t want = ref.lookup(probes[i]);
+        ASSERT_EQ(b.lookup(probes[i]), want) << "mirror, probe " << i;
+        ASSERT_EQ(t->lookup(probes[i]), want) << "single, probe " << i;
+        ASSERT_EQ(bulk[i], want) << "bulk, probe " << i;
+    }
+}
+
+TYPED_TEST(lpm_diff, random_prefixes_all_lengths_with_churn) {
+    using K = TypeParam;
+    constexpr unsigned bits = key_traits<K>::bits;
+    std::mt19937_64 rng(42 + bits);
+    lpm_builder<K> b;
+    reference_lpm<K> ref;
+    qsbr_domain rcu(1);
+
+    std::vector<std::pair<K, unsigned>> live;
+    for (int round = 0; round < 12; ++round) {
+        // The default route comes and goes, so that deletes must uncover it.
+        const auto dflt = static_cast<uint32_t>(100 + round);
+        if (round % 2 == 0) {
+            if (ref.routes.find({0u, K{0}}) == ref.routes.end())
+                live.emplace_back(K{0}, 0u);
+            ref.routes[{0u, K{0}}] = dflt;
+            EXPECT_TRUE(b.set(K{0}, 0, dflt));
+        }
+        // 1500 operations per round: 70 % add/replace, 30 % delete of a live prefix.
+        for (int op = 0; op < 1500; ++op) {
+            if (!live.empty() && rng() % 10 < 3) {
+                const size_t i = rng() % live.size();
+                auto [a, l] = live[i];
+                live[i] = live.back();
+                live.pop_back();
+                const bool had = ref.routes.erase({l, a}) > 0;
+                EXPECT_EQ(b.erase(a, l), had);
+                continue;
+            }
+            // Half of the lengths uniform over 0..bits, half in the upper half (where real
+            // tables live), so that short covers are rare enough for the default to show.
+            const unsigned len = rng() % 2 ? static_cast<unsigned>(rng() % (bits + 1))
+                                           : static_cast<unsigned>(bits / 2 + rng() % (bits / 2 + 1));
+            const K a = static_cast<K>((rng() % 2 ? clustered_key<K>(rng) : random_key<K>(rng)) & prefix_mask<K>(len));
+            const auto nh = static_cast<uint32_t>(1 + rng() % 50);
+            auto [it, fresh] = ref.routes.try_emplace({len, a}, nh);
+            const bool changed = fresh || it->second != nh;
+            it->second = nh;
+            if (fresh)
+                live.emplace_back(a, len);
+            EXPECT_EQ(b.set(a, len, nh), changed);
+        }
+        retire_batch old;
+        const lpm_index<K>* t = b.publish(old);
+        rcu.retire(std::move(old));
+        rcu.reclaim();
+        ASSERT_TRUE(t->intact());
+        EXPECT_EQ(t->routes(), ref.routes.size());
+
+        // Probes: random, clustered, and each live prefix's first address, last address and
+        // the addresses just outside it.
+        std::vector<K> probes;
+        for (int i = 0; i < 2000; ++i)
+            probes.push_back(i % 2 ? random_key<K>(rng) : clustered_key<K>(rng));
+        for (size_t i = 0; i < live.size(); i += 3) {
+            auto [a, l] = live[i];
+            const K last = prefix_last<K>(a, l);
+            probes.push_back(a);
+            probes.push_back(last);
+            probes.push_back(static_cast<K>(a - 1));
+            probes.push_back(static_cast<K>(last + 1));
+        }
+        probes.push_back(K{0});
+        probes.push_back(static_cast<K>(~K{0}));
+        check_all(b, t, ref, probes);
+    }
+    EXPECT_GT(b.chunk_count(), 1u) << "the test should exercise several chunks";
+    retire_batch last;
+    b.retire_all(last);
+    rcu.retire(std::move(last));
+}
+
+TYPED_TEST(lpm_diff, delete_everything_returns_to_miss) {
+    using K = TypeParam;
+    constexpr unsigned bits = key_traits<K>::bits;
+    std::mt19937_64 rng(7);
+    lpm_builder<K> b;
+    std::vector<std::pair<K, unsigned>> added;
+    for (int i = 0; i < 3000; ++i) {
+        const unsigned len = static_cast<unsigned>(rng() % (bits + 1));
+        const K a = static_cast<K>(clustered_key<K>(rng) & prefix_mask<K>(len));
+        if (b.set(a, len, static_cast<uint32_t>(1 + i % 7)))
+            added.emplace_back(a, len);
+    }
+    EXPECT_GT(b.intervals(), 100u);
+    std::shuffle(added.begin(), added.end(), rng);
+    for (auto [a, l] : added)
+        b.erase(a, l);
+    EXPECT_EQ(b.routes(), 0u);
+    EXPECT_EQ(b.intervals(), b.chunk_count()) << "only chunk-boundary duplicates may remain";
+    retire_batch old;
+    const auto* t = b.publish(old);
+    for (int i = 0; i < 1000; ++i)
+        EXPECT_EQ(t->lookup(random_key<K>(rng)), nh_miss);
+    b.retire_all(old);
+}
+
+TYPED_TEST(lpm_diff, large_tables_use_the_directory) {
+    using K = TypeParam;
+    constexpr unsigned bits = key_traits<K>::bits;
+    std::mt19937_64 rng(11);
+    lpm_builder<K> b;
+    reference_lpm<K> ref;
+    // Most prefixes inside one region (a /8 or a /16 of v6, so the directory has a common
+    // prefix to skip), a few outside it, on both sides.
+    for (int i = 0; i < 60000; ++i) {
+        const unsigned len = bits / 4 + static_cast<unsigned>(rng() % (bits - bits / 4 + 1));
+        K a = random_key<K>(rng);
+        if (i % 100 != 0)
+            a = static_cast<K>((a >> (bits / 4 - 2)) | (static_cast<K>(0x2) << (bits - 4)));  // 0010.. region
+        a = static_cast<K>(a & prefix_mask<K>(len));
+        const auto nh = static_cast<uint32_t>(1 + rng() % 1000);
+        ref.routes[{len, a}] = nh;
+        b.set(a, len, nh);
+    }
+    retire_batch old;
+    const auto* t = b.publish(old);
+    ASSERT_TRUE(t->has_directory()) << t->chunk_count() << " chunks";
+    std::vector<K> probes;
+    for (int i = 0; i < 20000; ++i) {
+        K a = random_key<K>(rng);
+        if (i % 4 != 0)
+            a = static_cast<K>((a >> (bits / 4 - 2)) | (static_cast<K>(0x2) << (bits - 4)));
+        probes.push_back(a);
+    }
+    probes.push_back(K{0});
+    probes.push_back(static_cast<K>(~K{0}));
+    check_all(b, t, ref, probes);
+    // Churn: the directory is rebuilt with the index.
+    std::vector<std::pair<unsigned, K>> keys;
+    for (const auto& [k, nh] : ref.routes)
+        keys.push_back(k);
+    std::shuffle(keys.begin(), keys.end(), rng);
+    for (int i = 0; i < 5000; ++i) {
+        b.erase(keys[static_cast<size_t>(i)].second, keys[static_cast<size_t>(i)].first);
+        ref.routes.erase(keys[static_cast<size_t>(i)]);
+    }
+    t = b.publish(old);
+    check_all(b, t, ref, probes);
+    b.retire_all(old);
+}
+
+TYPED_TEST(lpm_diff, prefix_map_matches_std_map) {
+    using K = TypeParam;
+    std::mt19937_64 rng(5);
+    prefix_map<K> m;
+    std::map<std::pair<K, uint8_t>, uint32_t> ref;
+    std::vector<std::pair<K, uint8_t>> keys;
+    for (int i = 0; i < 200000; ++i) {
+        // Few distinct keys so that probe runs collide, grow, and deletes shift them back.
+        const auto len = static_cast<uint8_t>(rng() % 4);
+        const K a = static_cast<K>(rng() % 3000);
+        const auto v = static_cast<uint32_t>(rng());
+        switch (rng() % 3) {
+        case 0: {
+            auto [slot, fresh] = m.try_emplace(a, len, v);
+            auto [it, rfresh] = ref.try_emplace({a, len}, v);
+            ASSERT_EQ(fresh, rfresh);
+            ASSERT_EQ(*slot, it->second);
+            break;
+        }
+        case 1: ASSERT_EQ(m.erase(a, len), ref.erase({a, len}) > 0); break;
+        default: {
+            const uint32_t* got = m.find(a, len);
+            auto it = ref.find({a, len});
+            ASSERT_EQ(got != nullptr, it != ref.end());
+            if (got) {
+                ASSERT_EQ(*got, it->second);
+            }
+        }
+        }
+        ASSERT_EQ(m.size(), ref.size());
+    }
+    for (const auto& [k, v] : ref)
+        ASSERT_EQ(*m.find(k.first, k.second), v);
+}
+
+TEST(lpm, default_route_and_host_routes) {
+    lpm4_builder b;
+    b.set(0, 0, 7);                 // 0.0.0.0/0
+    b.set(0x0a000000, 8, 8);        // 10.0.0.0/8
+    b.set(0x0a000001, 32, 9);       // 10.0.0.1/32
+    b.set(0xffffffff, 32, 10);      // 255.255.255.255/32
+    retire_batch old;
+    const auto* t = b.publish(old);
+    EXPECT_EQ(t->lookup(0x0a000001), 9u);
+    EXPECT_EQ(t->lookup(0x0a000002), 8u);
+    EXPECT_EQ(t->lookup(0x0a000000), 8u);
+    EXPECT_EQ(t->lookup(0x0b000000), 7u);
+    EXPECT_EQ(t->lookup(0xfffffffe), 7u);
+    EXPECT_EQ(t->lookup(0xffffffff), 10u);
+    EXPECT_EQ(t->lookup(0), 7u);
+    // Replacing with the same nexthop is not a change; deleting the /8 uncovers the /0.
+    EXPECT_FALSE(b.set(0x0a000000, 8, 8));
+    EXPECT_TRUE(b.erase(0x0a000000, 8));
+    EXPECT_FALSE(b.erase(0x0a000000, 8));
+    t = b.publish(old);
+    EXPECT_EQ(t->lookup(0x0a000002), 7u);
+    EXPECT_EQ(t->lookup(0x0a000001), 9u);
+    b.retire_all(old);
+}
+
+TEST(lpm, v6_sid_locators_longest_match) {
+    // uN locator /48 with a /64 and a /128 inside: LPM, not exact match.
+    lpm6_builder b;
+    const u128 loc = key6(std::array<uint8_t, 16>{0xfc, 0, 0, 0, 0, 1}.data());
+    b.set(loc, 48, 1);
+    b.set(loc | (u128{0x42} << 64), 64, 2);
+    b.set(loc | (u128{0x42} << 64) | 1, 128, 3);
+    retire_batch old;
+    const auto* t = b.publish(old);
+    EXPECT_EQ(t->lookup(loc | (u128{0xe000} << 64)), 1u);           // fc00:0:1:e000::
+    EXPECT_EQ(t->lookup(loc | (u128{0x42} << 64) | 2), 2u);         // fc00:0:1:42::2
+    EXPECT_EQ(t->lookup(loc | (u128{0x42} << 64) | 1), 3u);         // fc00:0:1:42::1
+    EXPECT_EQ(t->lookup(loc - 1), nh_miss);
+    EXPECT_EQ(t->lookup(prefix_last<u128>(loc, 48) + 1), nh_miss);
+    b.retire_all(old);
+}
+
+TEST(lpm, publish_reuses_untouched_chunks) {
+    lpm4_builder b;
+    for (uint32_t i = 0; i < 4000; ++i)
+        b.set(i << 12, 20, 1 + i % 3);
+    retire_batch r1;
+    const auto* t1 = b.publish(r1);
+    ASSERT_GT(t1->chunk_count(), 4u);
+    // One /24 inside the first /20 touches one chunk: the others are shared by both tables.
+    b.set(0x00000100, 24, 9);
+    retire_batch r2;
+    const auto* t2 = b.publish(r2);
+    EXPECT_EQ(r2.size(), 2u) << "the old index and the one rewritten chunk";
+    size_t shared = 0;
+    for (uint32_t i = 0; i < t2->chunk_count(); ++i)
+        shared += t2->chunks()[i] == t1->chunks()[i];
+    EXPECT_EQ(shared, t2->chunk_count() - 1);
+    // Nothing changed: the same table, nothing retired.
+    retire_batch r3;
+    EXPECT_EQ(b.publish(r3), t2);
+    EXPECT_TRUE(r3.empty());
+    b.retire_all(r3);
+}
+
+}  // namespace
+}  // namespace fib
