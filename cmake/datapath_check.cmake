@@ -7,5 +7,5 @@ foreach(l ${SRV6D_DATAPATH_LIBS})
   list(APPEND _whole $<TARGET_FILE:${l}>)
   add_dependencies(datapath_link_check ${l})
 endforeach()
-target_link_libraries(datapath_link_check PRIVATE -Wl,--whole-archive ${_whole} -Wl,--no-whole-archive
+target_link_libraries(datapath_link_check PRIVATE srv6d_flags -Wl,--whole-archive ${_whole} -Wl,--no-whole-archive
                       PkgConfig::DPDK)
