@@ -150,7 +150,9 @@ struct ring_port {
 class worker_test : public ::testing::Test {
 protected:
     void SetUp() override {
-        ASSERT_TRUE(src.set_configured(a6("fc00:1::1")) || true);
+        // A fresh resolver had no source: configuring one changes what it gives.
+        ASSERT_TRUE(src.set_configured(a6("fc00:1::1")));
+        ASSERT_TRUE(src.global().ok());
         ASSERT_TRUE(reg.set(vrf::source::config, vrf::vrf_spec{"red", 10, {}, std::nullopt}).ok());
         red = reg.find("red")->id;
         ce = make_port("ce");
