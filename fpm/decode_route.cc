@@ -204,145 +204,171 @@ rib::prefix make_prefix(const std::optional<ip_addr>& a, rib::family af, uint8_t
                              len);
 }
 
-}  // namespace
+// The rtmsg header, checked: a family srv6d routes, prefix lengths that fit it, a route type it keeps.
+struct route_header {
+    rtnl::rtmsg rtm;
+    rib::family af;
+    rib::route_type type;  // unicast for a delete: only a NEWROUTE says what the route is
+};
 
-void decode_route(const nl::message& m, decode_ctx& ctx, std::vector<update>& out) {
-    const bool is_new = m.hdr.type == rtnl::rtm_newroute;
+std::optional<route_header> read_header(const nl::message& m, bool is_new, decode_ctx& ctx) {
     const auto rtm = rtnl::read_rtmsg(m.body);
     if (!rtm) {
         ctx.report(reason::nlmsg_body_short, fmt::format("rtmsg of {} bytes", m.body.size()));
-        return;
+        return std::nullopt;
     }
     if (rtm->family == rtnl::af_mpls) {
         ctx.report(reason::ignored_family, "AF_MPLS");
-        return;
+        return std::nullopt;
     }
     if (rtm->family != rtnl::af_inet && rtm->family != rtnl::af_inet6) {
         ctx.report(reason::route_bad_family, fmt::format("rtm_family {}", rtm->family));
-        return;
+        return std::nullopt;
     }
     const auto af = static_cast<rib::family>(rtm->family);
     const uint8_t max_len = rib::prefix::max_len(af);
     if (rtm->dst_len > max_len || rtm->src_len > max_len) {
         ctx.report(reason::route_bad_prefix_len,
                    fmt::format("dst_len {} src_len {} for family {}", rtm->dst_len, rtm->src_len, rtm->family));
-        return;
+        return std::nullopt;
     }
-    // Deletes carry rtm_type 0 (RTN_UNSPEC); only a NEWROUTE says what the route is.
+    // Deletes carry rtm_type 0 (RTN_UNSPEC).
     rib::route_type type = rib::route_type::unicast;
     if (is_new) {
         const auto t = route_type_of(rtm->type);
         if (!t) {
             ctx.report(reason::ignored_route_type, fmt::format("rtm_type {}", rtm->type));
-            return;
+            return std::nullopt;
         }
         type = *t;
     }
+    return route_header{*rtm, af, type};
+}
 
-    const size_t addr_size = rtnl::addr_size(rtm->family);
+// Everything the attribute walk collects.
+struct route_attrs {
     std::optional<ip_addr> dst, src, prefsrc;
     std::optional<uint32_t> table, nh_id, priority, mtu;
     path_attrs single;
     bool have_multipath = false;
     std::vector<hop> hops;
-    bool key_bad = false;
+    bool key_bad = false;  // RTA_DST, RTA_SRC or RTA_TABLE unreadable
+};
 
+// Walks the route's attributes into `r`; false when the walk was cut short.
+bool walk_attrs(const nl::message& m, const rtnl::rtmsg& rtm, decode_ctx& ctx, route_attrs& r) {
+    const size_t addr_size = rtnl::addr_size(rtm.family);
     nl::attr_walker w(m.body.subspan(rtnl::rtmsg_size));
     while (auto a = w.next()) {
         switch (a->type) {
         case rtnl::rta::dst:
-            key_bad |= !prefix_attr(*a, addr_size, dst, ctx, "RTA_DST");
+            r.key_bad |= !prefix_attr(*a, addr_size, r.dst, ctx, "RTA_DST");
             break;
         case rtnl::rta::src:
-            key_bad |= !prefix_attr(*a, addr_size, src, ctx, "RTA_SRC");
+            r.key_bad |= !prefix_attr(*a, addr_size, r.src, ctx, "RTA_SRC");
             break;
         case rtnl::rta::table:
-            key_bad |= !once_u32(*a, table, ctx, "RTA_TABLE");
+            r.key_bad |= !once_u32(*a, r.table, ctx, "RTA_TABLE");
             break;
         case rtnl::rta::oif:
-            single.bad |= !once_u32(*a, single.oif, ctx, "RTA_OIF");
+            r.single.bad |= !once_u32(*a, r.single.oif, ctx, "RTA_OIF");
             break;
         case rtnl::rta::nh_id:
-            once_u32(*a, nh_id, ctx, "RTA_NH_ID");
+            once_u32(*a, r.nh_id, ctx, "RTA_NH_ID");
             break;
         case rtnl::rta::priority:
             // Always 20 from zebra (SONiC: the route tag); never part of the key. Checked, not kept.
-            once_u32(*a, priority, ctx, "RTA_PRIORITY");
+            once_u32(*a, r.priority, ctx, "RTA_PRIORITY");
             break;
         case rtnl::rta::prefsrc:
-            if (prefsrc)
+            if (r.prefsrc)
                 ctx.report(reason::attr_duplicate, "RTA_PREFSRC");
             else if (a->payload.size() != addr_size)
                 ctx.report(reason::attr_bad_len, fmt::format("RTA_PREFSRC of {} bytes", a->payload.size()));
             else
-                prefsrc = rtnl::addr_from_len(a->payload);
+                r.prefsrc = rtnl::addr_from_len(a->payload);
             break;
         case rtnl::rta::metrics:
-            metrics_attr(a->payload, ctx, mtu);
+            metrics_attr(a->payload, ctx, r.mtu);
             break;
         case rtnl::rta::multipath:
-            if (have_multipath) {
+            if (r.have_multipath) {
                 ctx.report(reason::attr_duplicate, "RTA_MULTIPATH");
                 break;
             }
-            have_multipath = true;
-            multipath_attr(a->payload, rtm->family, ctx, hops);
+            r.have_multipath = true;
+            multipath_attr(a->payload, rtm.family, ctx, r.hops);
             break;
         default:
-            if (!path_attr(*a, rtm->family, single, ctx))
+            if (!path_attr(*a, rtm.family, r.single, ctx))
                 ignore_attr(*a, ctx, "route");
             break;
         }
     }
-    single.encaps.finish(ctx);
-    if (w.truncated()) {
+    r.single.encaps.finish(ctx);
+    return !w.truncated();
+}
+
+// The paths of a NEWROUTE: a nexthop object's id, RTA_MULTIPATH's hops, or the one inline path.
+void attach_paths(rib::route& r, route_attrs& a, const rtnl::rtmsg& rtm, decode_ctx& ctx) {
+    if (a.nh_id) {
+        // NHG mode: the object holds the paths. The kernel refuses inline paths next to an id.
+        r.nh_id = a.nh_id;
+        if (a.single.any() || a.have_multipath)
+            ctx.report(reason::ignored_attr, "inline nexthop next to RTA_NH_ID");
+    } else if (a.have_multipath) {
+        if (a.single.any())
+            ctx.report(reason::ignored_attr, "single-path attributes next to RTA_MULTIPATH");
+        for (auto& h : a.hops) {
+            h.encaps.apply(ctx, h.nh);
+            r.nexthops.push_back(std::move(h.nh));
+        }
+    } else if (a.single.any() && !a.single.bad) {
+        // The 169.254.0.1 + ONLINK form of IPv4 over IPv6 (FRR <= 10.5) is kept as sent: the
+        // real IPv6 nexthop is not in the message.
+        rib::nexthop nh;
+        nh.ifindex = a.single.oif.value_or(0);
+        nh.gateway = a.single.gateway;
+        nh.onlink = (rtm.flags & rtnl::rtnh_f_onlink) != 0;
+        a.single.encaps.apply(ctx, nh);
+        r.nexthops.push_back(std::move(nh));
+    }
+}
+
+}  // namespace
+
+void decode_route(const nl::message& m, decode_ctx& ctx, std::vector<update>& out) {
+    const bool is_new = m.hdr.type == rtnl::rtm_newroute;
+    const auto h = read_header(m, is_new, ctx);
+    if (!h)
+        return;
+    route_attrs a;
+    if (!walk_attrs(m, h->rtm, ctx, a)) {
         // A cut walk may have lost RTA_DST or RTA_TABLE: the key is not known for sure.
         ctx.report(reason::attr_truncated, "route attributes");
         return;
     }
-    if (key_bad)
+    if (a.key_bad)
         return;
-    if ((!dst && rtm->dst_len > 0) || (!src && rtm->src_len > 0)) {
-        ctx.report(reason::route_dst_family, !dst && rtm->dst_len > 0 ? "RTA_DST missing" : "RTA_SRC missing");
+    if ((!a.dst && h->rtm.dst_len > 0) || (!a.src && h->rtm.src_len > 0)) {
+        ctx.report(reason::route_dst_family, !a.dst && h->rtm.dst_len > 0 ? "RTA_DST missing" : "RTA_SRC missing");
         return;
     }
 
     rib::route r;
-    r.key.table = table ? *table : rtm->table;
-    r.key.dst = make_prefix(dst, af, rtm->dst_len);  // no RTA_DST: the default route
-    if (rtm->src_len > 0)
-        r.key.src = make_prefix(src, af, rtm->src_len);
+    r.key.table = a.table ? *a.table : h->rtm.table;
+    r.key.dst = make_prefix(a.dst, h->af, h->rtm.dst_len);  // no RTA_DST: the default route
+    if (h->rtm.src_len > 0)
+        r.key.src = make_prefix(a.src, h->af, h->rtm.src_len);
     if (!is_new) {
         out.push_back({dialect::netlink, route_delete{r.key}});
         return;
     }
-
-    r.type = type;
-    r.protocol = rtm->protocol;  // kept as sent: connected and FRR 10 local routes are both 2
-    r.prefsrc = prefsrc;
-    r.mtu = mtu;
-    if (nh_id) {
-        // NHG mode: the object holds the paths. The kernel refuses inline paths next to an id.
-        r.nh_id = nh_id;
-        if (single.any() || have_multipath)
-            ctx.report(reason::ignored_attr, "inline nexthop next to RTA_NH_ID");
-    } else if (have_multipath) {
-        if (single.any())
-            ctx.report(reason::ignored_attr, "single-path attributes next to RTA_MULTIPATH");
-        for (auto& h : hops) {
-            h.encaps.apply(ctx, h.nh);
-            r.nexthops.push_back(std::move(h.nh));
-        }
-    } else if (single.any() && !single.bad) {
-        // The 169.254.0.1 + ONLINK form of IPv4 over IPv6 (FRR <= 10.5) is kept as sent: the
-        // real IPv6 nexthop is not in the message.
-        rib::nexthop nh;
-        nh.ifindex = single.oif.value_or(0);
-        nh.gateway = single.gateway;
-        nh.onlink = (rtm->flags & rtnl::rtnh_f_onlink) != 0;
-        single.encaps.apply(ctx, nh);
-        r.nexthops.push_back(std::move(nh));
-    }
+    r.type = h->type;
+    r.protocol = h->rtm.protocol;  // kept as sent: connected and FRR 10 local routes are both 2
+    r.prefsrc = a.prefsrc;
+    r.mtu = a.mtu;
+    attach_paths(r, a, h->rtm, ctx);
     out.push_back({dialect::netlink, route_upsert{std::move(r)}});
 }
 

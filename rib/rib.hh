@@ -179,6 +179,16 @@ private:
     // Before stale object `id` changes under _detach_stale: its stale users keep their paths.
     void detach_stale_users(uint32_t id);
     void index_group(const nexthop_object& nh, bool add);
+    // sweep_if's passes over the stale entries, in this order: routes (collecting the objects a
+    // kept route still uses), nexthop objects, PIC contexts, SID lists. Each returns what it removed.
+    struct sweep_kept {
+        std::set<uint32_t> nh, pic;  // objects kept routes use: they stay with them
+        size_t routes = 0, nexthops = 0;
+    };
+    size_t sweep_routes(const route_filter& may_sweep, keep_mode mode, sweep_kept& kept);
+    size_t sweep_nexthops(sweep_kept& kept);
+    size_t sweep_pic(const sweep_kept& kept);
+    size_t sweep_sidlists();
     // Stamps an entry as seen by the current replay; `fresh` = it did not exist before.
     void refresh(uint32_t& gen, bool fresh);
     void forget(uint32_t gen);  // an entry with stamp `gen` is going away

@@ -98,10 +98,32 @@ size_t rib::detach_if(const route_filter& which) {
 size_t rib::sweep_if(const route_filter& may_sweep, keep_mode mode) {
     if (!_resync_pending)
         return 0;
-    size_t routes = 0, nexthops = 0, other = 0, kept_routes = 0, kept_nexthops = 0;
     // Objects a kept route uses stay with it. Kept entries are stamped current, as if replayed,
     // so that the stale count (0 after a sweep) stays exact.
-    std::set<uint32_t> keep_nh, keep_pic;
+    sweep_kept kept;
+    const size_t routes = sweep_routes(may_sweep, mode, kept);
+    const size_t nexthops = sweep_nexthops(kept);
+    size_t other = sweep_pic(kept);
+    other += sweep_sidlists();
+    _counters.swept_routes += routes;
+    _counters.swept_nexthops += nexthops;
+    _counters.swept_other += other;
+    _counters.kept_routes += kept.routes;
+    _counters.kept_nexthops += kept.nexthops;
+    // Lists only the pool still holds (a copy of routes() kept one alive past its last route).
+    for (auto it = _paths.begin(); it != _paths.end();)
+        it = it->second.holders() == 1 ? _paths.erase(it) : std::next(it);
+    _stale = 0;
+    _resync_pending = false;
+    _detach_stale = false;
+    const size_t total = routes + nexthops + other;
+    if (total)
+        touch();
+    return total;
+}
+
+size_t rib::sweep_routes(const route_filter& may_sweep, keep_mode mode, sweep_kept& kept) {
+    size_t routes = 0;
     // Backwards: removing slot i moves the last slot, already visited, into it.
     for (uint32_t i = static_cast<uint32_t>(_routes.size()); i-- > 0;) {
         auto& e = _routes.at(i);
@@ -112,11 +134,11 @@ size_t rib::sweep_if(const route_filter& may_sweep, keep_mode mode) {
         const bool keep = may_sweep && !may_sweep(e.r) && (mode == keep_mode::as_is || !e.r.nh_id);
         if (keep) {
             e.gen = _generation;
-            ++kept_routes;
+            ++kept.routes;
             if (e.r.nh_id)
-                keep_nh.insert(*e.r.nh_id);
+                kept.nh.insert(*e.r.nh_id);
             if (e.r.pic_id)
-                keep_pic.insert(*e.r.pic_id);
+                kept.pic.insert(*e.r.pic_id);
             continue;
         }
         if (auto c = _config.find(e.r.key); c != _config.end()) {
@@ -129,20 +151,25 @@ size_t rib::sweep_if(const route_filter& may_sweep, keep_mode mode) {
         remove_route_slot(i);
         ++routes;
     }
+    return routes;
+}
+
+size_t rib::sweep_nexthops(sweep_kept& kept) {
     // Groups hold singletons only (docs/rib.md): one level of members.
-    for (const uint32_t id : std::vector<uint32_t>(keep_nh.begin(), keep_nh.end()))
+    for (const uint32_t id : std::vector<uint32_t>(kept.nh.begin(), kept.nh.end()))
         if (const auto* o = find_nexthop(id))
             for (const auto& m : o->group)
-                keep_nh.insert(m.id);
+                kept.nh.insert(m.id);
+    size_t nexthops = 0;
     for (auto it = _nexthops.begin(); it != _nexthops.end();) {
         auto ng = _nh_gen.find(it->first);
         if (ng != _nh_gen.end() && ng->second >= _generation) {
             ++it;
             continue;
         }
-        if (keep_nh.count(it->first)) {
+        if (kept.nh.count(it->first)) {
             _nh_gen[it->first] = _generation;
-            ++kept_nexthops;
+            ++kept.nexthops;
             ++it;
             continue;
         }
@@ -153,13 +180,18 @@ size_t rib::sweep_if(const route_filter& may_sweep, keep_mode mode) {
         it = _nexthops.erase(it);
         ++nexthops;
     }
+    return nexthops;
+}
+
+size_t rib::sweep_pic(const sweep_kept& kept) {
+    size_t removed = 0;
     for (auto it = _pic.begin(); it != _pic.end();) {
         auto pg = _pic_gen.find(it->first);
         if (pg != _pic_gen.end() && pg->second >= _generation) {
             ++it;
             continue;
         }
-        if (keep_pic.count(it->first)) {
+        if (kept.pic.count(it->first)) {
             _pic_gen[it->first] = _generation;
             ++it;
             continue;
@@ -167,35 +199,26 @@ size_t rib::sweep_if(const route_filter& may_sweep, keep_mode mode) {
         if (pg != _pic_gen.end())
             _pic_gen.erase(pg);
         it = _pic.erase(it);
-        ++other;
+        ++removed;
     }
+    return removed;
+}
+
+size_t rib::sweep_sidlists() {
+    size_t removed = 0;
     auto sg = _sidlist_gen.begin();  // same keys, same order as _sidlists
     for (auto it = _sidlists.begin(); it != _sidlists.end();) {
         if (sg->second < _generation) {
             note(it->first);
             it = _sidlists.erase(it);
             sg = _sidlist_gen.erase(sg);
-            ++other;
+            ++removed;
         } else {
             ++it;
             ++sg;
         }
     }
-    _counters.swept_routes += routes;
-    _counters.swept_nexthops += nexthops;
-    _counters.swept_other += other;
-    _counters.kept_routes += kept_routes;
-    _counters.kept_nexthops += kept_nexthops;
-    // Lists only the pool still holds (a copy of routes() kept one alive past its last route).
-    for (auto it = _paths.begin(); it != _paths.end();)
-        it = it->second.holders() == 1 ? _paths.erase(it) : std::next(it);
-    _stale = 0;
-    _resync_pending = false;
-    _detach_stale = false;
-    const size_t total = routes + nexthops + other;
-    if (total)
-        touch();
-    return total;
+    return removed;
 }
 
 }  // namespace rib

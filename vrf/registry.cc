@@ -31,6 +31,35 @@ std::string join(const std::vector<std::string>& v) {
     return out;
 }
 
+// One source's members into `into`: an interface named or numbered by both is one member.
+void merge_members(std::vector<vrf_member>& into, const std::vector<member>& from, source s) {
+    for (const auto& m : from) {
+        auto it = std::find_if(into.begin(), into.end(), [&](const vrf_member& x) {
+            return (!m.name.empty() && x.name == m.name) || (m.ifindex && x.ifindex == m.ifindex);
+        });
+        if (it == into.end())
+            it = into.insert(into.end(), vrf_member{m.name, m.ifindex, {}});
+        if (it->name.empty())
+            it->name = m.name;
+        if (!it->ifindex)
+            it->ifindex = m.ifindex;
+        it->sources.add(s);
+    }
+}
+
+// An active VRF binds; any other state is a conflict with its reason.
+binding bind_to(const vrf_info& v) {
+    binding b;
+    b.vrf = &v;
+    if (v.state == vrf_state::active) {
+        b.state = binding::kind::active;
+    } else {
+        b.state = binding::kind::conflict;
+        b.reason = v.reason;
+    }
+    return b;
+}
+
 }  // namespace
 
 std::string_view to_string(vrf_state s) {
@@ -209,13 +238,17 @@ std::vector<std::string> registry::sync(source s, const std::vector<vrf_spec>& s
 void registry::evaluate() {
     _infos.clear();
     _by_id.assign(_id_used.size(), nullptr);
-    _tables.clear();
-    _devices.clear();
-    _interfaces.clear();
-    _ifindex_names.clear();
+    const table_owners owner = owners();
+    for (const auto& [name, e] : _entries) {
+        auto pos = _infos.emplace(name, evaluate_vrf(name, e, owner)).first;
+        _by_id[pos->second.id] = &pos->second;
+    }
+    bind_tables(owner);
+    bind_interfaces();
+}
 
-    // Per source: the first claim (by arrival) on each table owns it.
-    std::array<std::map<rib::table_id, std::string_view>, 3> owner;
+registry::table_owners registry::owners() const {
+    table_owners owner;
     for (source s : claim_sources) {
         std::vector<std::tuple<uint64_t, rib::table_id, std::string_view>> line;
         for (const auto& [name, e] : _entries)
@@ -225,92 +258,69 @@ void registry::evaluate() {
         for (const auto& [seq, table, name] : line)
             owner[idx(s)].emplace(table, name);  // emplace keeps the earlier owner
     }
+    return owner;
+}
+
+vrf_info registry::evaluate_vrf(const std::string& name, const entry& e, const table_owners& owner) const {
     auto owner_of = [&](source s, rib::table_id t) -> std::optional<std::string_view> {
         auto it = owner[idx(s)].find(t);
         return it == owner[idx(s)].end() ? std::nullopt : std::optional(it->second);
     };
-
-    for (const auto& [name, e] : _entries) {
-        vrf_info v;
-        v.name = name;
-        v.id = e.id;
-        std::vector<std::string> conflicts, refusals;
-        for (source s : {source::builtin, source::config, source::kernel})
-            if (e.by[idx(s)])
-                v.sources.add(s);
-        const auto& cfg = e.by[idx(source::config)];
-        const auto& krn = e.by[idx(source::kernel)];
-        if (cfg)
-            v.config_table = cfg->table;
-        if (krn) {
-            v.kernel_table = krn->table;
-            v.dev_ifindex = krn->dev_ifindex;
-        }
-        if (cfg && krn && cfg->table != krn->table)
-            add_reason(conflicts, fmt::format("vrf {}: config binds table {}, kernel binds table {}", name,
-                                              cfg->table, krn->table));
-        for (source s : claim_sources) {
-            const auto& c = e.by[idx(s)];
-            if (!c)
-                continue;
-            const auto mine = owner_of(s, c->table);
-            if (mine != name) {
-                refusals.push_back(fmt::format("vrf {}: table {} is already bound to vrf {} ({})", name, c->table,
-                                               *mine, to_string(s)));
-                continue;
-            }
-            const auto theirs = owner_of(other(s), c->table);
-            if (theirs && *theirs != name) {
-                const auto by_cfg = s == source::config ? name : *theirs;
-                const auto by_krn = s == source::kernel ? name : *theirs;
-                add_reason(conflicts, fmt::format("table {}: config binds vrf {}, kernel binds vrf {}", c->table,
-                                                  by_cfg, by_krn));
-            }
-        }
-        // validate() keeps every claim on the default VRF in agreement with the builtin one.
-        const bool builtin = e.by[idx(source::builtin)].has_value();
-        v.table = builtin ? default_vrf_table : cfg ? cfg->table : krn->table;
-        if (!builtin && !conflicts.empty()) {
-            v.state = vrf_state::conflict;
-            v.reason = join(conflicts);
-        } else if (!builtin && !refusals.empty()) {
-            v.state = vrf_state::refused;
-            v.reason = join(refusals);
-        }
-
-        for (source s : claim_sources) {
-            const auto& c = e.by[idx(s)];
-            if (!c)
-                continue;
-            for (const auto& m : c->members) {
-                auto it = std::find_if(v.members.begin(), v.members.end(), [&](const vrf_member& x) {
-                    return (!m.name.empty() && x.name == m.name) || (m.ifindex && x.ifindex == m.ifindex);
-                });
-                if (it == v.members.end())
-                    it = v.members.insert(v.members.end(), vrf_member{m.name, m.ifindex, {}});
-                if (it->name.empty())
-                    it->name = m.name;
-                if (!it->ifindex)
-                    it->ifindex = m.ifindex;
-                it->sources.add(s);
-            }
-        }
-        auto pos = _infos.emplace(name, std::move(v)).first;
-        _by_id[pos->second.id] = &pos->second;
+    vrf_info v;
+    v.name = name;
+    v.id = e.id;
+    std::vector<std::string> conflicts, refusals;
+    for (source s : {source::builtin, source::config, source::kernel})
+        if (e.by[idx(s)])
+            v.sources.add(s);
+    const auto& cfg = e.by[idx(source::config)];
+    const auto& krn = e.by[idx(source::kernel)];
+    if (cfg)
+        v.config_table = cfg->table;
+    if (krn) {
+        v.kernel_table = krn->table;
+        v.dev_ifindex = krn->dev_ifindex;
     }
-
-    auto bind_to = [](const vrf_info& v) {
-        binding b;
-        b.vrf = &v;
-        if (v.state == vrf_state::active) {
-            b.state = binding::kind::active;
-        } else {
-            b.state = binding::kind::conflict;
-            b.reason = v.reason;
+    if (cfg && krn && cfg->table != krn->table)
+        add_reason(conflicts, fmt::format("vrf {}: config binds table {}, kernel binds table {}", name,
+                                          cfg->table, krn->table));
+    for (source s : claim_sources) {
+        const auto& c = e.by[idx(s)];
+        if (!c)
+            continue;
+        const auto mine = owner_of(s, c->table);
+        if (mine != name) {
+            refusals.push_back(fmt::format("vrf {}: table {} is already bound to vrf {} ({})", name, c->table,
+                                           *mine, to_string(s)));
+            continue;
         }
-        return b;
-    };
+        const auto theirs = owner_of(other(s), c->table);
+        if (theirs && *theirs != name) {
+            const auto by_cfg = s == source::config ? std::string_view(name) : *theirs;
+            const auto by_krn = s == source::kernel ? std::string_view(name) : *theirs;
+            add_reason(conflicts, fmt::format("table {}: config binds vrf {}, kernel binds vrf {}", c->table,
+                                              by_cfg, by_krn));
+        }
+    }
+    // validate() keeps every claim on the default VRF in agreement with the builtin one.
+    const bool builtin = e.by[idx(source::builtin)].has_value();
+    v.table = builtin ? default_vrf_table : cfg ? cfg->table : krn->table;
+    if (!builtin && !conflicts.empty()) {
+        v.state = vrf_state::conflict;
+        v.reason = join(conflicts);
+    } else if (!builtin && !refusals.empty()) {
+        v.state = vrf_state::refused;
+        v.reason = join(refusals);
+    }
+    for (source s : claim_sources)
+        if (const auto& c = e.by[idx(s)])
+            merge_members(v.members, c->members, s);
+    return v;
+}
 
+void registry::bind_tables(const table_owners& owner) {
+    _tables.clear();
+    _devices.clear();
     // Tables: the config's owner is named first when the two sources disagree.
     _tables.emplace(default_vrf_table, bind_to(*_by_id[default_vrf_id]));
     for (source s : claim_sources)
@@ -322,7 +332,11 @@ void registry::evaluate() {
     for (const auto& [name, v] : _infos)
         if (v.dev_ifindex)
             _devices.emplace(*v.dev_ifindex, bind_to(v));
+}
 
+void registry::bind_interfaces() {
+    _interfaces.clear();
+    _ifindex_names.clear();
     // Interfaces: one VRF each, as a Linux device has one master.
     std::map<std::string, std::vector<std::pair<const vrf_info*, source>>, std::less<>> claims_of;
     for (const auto& [name, e] : _entries) {

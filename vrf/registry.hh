@@ -125,7 +125,16 @@ private:
     // Record without evaluating; returns true if anything changed.
     bool put(source s, const vrf_spec& spec, std::string& error);
     bool drop(source s, std::string_view name);
+    // evaluate(): _infos and the lookup maps from _entries, in three steps.
     void evaluate();
+    // Per source, the VRF that owns each table: the first claim on it by arrival.
+    using table_owners = std::array<std::map<rib::table_id, std::string_view>, 3>;
+    table_owners owners() const;
+    // One VRF's state (conflicts, refusals), tables and merged members.
+    vrf_info evaluate_vrf(const std::string& name, const entry& e, const table_owners& owner) const;
+    // The table, device and interface lookups, from _infos.
+    void bind_tables(const table_owners& owner);
+    void bind_interfaces();
     void changed();
     std::optional<vrf_id> alloc_id();
 

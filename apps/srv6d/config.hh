@@ -63,9 +63,9 @@ struct parse_result {
 // Command line first, then the file named by -c/--config: a key given on the command line wins.
 parse_result parse_args(int argc, const char* const* argv);
 
-// One "section.key" = value, validated into `cfg`; returns an error message or "" when valid.
-// Exposed so that tests can check each key's rules directly. "vrf" appends one VRF, "sids.sid"
-// one SID.
+// One "section.key" = value, validated into `cfg` by its row of the key table (config_keys.hh);
+// returns an error message or "" when valid. Exposed so that tests can check each key's rules
+// directly. "vrf" appends one VRF, "sids.sid" one SID.
 std::string apply_setting(config& cfg, const std::string& key, const std::string& value);
 
 }  // namespace srv6d

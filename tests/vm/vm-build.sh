@@ -35,7 +35,11 @@ echo "kernel package: $KPKG ($KVER)"
 
 cd "$VM_CACHE/debs"
 for p in "$KPKG" busybox-static kmod iputils-ping; do
-	ls ./"${p}"_*.deb >/dev/null 2>&1 || apt-get download "$p" 2>&1 | grep -v 'unsandboxed' || true
+	ls ./"${p}"_*.deb >/dev/null 2>&1 && continue
+	# grep -v only filters apt's sandbox notice (its status is 1 when nothing is left); whether the
+	# download worked is checked on the file, not hidden by the pipeline
+	apt-get download "$p" 2>&1 | grep -v 'unsandboxed' || true
+	ls ./"${p}"_*.deb >/dev/null 2>&1 || { echo "vm-build: apt-get download $p failed" >&2; exit 1; }
 done
 KDEB=$(ls ./"${KPKG}"_*.deb | head -1)
 BDEB=$(ls ./busybox-static_*.deb | head -1)

@@ -8,22 +8,14 @@
 #include <vector>
 
 #include "fib/control/encap_template.hh"
+#include "tests/support/bytes.hh"
 
 namespace fib {
 namespace {
 
 rib::ip6_addr a6(const char* s) { return *rib::parse_ip6(s); }
 
-std::vector<uint8_t> hex(std::string s) {
-    std::vector<uint8_t> out;
-    std::string digits;
-    for (char c : s)
-        if (c != ' ' && c != '\n')
-            digits += c;
-    for (size_t i = 0; i + 1 < digits.size(); i += 2)
-        out.push_back(static_cast<uint8_t>(std::stoul(digits.substr(i, 2), nullptr, 16)));
-    return out;
-}
+std::vector<uint8_t> hex(const std::string& s) { return test_support::parse_hex(s); }
 
 std::vector<rib::ip6_addr> sids(size_t n) {
     std::vector<rib::ip6_addr> out;

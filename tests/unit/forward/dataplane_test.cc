@@ -33,7 +33,7 @@ TEST(Dataplane, PortsFromDevargsWorkerCountersAndVrfState) {
     };
     dataplane dp(rcu, c.cell());
     ASSERT_TRUE(dp.open(o, vrf_of, err)) << err;
-    EXPECT_EQ(dp.workers(), 1u);  // -l 0: no worker lcore, one worker on the main lcore
+    EXPECT_EQ(dp.workers(), 1u);  // one lcore (eal_env.cc): no worker lcore, one worker on the main lcore
     const adj_view* a = dp.adjacency();
     ASSERT_NE(a, nullptr);
     ASSERT_EQ(a->ports().size(), 2u);
@@ -44,7 +44,16 @@ TEST(Dataplane, PortsFromDevargsWorkerCountersAndVrfState) {
 
     EXPECT_EQ(dp.launch(), 0u);
     std::thread t([&] { dp.run_here(); });
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    // Until both ports have received and port b's drops show (the counters are read while the
+    // worker runs, as srv6ctl does), for at most 10 s.
+    auto seen = [&] {
+        const auto n = dp.counters();
+        return n.ports.size() == 2 && n.ports[0].rx_packets > 0 && n.ports[1].rx_packets > 0 &&
+               n.drops[static_cast<size_t>(drop_reason::port_down)] > 0;
+    };
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!seen() && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
     dp.request_stop();
     t.join();
     dp.stop();

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "forward/control/eal.hh"
+#include "tests/unit/forward/eal_env.hh"
 
 namespace {
 
@@ -12,7 +13,8 @@ class eal_environment : public ::testing::Environment {
 public:
     void SetUp() override {
         std::string err;
-        const std::vector<std::string> args = {"-l", "0", "--no-huge", "-m", "512", "--no-pci", "--no-shconf",
+        // One lcore (no worker lcore: tests run workers with run_here()), on an allowed CPU.
+        const std::vector<std::string> args = {"-l", std::to_string(fwd::test::eal_cpu()), "--no-huge", "-m", "512", "--no-pci", "--no-shconf",
                                                "--no-telemetry", "--log-level=lib.eal:error"};
         ASSERT_TRUE(fwd::eal_init("unit_forward", args, err)) << err;
     }

@@ -42,12 +42,7 @@ const mac_addr mac_ce2{{0x02, 0, 0, 0, 0xce, 0x02}};     // 10.13.0.2 behind por
 const mac_addr mac_remote{{0x02, 0, 0, 0, 0xee, 0xee}};  // whoever sent us the frame
 
 bytes eth(const mac_addr& dst, const mac_addr& src, uint16_t type, const bytes& l3) {
-    bytes f(dst.bytes, dst.bytes + 6);
-    f.insert(f.end(), src.bytes, src.bytes + 6);
-    f.push_back(static_cast<uint8_t>(type >> 8));
-    f.push_back(static_cast<uint8_t>(type));
-    f.insert(f.end(), l3.begin(), l3.end());
-    return f;
+    return test_support::ether(dst.bytes, src.bytes, type, l3);
 }
 bytes in_frame(const bytes& l3, uint16_t type) { return eth(mac_core_port, mac_remote, type, l3); }
 
@@ -63,36 +58,13 @@ bytes ttl_minus_one(bytes p) {
     return p;
 }
 
-// RFC 8986 §5.1/§5.2 outer header (+ SRH) written from the definitions.
+// RFC 8986 §5.1/§5.2 outer header (+ SRH) written from the definitions (tests/support).
 bytes outer(const char* src, std::vector<const char*> sids, bool red, uint8_t inner_type, const bytes& payload,
             uint32_t flow_label, uint8_t tc) {
-    const size_t n = sids.size();
-    const size_t listed = red ? n - 1 : n;
-    const size_t srh_len = listed == 0 ? 0 : 8 + 16 * listed;
-    bytes o(40);
-    o[0] = static_cast<uint8_t>(0x60 | tc >> 4);
-    o[1] = static_cast<uint8_t>((tc & 0xfu) << 4 | (flow_label >> 16 & 0xfu));
-    test::put16(o, 2, static_cast<uint16_t>(flow_label));
-    test::put16(o, 4, static_cast<uint16_t>(srh_len + payload.size()));
-    o[6] = srh_len != 0 ? 43 : inner_type;
-    o[7] = 64;
-    std::memcpy(o.data() + 8, a6(src).bytes.data(), 16);
-    std::memcpy(o.data() + 24, a6(sids[0]).bytes.data(), 16);
-    if (srh_len != 0) {
-        bytes s(8);
-        s[0] = inner_type;
-        s[1] = static_cast<uint8_t>((srh_len - 8) / 8);
-        s[2] = 4;
-        s[3] = static_cast<uint8_t>(n - 1);
-        s[4] = static_cast<uint8_t>(listed - 1);
-        o.insert(o.end(), s.begin(), s.end());
-        for (size_t k = 0; k < listed; ++k) {
-            const auto a = a6(sids[n - 1 - k]);
-            o.insert(o.end(), a.bytes.begin(), a.bytes.end());
-        }
-    }
-    o.insert(o.end(), payload.begin(), payload.end());
-    return o;
+    test_support::srv6_encap_ref r{red, {}, a6(src), 64, tc, flow_label};
+    for (const char* s : sids)
+        r.sids.push_back(a6(s));
+    return test_support::srv6_encap(r, payload, inner_type);
 }
 
 uint32_t label_of(const bytes& inner_l3) {
@@ -150,7 +122,9 @@ struct ring_port {
 class worker_test : public ::testing::Test {
 protected:
     void SetUp() override {
-        ASSERT_TRUE(src.set_configured(a6("fc00:1::1")) || true);
+        // A fresh resolver had no source: configuring one changes what it gives.
+        ASSERT_TRUE(src.set_configured(a6("fc00:1::1")));
+        ASSERT_TRUE(src.global().ok());
         ASSERT_TRUE(reg.set(vrf::source::config, vrf::vrf_spec{"red", 10, {}, std::nullopt}).ok());
         red = reg.find("red")->id;
         ce = make_port("ce");

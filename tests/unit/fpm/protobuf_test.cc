@@ -10,21 +10,17 @@
 
 #include "fpm.pb.h"
 #include "fpm/decoder.hh"
+#include "tests/support/bytes.hh"
 
 namespace fpm {
 namespace {
 
 namespace pb = ::srv6d::wire::fpm;
 namespace qpb = ::srv6d::wire::qpb;
-using buf = std::vector<uint8_t>;
+using buf = test_support::bytes;
+using test_support::cat;
 
 // --- protobuf wire bytes by hand: varint keys, length-delimited fields, fixed32.
-buf cat(std::initializer_list<buf> parts) {
-    buf out;
-    for (const auto& p : parts)
-        out.insert(out.end(), p.begin(), p.end());
-    return out;
-}
 buf varint(uint64_t v) {
     buf out;
     do {
@@ -41,22 +37,8 @@ buf f32field(uint32_t field, uint32_t v) {
                 {static_cast<uint8_t>(v), static_cast<uint8_t>(v >> 8), static_cast<uint8_t>(v >> 16),
                  static_cast<uint8_t>(v >> 24)}});
 }
-buf hex(std::string_view s) {
-    buf out;
-    for (size_t i = 0; i < s.size();) {
-        if (s[i] == ' ') {
-            ++i;
-            continue;
-        }
-        out.push_back(static_cast<uint8_t>(std::stoi(std::string(s.substr(i, 2)), nullptr, 16)));
-        i += 2;
-    }
-    return out;
-}
-buf ip(std::string_view text) {
-    const auto a = *rib::parse_addr(text);
-    return buf(a.bytes.begin(), a.bytes.begin() + (a.is_v4() ? 4 : 16));
-}
+buf hex(std::string_view s) { return test_support::parse_hex(s); }
+buf ip(std::string_view text) { return test_support::addr_bytes(text); }
 buf bytes_of(const google::protobuf::MessageLite& m) {
     std::string s;
     EXPECT_TRUE(m.SerializePartialToString(&s));

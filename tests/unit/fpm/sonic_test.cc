@@ -10,63 +10,35 @@
 
 #include "fpm/decoder.hh"
 #include "fpm/sonic_wire.hh"
+#include "tests/support/nl_builder.hh"
 
 namespace fpm {
 namespace {
 
-using buf = std::vector<uint8_t>;
+using buf = test_support::bytes;
 
-// --- a tiny netlink builder: host-order integers (x86, like zebra), network-order addresses.
-buf cat(std::initializer_list<buf> parts) {
-    buf out;
-    for (const auto& p : parts)
-        out.insert(out.end(), p.begin(), p.end());
-    return out;
-}
+// --- netlink by hand (tests/support/nl_builder.hh): host-order integers (x86, like zebra),
+// network-order addresses.
+using test_support::cat;
+using test_support::nl::attr;
+using test_support::nl::nest;
+using test_support::nl::nhmsg;
+using test_support::nl::u16;
+using test_support::nl::u32;
+using test_support::nl::u8;
 template <typename T>
 buf le(T v) {
-    buf b(sizeof v);
-    std::memcpy(b.data(), &v, sizeof v);
-    return b;
+    return test_support::host(v);
 }
-buf u8(uint8_t v) { return {v}; }
-buf u16(uint16_t v) { return le(v); }
-buf u32(uint32_t v) { return le(v); }
 buf str(std::string_view s) { return buf(s.begin(), s.end()); }
 buf cstr(std::string_view s) { return cat({str(s), {0}}); }
-buf ip(std::string_view text) {
-    const auto a = rib::parse_addr(text);
-    EXPECT_TRUE(a) << text;
-    const size_t n = a && a->is_v4() ? 4 : 16;
-    return buf(a->bytes.begin(), a->bytes.begin() + static_cast<long>(n));
-}
-buf pad4(buf b) {
-    b.resize((b.size() + 3) & ~size_t{3}, 0);
-    return b;
-}
-buf attr(uint16_t type, const buf& payload) {
-    return pad4(cat({u16(static_cast<uint16_t>(4 + payload.size())), u16(type), payload}));
-}
-buf nest(uint16_t type, const buf& children) { return attr(type | nl::nla_f_nested, children); }
+buf ip(std::string_view text) { return test_support::addr_bytes(text); }
+// SONiC's messages: rtm_type unicast unless told, no flags; nlmsg_pid 0.
 buf rtmsg(uint8_t family, uint8_t dst_len, uint8_t table, uint8_t protocol, uint8_t type = 1) {
-    return cat({{family, dst_len, 0, 0, table, protocol, 0, type}, u32(0)});
+    return test_support::nl::rtmsg(family, dst_len, table, protocol, type);
 }
-buf nhmsg(uint8_t family, uint8_t protocol, uint32_t flags = 0) { return cat({{family, 0, protocol, 0}, u32(flags)}); }
-buf nlmsg(uint16_t type, const buf& body, uint16_t flags = 0x401) {
-    return pad4(cat({u32(static_cast<uint32_t>(16 + body.size())), u16(type), u16(flags), u32(0), u32(0), body}));
-}
-buf hex(std::string_view s) {
-    buf out;
-    for (size_t i = 0; i < s.size();) {
-        if (s[i] == ' ' || s[i] == '\n') {
-            ++i;
-            continue;
-        }
-        out.push_back(static_cast<uint8_t>(std::stoi(std::string(s.substr(i, 2)), nullptr, 16)));
-        i += 2;
-    }
-    return out;
-}
+buf nlmsg(uint16_t type, const buf& body, uint16_t flags = 0x401) { return test_support::nl::nlmsg(type, body, flags, 0); }
+buf hex(std::string_view s) { return test_support::parse_hex(s); }
 
 rib::ip6_addr ip6(std::string_view s) { return *rib::parse_ip6(s); }
 rib::prefix pfx(std::string_view s) { return *rib::parse_prefix(s); }

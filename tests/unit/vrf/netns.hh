@@ -16,7 +16,7 @@ namespace vrf::test {
 inline bool is_root() { return geteuid() == 0; }
 
 inline constexpr const char* needs_root =
-    "this test needs root: it creates a network namespace (unshare(CLONE_NEWNET)) and changes kernel "
+    "skipped: this test needs root: it creates a network namespace (unshare(CLONE_NEWNET)) and changes kernel "
     "state there; run it as root, as CI does";
 
 // `check` returns "" on success or what went wrong; the child sends it back through a pipe.

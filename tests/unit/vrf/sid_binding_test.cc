@@ -7,6 +7,7 @@
 
 #include "rib/behaviors.hh"
 #include "fpm/nl_attr.hh"
+#include "tests/support/bytes.hh"
 
 namespace vrf {
 namespace {
@@ -23,12 +24,7 @@ constexpr std::string_view dt46_vrftable100 =
     "01010048440000006800010500000000d5601a9f0a000b0000000000080001000c000000080005000300000006000700"
     "070000001400088008000100100000000800090064000000";
 
-std::vector<uint8_t> unhex(std::string_view h) {
-    std::vector<uint8_t> out;
-    for (size_t i = 0; i + 1 < h.size(); i += 2)
-        out.push_back(static_cast<uint8_t>(std::stoul(std::string(h.substr(i, 2)), nullptr, 16)));
-    return out;
-}
+std::vector<uint8_t> unhex(std::string_view h) { return test_support::parse_hex(h); }
 
 // Just enough of RTM_NEWNEXTHOP to pull the seg6local fields out of NHA_ENCAP; the real
 // decoder lives in fpm/ and is tested there. Here the point is the bytes FRR sends.

@@ -1,0 +1,238 @@
+#include "apps/srv6d/config_keys.hh"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+#include "forward/control/eal.hh"
+#include "vrf/config_parse.hh"
+#include "vrf/encap_source.hh"
+
+namespace srv6d {
+namespace {
+
+using in = const std::string&;
+
+std::string invalid(in key, in value, std::string_view expected) {
+    return fmt::format("invalid value '{}' for {}: expected {}", value, key, expected);
+}
+
+// Strict: digits only, the whole value.
+template <typename T>
+bool parse_uint(in s, T min, T max, T& out) {
+    uint64_t v = 0;
+    const auto* end = s.data() + s.size();
+    auto [p, ec] = std::from_chars(s.data(), end, v);
+    if (s.empty() || ec != std::errc{} || p != end || v < min || v > max)
+        return false;
+    out = static_cast<T>(v);
+    return true;
+}
+
+// std::stoul's rules (what the dataplane counts have always accepted), range-checked.
+template <typename T>
+std::string count(in key, in value, unsigned long min, unsigned long max, std::string_view expected, T& out) {
+    unsigned long n = 0;
+    try {
+        n = std::stoul(value);
+    } catch (const std::exception&) {
+        n = 0;
+    }
+    if (n < min || n > max)
+        return invalid(key, value, expected);
+    out = static_cast<T>(n);
+    return {};
+}
+
+bool parse_bool(std::string s, bool& out) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (s == "true" || s == "yes" || s == "on" || s == "1")
+        out = true;
+    else if (s == "false" || s == "no" || s == "off" || s == "0")
+        out = false;
+    else
+        return false;
+    return true;
+}
+
+// 24 h: far beyond any sane replay time, and far from overflowing a steady_clock deadline.
+constexpr uint64_t max_resync_ms = 86'400'000;
+// sockaddr_un::sun_path holds 108 bytes including the terminating NUL.
+constexpr size_t max_socket_path = 107;
+
+std::string fpm_listen(config& c, in key, in value) {
+    std::string_view v = value;
+    if (v.size() >= 2 && v.front() == '[' && v.back() == ']')  // "[::1]" as in URLs
+        v = v.substr(1, v.size() - 2);
+    if (!rib::parse_addr(v))
+        return invalid(key, value, "an IPv4 or IPv6 address");
+    c.fpm_listen = std::string(v);
+    return {};
+}
+
+std::string millis(in key, in value, std::chrono::milliseconds& out) {
+    uint64_t ms = 0;
+    if (!parse_uint<uint64_t>(value, 1, max_resync_ms, ms))
+        return invalid(key, value, fmt::format("milliseconds 1..{}", max_resync_ms));
+    out = std::chrono::milliseconds(static_cast<int64_t>(ms));
+    return {};
+}
+
+std::string mgmt_socket(config& c, in key, in value) {
+    if (value.empty() || value.size() > max_socket_path)
+        return invalid(key, value, fmt::format("a unix socket path of 1..{} bytes", max_socket_path));
+    c.mgmt_socket = value;
+    return {};
+}
+
+std::string encap_source(config& c, in key, in value) {
+    if (value.empty()) {
+        c.encap_source.reset();
+        return {};
+    }
+    const auto a = rib::parse_ip6(value);
+    // A packet source must be a unicast address replies can come back to.
+    if (!a)
+        return invalid(key, value, "a unicast IPv6 address");
+    if (const auto why = vrf::check_encap_source(*a))
+        return invalid(key, value, fmt::format("a unicast IPv6 address ({})", *why));
+    c.encap_source = *a;
+    return {};
+}
+
+std::string port(config& c, in, in value) {
+    std::string err;
+    auto p = fwd::parse_port(value, err);
+    if (!p)
+        return fmt::format("invalid port '{}': {}", value, err);
+    for (const auto& o : c.ports)
+        if (o.name == p->name || o.devargs == p->devargs)
+            return fmt::format("invalid port '{}': port {} ({}) is configured twice", value, o.name, o.devargs);
+    if (c.ports.size() >= fwd::max_ports)
+        return fmt::format("invalid port '{}': at most {} ports", value, fwd::max_ports);
+    c.ports.push_back(std::move(*p));
+    return {};
+}
+
+std::string neighbor(config& c, in, in value) {
+    std::string err;
+    auto n = fwd::parse_neighbor(value, err);
+    if (!n)
+        return fmt::format("invalid neighbor '{}': {}", value, err);
+    c.neighbors.push_back(std::move(*n));
+    return {};
+}
+
+std::string vrf_line(config& c, in, in value) {
+    auto spec = vrf::parse_vrf(value);
+    if (!spec)
+        return spec.error;  // "vrf 'red table ten': table 'ten' is not a number ..."
+    // One line per VRF, one VRF per table: srv6d's own config must not contradict itself
+    // (the registry would refuse the second claim; at startup an error is clearer).
+    for (const auto& v : c.vrfs) {
+        if (v.name == spec.value->name)
+            return fmt::format("invalid vrf '{}': vrf {} is configured twice", value, v.name);
+        if (v.table == spec.value->table)
+            return fmt::format("invalid vrf '{}': vrf {}: table {} is already bound to vrf {}", value,
+                               spec.value->name, v.table, v.name);
+    }
+    c.vrfs.push_back(std::move(*spec.value));
+    return {};
+}
+
+std::string sid_line(config& c, in, in value) {
+    auto spec = vrf::parse_sid(value);
+    if (!spec)
+        return spec.error;  // "sid 'fc00::1 End.DT4': End.DT4 needs 'table ID' or 'vrf NAME'"
+    // One line per SID: two behaviors for one prefix would leave the choice to line order.
+    for (const auto& o : c.sids)
+        if (o.sid == spec.value->sid)
+            return fmt::format("invalid sid '{}': sid {} is configured twice", value, rib::to_string(o.sid));
+    c.sids.push_back(std::move(*spec.value));
+    return {};
+}
+
+constexpr bool one = false, many = true;
+
+// clang-format off
+const config_key table[] = {
+    {"fpm", "listen", "VALUE", "FPM listen address, IPv4 or IPv6", "127.0.0.1", one, fpm_listen},
+    {"fpm", "port", "VALUE", "FPM TCP port (0 = any free port)", "2620", one,
+     [](config& c, in k, in v) { return parse_uint<uint16_t>(v, 0, 65535, c.fpm_port) ? std::string() : invalid(k, v, "an integer 0..65535"); }},
+    {"fpm", "resync-quiet-ms", "VALUE", "sweep stale routes after the replay has been quiet this long", "10000", one,
+     [](config& c, in k, in v) { return millis(k, v, c.resync_quiet); }},
+    {"fpm", "resync-max-ms", "VALUE", "sweep at the latest this long after zebra connected", "120000", one,
+     [](config& c, in k, in v) { return millis(k, v, c.resync_max); }},
+    {"mgmt", "socket", "VALUE", "management unix socket path", "/run/srv6d/srv6d.sock", one, mgmt_socket},
+    {"log", "level", "VALUE", "error | warn | info | debug", "info", one,
+     [](config& c, in k, in v) { return util::parse_level(v, c.log_level) ? std::string() : invalid(k, v, "error, warn, info or debug"); }},
+    {"eal", "args", "VALUE", "DPDK EAL arguments, whitespace separated",
+     "-l 0 --no-pci --in-memory --no-telemetry --iova-mode=va --log-level=lib.eal:error", one,
+     [](config& c, in, in v) { c.eal_args = fwd::split_args(v); return std::string(); }},
+    {"dataplane", "enabled", "VALUE", "true | false: false skips DPDK EAL init", "true", one,
+     [](config& c, in k, in v) { return parse_bool(v, c.dataplane_enabled) ? std::string() : invalid(k, v, "true or false"); }},
+    {"dataplane", "mbufs", "VALUE", "packet buffers for all ports and workers", "16383", one,
+     [](config& c, in k, in v) { return count(k, v, 1023, 1u << 24, "a number of mbufs from 1023 to 16777216", c.mbufs); }},
+    {"dataplane", "punt-rate", "VALUE", "packets per second each port may punt to its TAP mirror", "10000", one,
+     [](config& c, in k, in v) { return count(k, v, 1, 100'000'000, "a number from 1 to 100000000", c.punt_rate); }},
+    {"dataplane", "punt-burst", "VALUE", "burst of the punt policer, in packets", "512", one,
+     [](config& c, in k, in v) { return count(k, v, 1, 100'000'000, "a number from 1 to 100000000", c.punt_burst); }},
+    {"encap", "source", "VALUE", "IPv6 source address of H.Encaps packets", "", one, encap_source},
+    {"", "vrf", "NAME table ID [members IF,IF...]", "a VRF bound to a kernel table (in a file: before any [section])", "", many, vrf_line},
+    {"dataplane", "port", "NAME DEVARGS [vrf=VRF] [tap=IF] [ifname=IF] [ifindex=N] [mtu=N]", "a DPDK port", "", many, port},
+    {"dataplane", "neighbor", "PORT ADDRESS MAC", "a static neighbor on a port", "", many, neighbor},
+    {"sids", "sid", "PREFIX BEHAVIOR [ARGS] [flavors LIST]", "a local SID of srv6d's own, in [sids]", "", many, sid_line},
+};
+// clang-format on
+
+// Levenshtein distance, for "did you mean".
+size_t distance(std::string_view a, std::string_view b) {
+    std::vector<size_t> row(b.size() + 1);
+    std::iota(row.begin(), row.end(), size_t{0});
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+}  // namespace
+
+std::string config_key::key() const {
+    return *section ? fmt::format("{}.{}", section, name) : std::string(name);
+}
+
+std::span<const config_key> config_keys() { return table; }
+
+const config_key* find_config_key(std::string_view key) {
+    for (const auto& k : table)
+        if (k.key() == key)
+            return &k;
+    return nullptr;
+}
+
+std::string unknown_key_error(std::string_view key) {
+    std::string near, all;
+    size_t best = std::max<size_t>(3, key.size() / 3) + 1;  // a typo, not another key altogether
+    for (const auto& k : table) {
+        const std::string name = k.key();
+        all += (all.empty() ? "" : ", ") + name;
+        if (const size_t d = distance(key, name); d < best) {
+            best = d;
+            near = name;
+        }
+    }
+    return fmt::format("unknown setting '{}'{}; settings: {}", key,
+                       near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near), all);
+}
+
+}  // namespace srv6d
