@@ -20,10 +20,10 @@
 #include <string>
 #include <vector>
 
+#include "fib/control/encap_template.hh"
 #include "rib/addr.hh"
 #include "rib/model.hh"
 #include "forward/control/eal.hh"
-#include "forward/datapath/encap_tmpl.hh"
 #include "forward/datapath/srv6_headend.hh"
 
 namespace {
@@ -33,7 +33,7 @@ using bytes = std::vector<uint8_t>;
 
 constexpr unsigned burst = 32;
 
-// The bytes fib::build_encap_template produces (kept local: the bench only needs forward/).
+// The bytes fib::build_encap_template produces, for the hop limit given.
 bytes make_template(encap_mode mode, size_t n, uint8_t hop_limit) {
     const bool red = mode == encap_mode::encap_red || mode == encap_mode::l2encap_red;
     const size_t listed = red ? n - 1 : n;
@@ -104,7 +104,7 @@ class bench_state {
 public:
     bench_state(const bench_case& c, rte_mempool* pkts, rte_mempool* hdrs)
         : _c(c), _tmpl(make_template(c.mode, c.sids, 64)), _ctx{hdrs, 0} {
-        const auto v = fwd::make_tmpl_view(_tmpl.data(), _tmpl.size(), c.mode);
+        const auto v = fib::parse_encap_template(_tmpl, c.mode);
         if (!v) {
             std::fprintf(stderr, "%s: bad template\n", c.name);
             std::exit(1);
@@ -174,7 +174,7 @@ private:
 
     bench_case _c;
     bytes _tmpl;
-    fwd::encap_tmpl_view _view;
+    fib::encap_template _view;  // as stored in the nexthop
     fwd::headend_ctx _ctx;
     std::array<rte_mbuf*, burst> _ms{};
     std::array<rte_mbuf*, burst> _out{};

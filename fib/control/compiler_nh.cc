@@ -152,12 +152,13 @@ void compiler::build(uint32_t idx, const nh_inputs& in) {
     b.fields.index = idx;
     const compiled_nh* old = _nh.get(idx);
     if (old != _miss && old->fields().kind == b.fields.kind && e.reason == b.reason &&
-        std::equal(b.tmpl.begin(), b.tmpl.end(), old->encap_bytes().begin(), old->encap_bytes().end())) {
+        b.tmpl.has_value() == (old->fields().has_encap != 0) &&
+        (!b.tmpl || std::memcmp(&*b.tmpl, &old->encap(), sizeof(encap_template)) == 0)) {
         // Same content (the registry or the source moved without affecting this one): keep
         // the published object. Group fields are filled by create(): compare the rest only.
         nh_fields cmp = old->fields();
         cmp.group = b.fields.group;
-        cmp.encap.len = b.fields.encap.len;
+        cmp.has_encap = b.fields.has_encap;
         if (std::memcmp(&cmp, &b.fields, sizeof(nh_fields)) == 0)
             return;
     }
@@ -185,7 +186,7 @@ void compiler::build(uint32_t idx, const nh_inputs& in) {
     if (!e.sidlist.empty())
         _dep_sidlist[e.sidlist].insert(idx);
     account(e, +1);
-    _nh.set(idx, compiled_nh::create(b.fields, b.tmpl, e.members), _batch);
+    _nh.set(idx, compiled_nh::create(b.fields, b.tmpl ? &*b.tmpl : nullptr, e.members), _batch);
     _dirty = true;
 }
 

@@ -1,6 +1,7 @@
 #include "fib/control/encap_template.hh"
 
 #include <algorithm>
+#include <cstring>
 
 namespace fib {
 
@@ -44,12 +45,14 @@ encap_build build_encap_template(rib::encap_mode mode, std::span<const rib::ip6_
     const size_t entries = is_reduced(mode) ? n - 1 : n;
 
     auto& t = out.tmpl;
-    t.mode = mode;
+    t.mode = static_cast<uint8_t>(mode);
+    t.l2 = is_l2(mode) ? 1 : 0;
     t.n_segments = static_cast<uint8_t>(n);
     t.srh_entries = static_cast<uint8_t>(entries);
+    t.inner_proto = proto;
     const size_t srh_len = entries ? srh_fixed_size + 16 * entries : 0;
-    t.bytes.assign(ipv6_header_size + srh_len, 0);
-    uint8_t* ip = t.bytes.data();
+    t.len = static_cast<uint16_t>(ipv6_header_size + srh_len);
+    uint8_t* ip = t.bytes;
     ip[0] = 0x60;  // version 6, traffic class 0, flow label 0 (written per packet)
     // bytes 4-5, payload length: written per packet
     ip[6] = entries ? ipproto::routing : proto;
@@ -74,6 +77,74 @@ encap_build build_encap_template(rib::encap_mode mode, std::span<const rib::ip6_
     }
     t.next_header_off = ipv6_header_size;
     return out;
+}
+
+namespace {
+
+std::optional<encap_template> fail(std::string* why, std::string text) {
+    if (why)
+        *why = std::move(text);
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<encap_template> parse_encap_template(std::span<const uint8_t> in, rib::encap_mode mode, std::string* why) {
+    using rib::encap_mode;
+    if (mode == encap_mode::inline_srh)
+        return fail(why, "H.Insert (inline SRH) is not a headend encapsulation");
+    const bool red = is_reduced(mode);
+    const uint8_t* bytes = in.data();
+    const size_t len = in.size();
+    if (bytes == nullptr || len < ipv6_header_size)
+        return fail(why, "template shorter than an IPv6 header");
+    if (len > max_encap_len)
+        return fail(why, "template longer than " + std::to_string(max_encap_len) + " bytes");
+    if (bytes[0] >> 4 != 6)
+        return fail(why, "outer header is not IPv6");
+
+    encap_template t;
+    t.mode = static_cast<uint8_t>(mode);
+    t.l2 = is_l2(mode) ? 1 : 0;
+    t.len = static_cast<uint16_t>(len);
+    std::memcpy(t.bytes, bytes, len);
+    if (len == ipv6_header_size) {
+        t.next_header_off = 6;
+        t.n_segments = 1;
+        t.inner_proto = bytes[6];
+        return t;
+    }
+
+    const uint8_t* srh = bytes + ipv6_header_size;
+    const size_t srh_len = len - ipv6_header_size;
+    if (bytes[6] != ipproto::routing)
+        return fail(why, "bytes after the IPv6 header but next header is not 43 (routing)");
+    if (srh_len < srh_fixed_size + sid_size || (srh_len - srh_fixed_size) % sid_size != 0)
+        return fail(why, "SRH length is not 8 + 16·k with k >= 1");
+    if ((static_cast<size_t>(srh[1]) + 1) * 8 != srh_len)
+        return fail(why, "SRH hdr_ext_len does not match the template length");
+    if (srh[2] != srh_routing_type)
+        return fail(why, "routing header type is not 4 (SRH)");
+    const size_t n = (srh_len - srh_fixed_size) / sid_size;
+    const uint8_t segments_left = srh[3];
+    const uint8_t last_entry = srh[4];
+    if (static_cast<size_t>(last_entry) + 1 != n)
+        return fail(why, "SRH last_entry does not match the segment list (TLVs are not supported)");
+    if (red) {
+        // RFC 8986 §5.2: the first SID is only in the DA; the SRH lists the others.
+        if (segments_left != last_entry + 1)
+            return fail(why, "reduced SRH needs segments_left == last_entry + 1");
+    } else {
+        if (segments_left != last_entry)
+            return fail(why, "SRH needs segments_left == last_entry");
+        if (std::memcmp(bytes + 24, srh + srh_fixed_size + sid_size * segments_left, sid_size) != 0)
+            return fail(why, "destination is not the SRH's active segment");
+    }
+    t.next_header_off = static_cast<uint8_t>(ipv6_header_size);
+    t.srh_entries = static_cast<uint8_t>(n);
+    t.n_segments = static_cast<uint8_t>(red ? n + 1 : n);
+    t.inner_proto = srh[0];
+    return t;
 }
 
 }  // namespace fib

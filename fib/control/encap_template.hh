@@ -16,31 +16,17 @@
 //   H.Insert:          refused (srv6d does not insert SRHs into transit packets).
 #pragma once
 
-#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <string>
 #include <string_view>
-#include <vector>
 
+#include "fib/datapath/encap_template.hh"
 #include "rib/addr.hh"
 #include "rib/model.hh"
 
 namespace fib {
-
-namespace ipproto {
-constexpr uint8_t ipip = 4;        // IPv4 in IPv6
-constexpr uint8_t ipv6 = 41;       // IPv6 in IPv6
-constexpr uint8_t routing = 43;    // the SRH
-constexpr uint8_t ethernet = 143;  // RFC 8986 §10.1: Ethernet in IPv6 (L2 modes)
-}  // namespace ipproto
-
-constexpr size_t ipv6_header_size = 40;
-constexpr size_t srh_fixed_size = 8;
-constexpr uint8_t srh_routing_type = 4;
-constexpr uint8_t encap_default_hop_limit = 64;
-// What the headend accepts (forward/datapath/encap_tmpl.hh max_srh_sids: FRR sends at most 8; a template
-// is then at most 40 + 8 + 16 * 16 = 304 bytes, within the header mbuf the headend prepends).
-constexpr size_t max_srh_segments = 16;
 
 enum class encap_refusal : uint8_t {
     none,
@@ -52,23 +38,26 @@ enum class encap_refusal : uint8_t {
 
 std::string_view name(encap_refusal r);
 
-struct encap_template {
-    rib::encap_mode mode = rib::encap_mode::encap;
-    uint8_t n_segments = 0;       // SIDs in the policy (not in the SRH)
-    uint8_t srh_entries = 0;      // SIDs in the SRH (n, n - 1 for .Red, 0 when omitted)
-    uint16_t next_header_off = 0; // innermost next header: 6 (no SRH) or 40 (the SRH's)
-    std::vector<uint8_t> bytes;   // outer IPv6 + SRH
-};
-
 struct encap_build {
     encap_refusal refusal = encap_refusal::none;
     encap_template tmpl;
     bool ok() const { return refusal == encap_refusal::none; }
 };
 
-// `inner_proto` is used for the L3 modes (ipproto::ipip or ipv6); L2 modes always carry 143.
+// THE place the resolved encapsulation source enters a header: the template stored as is in
+// the compiled nexthop. `inner_proto` is used for the L3 modes (ipproto::ipip or ipv6); L2 modes
+// always carry 143.
 encap_build build_encap_template(rib::encap_mode mode, std::span<const rib::ip6_addr> segments, const rib::ip6_addr& source,
                                  uint8_t inner_proto);
+
+// A template from foreign bytes (the kernel's, a test's), checked against `mode` (RFC 8754 §2,
+// RFC 8986 §5), or nullopt with the reason in `why`. Tests and benches use it to feed the
+// headend headers srv6d did not build; the compiler never does.
+// H.Encaps / H.Encaps.L2: SRH with every SID, segments_left == last_entry, DA == SID[segments_left];
+// an SRH-less 40-byte template is accepted too (RFC 8986 §5.1 allows omitting a 1-SID SRH).
+// .Red: SRH without the first SID, segments_left == last_entry + 1; 1 SID: no SRH (40 bytes).
+std::optional<encap_template> parse_encap_template(std::span<const uint8_t> bytes, rib::encap_mode mode,
+                                                   std::string* why = nullptr);
 
 bool is_l2(rib::encap_mode m);
 bool is_reduced(rib::encap_mode m);

@@ -49,8 +49,7 @@ nh_via via_of(const rib::nexthop& p) {
 void refuse(nh_built& b, nh_refusal r, std::string why) {
     b.fields.kind = nh_kind::refused;
     b.fields.refusal = r;
-    b.tmpl.clear();
-    b.fields.encap = {};
+    b.tmpl.reset();
     b.reason = std::move(why);
 }
 
@@ -78,13 +77,7 @@ bool encap(nh_built& b, const rib::seg6_encap& e, uint8_t inner_proto, const nh_
         refuse(b, from_encap(built.refusal), fmt::format("{}: {}", what, name(built.refusal)));
         return false;
     }
-    b.tmpl = built.tmpl.bytes;
-    b.fields.encap.mode = static_cast<uint8_t>(built.tmpl.mode);
-    b.fields.encap.n_segments = built.tmpl.n_segments;
-    b.fields.encap.srh_entries = built.tmpl.srh_entries;
-    b.fields.encap.next_header_off = built.tmpl.next_header_off;
-    b.fields.encap.inner_proto = is_l2(e.mode) ? ipproto::ethernet : inner_proto;
-    b.fields.encap.len = static_cast<uint16_t>(built.tmpl.bytes.size());
+    b.tmpl = built.tmpl;
     return true;
 }
 

@@ -6,11 +6,13 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "rib/addr.hh"
 #include "rib/model.hh"
+#include "fib/datapath/encap_template.hh"
 #include "fib/datapath/nexthop.hh"
 #include "vrf/encap_source.hh"
 #include "vrf/registry.hh"
@@ -26,7 +28,7 @@ struct nh_inputs {
 
 struct nh_built {
     nh_fields fields;
-    std::vector<uint8_t> tmpl;     // headend / End.B6.Encaps template bytes
+    std::optional<encap_template> tmpl;  // headend / End.B6.Encaps: stored as is in the nexthop
     std::string reason;            // refused: why, in words (for show and logs)
     bool uses_registry = false;    // End.T / End.DT*: depends on the VRF bindings
     bool uses_global_src = false;  // no per-route source: depends on the global encap source

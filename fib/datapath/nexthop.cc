@@ -40,15 +40,14 @@ std::string_view name(nh_refusal r) {
     return "unknown";
 }
 
-namespace {
-// Tail layout: template bytes | pad to 4 | u32 slots[slots] | ecmp_member members[members].
-size_t slots_off(size_t tmpl_len) { return (tmpl_len + 3) / 4 * 4; }
-}  // namespace
+// Tail layout: [encap_template] | u32 slots[slots] | ecmp_member members[members].
+static_assert(sizeof(encap_template) % alignof(uint32_t) == 0);
+static_assert(alignof(encap_template) <= alignof(compiled_nh));
 
-const compiled_nh* compiled_nh::create(const nh_fields& f, std::span<const uint8_t> tmpl,
+const compiled_nh* compiled_nh::create(const nh_fields& f, const encap_template* tmpl,
                                        std::span<const ecmp_member> members) {
     const std::vector<uint32_t> slots = ecmp_slots(members);
-    const size_t soff = slots_off(tmpl.size());
+    const size_t soff = tmpl != nullptr ? sizeof(encap_template) : 0;
     const size_t tail_bytes = soff + slots.size() * sizeof(uint32_t) + members.size() * sizeof(ecmp_member);
     const size_t bytes = sizeof(compiled_nh) + tail_bytes;
     void* mem = alloc_block(mem_kind::nexthop, bytes);
@@ -56,12 +55,12 @@ const compiled_nh* compiled_nh::create(const nh_fields& f, std::span<const uint8
     auto* n = new (mem) compiled_nh();
     n->_bytes = static_cast<uint32_t>(bytes);
     n->_f = f;
-    n->_f.encap.len = static_cast<uint16_t>(tmpl.size());
+    n->_f.has_encap = tmpl != nullptr ? 1 : 0;
     n->_f.group.slots = static_cast<uint16_t>(slots.size());
     n->_f.group.members = static_cast<uint16_t>(members.size());
     auto* t = const_cast<uint8_t*>(n->tail());
-    if (!tmpl.empty())
-        std::memcpy(t, tmpl.data(), tmpl.size());
+    if (tmpl != nullptr)
+        std::memcpy(t, tmpl, sizeof(encap_template));
     if (!slots.empty())
         std::memcpy(t + soff, slots.data(), slots.size() * sizeof(uint32_t));
     if (!members.empty())
@@ -78,12 +77,12 @@ void compiled_nh::destroy(const compiled_nh* n) noexcept {
 }
 
 std::span<const uint32_t> compiled_nh::slots() const {
-    const auto* p = reinterpret_cast<const uint32_t*>(tail() + slots_off(_f.encap.len));
+    const auto* p = reinterpret_cast<const uint32_t*>(tail() + slots_off());
     return {p, _f.group.slots};
 }
 
 std::span<const ecmp_member> compiled_nh::members() const {
-    const auto* p = reinterpret_cast<const ecmp_member*>(tail() + slots_off(_f.encap.len) +
+    const auto* p = reinterpret_cast<const ecmp_member*>(tail() + slots_off() +
                                                          sizeof(uint32_t) * _f.group.slots);
     return {p, _f.group.members};
 }

@@ -11,8 +11,8 @@
 #include <span>
 #include <string_view>
 
-#include "rib/model.hh"
 #include "fib/datapath/ecmp.hh"
+#include "fib/datapath/encap_template.hh"
 
 namespace fib {
 
@@ -57,16 +57,6 @@ struct nh_via {
     uint8_t gw[16]{};       // IPv4 gateways in the first 4 bytes
 };
 
-// The template layout; its bytes are the block's tail.
-struct nh_encap {
-    uint8_t mode = 0;             // rib::encap_mode
-    uint8_t n_segments = 0;
-    uint8_t srh_entries = 0;
-    uint8_t inner_proto = 0;      // what next_header_off was pre-filled with
-    uint16_t next_header_off = 0;
-    uint16_t len = 0;             // bytes to prepend
-};
-
 // A local SID's behavior and parameters (RFC 8986 §4).
 struct nh_sid {
     uint16_t action = 0;          // rib::behavior (SEG6_LOCAL_ACTION_*)
@@ -94,10 +84,10 @@ struct nh_group {
 struct nh_fields {
     nh_kind kind = nh_kind::miss;
     nh_refusal refusal = nh_refusal::none;
-    uint8_t pad[2]{};
+    uint8_t has_encap = 0;        // the tail starts with an encap_template (headend, End.B6.Encaps)
+    uint8_t pad = 0;
     uint32_t index = 0;           // its own nexthop index (for counters and show)
     nh_via via;                   // forward, headend (the underlay path), local_sid (End.X)
-    nh_encap encap;               // headend; local_sid End.B6.Encaps
     nh_sid sid;                   // local_sid, refused SIDs
     nh_group group;               // ecmp
 };
@@ -106,8 +96,9 @@ constexpr uint32_t nh_live_magic = 0x4e48304b;  // "NH0K"
 
 class compiled_nh {
 public:
-    // `tmpl` = template bytes (headend, End.B6.Encaps); `members` = ECMP members (ecmp).
-    static const compiled_nh* create(const nh_fields& f, std::span<const uint8_t> tmpl,
+    // `tmpl` = the encap template, stored as is (headend, End.B6.Encaps; else nullptr);
+    // `members` = ECMP members (ecmp).
+    static const compiled_nh* create(const nh_fields& f, const encap_template* tmpl,
                                      std::span<const ecmp_member> members);
     static void destroy(const compiled_nh* n) noexcept;
 
@@ -115,10 +106,13 @@ public:
     uint32_t index() const { return _f.index; }
     nh_refusal refusal() const { return _f.refusal; }
     const nh_via& via() const { return _f.via; }
-    const nh_encap& encap() const { return _f.encap; }
+    // The stored template, as the headend uses it; only when fields().has_encap.
+    const encap_template& encap() const { return *reinterpret_cast<const encap_template*>(tail()); }
     const nh_sid& sid() const { return _f.sid; }
     const nh_fields& fields() const { return _f; }
-    std::span<const uint8_t> encap_bytes() const { return {tail(), _f.encap.len}; }
+    std::span<const uint8_t> encap_bytes() const {
+        return _f.has_encap ? encap().wire() : std::span<const uint8_t>{};
+    }
     // ECMP: the slot array (nexthop indices), and the members in group order with their weights.
     std::span<const uint32_t> slots() const;
     std::span<const ecmp_member> members() const;
@@ -131,6 +125,7 @@ public:
 private:
     compiled_nh() = default;
     const uint8_t* tail() const { return reinterpret_cast<const uint8_t*>(this + 1); }
+    size_t slots_off() const { return _f.has_encap ? sizeof(encap_template) : 0; }
     uint32_t checksum() const;
 
     uint32_t _magic = 0;

@@ -8,8 +8,8 @@ rte_mempool* headend_hdr_pool_create(const char* name, unsigned n, int socket, u
     return header_pool_create(name, n, max_tmpl_len, RTE_PKTMBUF_HEADROOM, socket, priv_size);
 }
 
-rte_mbuf* headend_chain(rte_mbuf* m, uint16_t strip, const encap_tmpl_view& t, headend_ctx& ctx, drop_reason& why) {
-    rte_mbuf* h = ctx.hdr_pool != nullptr ? prepend_header_seg(ctx.hdr_pool, m, strip, t.len) : nullptr;
+rte_mbuf* headend_chain(rte_mbuf* m, uint16_t strip, uint16_t len, headend_ctx& ctx, drop_reason& why) {
+    rte_mbuf* h = ctx.hdr_pool != nullptr ? prepend_header_seg(ctx.hdr_pool, m, strip, len) : nullptr;
     if (h == nullptr) {
         why = drop_reason::encap_no_mbuf;
         return nullptr;

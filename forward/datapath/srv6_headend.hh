@@ -1,5 +1,5 @@
 // SRv6 headend (RFC 8986 §5): H.Encaps, H.Encaps.Red, H.Encaps.L2, H.Encaps.L2.Red on an mbuf.
-// The outer IPv6 header (+ SRH) comes pre-built from the nexthop's template; per packet we write
+// The outer IPv6 header (+ SRH) comes pre-built: the fib::encap_template stored in the nexthop; per packet we write
 // only traffic class, flow label, payload length and the inner type. Inline: this is the hot path.
 //
 // Contract (docs/dataplane-headend.md):
@@ -24,10 +24,17 @@
 #include <cstring>
 
 #include "forward/datapath/drop_reason.hh"
-#include "forward/datapath/encap_tmpl.hh"
+#include "fib/datapath/encap_template.hh"
 #include "forward/datapath/flow_hash.hh"
 
 namespace fwd {
+
+inline constexpr uint16_t ip6_hdr_len = fib::ipv6_header_size;
+inline constexpr uint16_t srh_fixed_len = fib::srh_fixed_size;
+inline constexpr uint16_t sid_len = fib::sid_size;
+inline constexpr uint16_t max_tmpl_len = fib::max_encap_len;
+// Headroom left in front of the outer IPv6 header for the Ethernet rewrite that follows.
+inline constexpr uint16_t eth_reserve = 14;
 
 // Per-lcore headend state: the fallback pool and its counter. Never shared between lcores.
 struct headend_ctx {
@@ -40,7 +47,7 @@ struct headend_ctx {
 rte_mempool* headend_hdr_pool_create(const char* name, unsigned n, int socket, uint16_t priv_size = 0);
 
 // Cold path: the template does not fit in front of the packet. Out of line on purpose.
-rte_mbuf* headend_chain(rte_mbuf* m, uint16_t strip, const encap_tmpl_view& t, headend_ctx& ctx, drop_reason& why);
+rte_mbuf* headend_chain(rte_mbuf* m, uint16_t strip, uint16_t len, headend_ctx& ctx, drop_reason& why);
 
 namespace headend_detail {
 
@@ -61,13 +68,13 @@ inline uint8_t inner_tc(const uint8_t* ip) {
 
 // Fixed-size pieces, so the compiler emits a few 16-byte moves with no call and no size
 // dispatch: the IPv6 header, then the SRH as 8 + 16·k bytes.
-inline void copy_tmpl(uint8_t* dst, const encap_tmpl_view& t) {
-    std::memcpy(dst, t.bytes, ip6_hdr_len);
-    if (t.len == ip6_hdr_len)
+inline void copy_tmpl(uint8_t* dst, const uint8_t* src, uint16_t len) {
+    std::memcpy(dst, src, ip6_hdr_len);
+    if (len == ip6_hdr_len)
         return;
-    std::memcpy(dst + ip6_hdr_len, t.bytes + ip6_hdr_len, srh_fixed_len);
-    for (uint16_t off = ip6_hdr_len + srh_fixed_len; off < t.len; off += sid_len)
-        std::memcpy(dst + off, t.bytes + off, sid_len);
+    std::memcpy(dst + ip6_hdr_len, src + ip6_hdr_len, srh_fixed_len);
+    for (uint16_t off = ip6_hdr_len + srh_fixed_len; off < len; off += sid_len)
+        std::memcpy(dst + off, src + off, sid_len);
 }
 
 }  // namespace headend_detail
@@ -88,26 +95,29 @@ inline uint32_t inner_flow_hash(const rte_mbuf* m, uint16_t l3_off, bool l2) {
 // `hash` is the inner flow hash (inner_flow_hash(), or the one the forwarding stage already
 // computed for ECMP in the VRF): the outer flow label is flow_label(hash).
 [[nodiscard, gnu::always_inline]] inline rte_mbuf* h_encaps(rte_mbuf* m, uint16_t l3_off, uint32_t hash,
-                                                           const encap_tmpl_view& tv, headend_ctx& ctx,
+                                                           const fib::encap_template& t, headend_ctx& ctx,
                                                            drop_reason& why) {
     using namespace headend_detail;
-    const encap_tmpl_view t = tv;  // a local copy: the header stores below cannot alias it
+    // The template's facts in locals: the header stores below cannot alias them.
+    const uint16_t len = t.len;
+    const uint8_t nh_off = t.next_header_off;
+    const bool l2 = t.l2 != 0;
     const uint8_t* data = rte_pktmbuf_mtod(m, const uint8_t*);
     const uint16_t seg = m->data_len;
 
     uint8_t tc = 0;
-    uint8_t inner_type = ipproto_ethernet;
+    uint8_t inner_type = fib::ipproto::ethernet;
     uint16_t strip = 0;
-    if (!t.l2) {
+    if (!l2) {
         // The forwarding stage validated the inner header; these checks only keep a wrong caller
         // from reading outside the segment.
         const uint32_t avail = l3_off < seg ? static_cast<uint32_t>(seg - l3_off) : 0;
         const uint8_t* ip = data + l3_off;
         const unsigned ver = avail != 0 ? ip[0] >> 4 : 0;
         if (ver == 4 && avail >= 20) {
-            inner_type = ipproto_ipip;
+            inner_type = fib::ipproto::ipip;
         } else if (ver == 6 && avail >= 40) {
-            inner_type = ipproto_ipv6;
+            inner_type = fib::ipproto::ipv6;
         } else {
             why = ver == 4 ? drop_reason::ip4_truncated : ver == 6 ? drop_reason::ip6_truncated : drop_reason::l3_unknown;
             return nullptr;
@@ -128,7 +138,7 @@ inline uint32_t inner_flow_hash(const rte_mbuf* m, uint16_t l3_off, bool l2) {
         }
     }
 
-    const uint32_t out_len = m->pkt_len - strip + t.len;
+    const uint32_t out_len = m->pkt_len - strip + len;
     if (unlikely(out_len - ip6_hdr_len > 0xffffu)) {
         why = drop_reason::encap_mtu;  // no jumbograms (RFC 2675) on the outer header
         return nullptr;
@@ -137,28 +147,28 @@ inline uint32_t inner_flow_hash(const rte_mbuf* m, uint16_t l3_off, bool l2) {
     rte_mbuf* head = m;
     // Writing into the headroom is only safe when nobody else sees this buffer.
     if (likely(RTE_MBUF_DIRECT(m) && rte_mbuf_refcnt_read(m) == 1 &&
-               m->data_off + strip >= t.len + eth_reserve)) {
-        m->data_off = static_cast<uint16_t>(m->data_off + strip - t.len);
-        m->data_len = static_cast<uint16_t>(m->data_len - strip + t.len);
+               m->data_off + strip >= len + eth_reserve)) {
+        m->data_off = static_cast<uint16_t>(m->data_off + strip - len);
+        m->data_len = static_cast<uint16_t>(m->data_len - strip + len);
         m->pkt_len = out_len;
     } else {
-        head = headend_chain(m, strip, t, ctx, why);
+        head = headend_chain(m, strip, len, ctx, why);
         if (head == nullptr)
             return nullptr;
     }
 
     uint8_t* hdr = rte_pktmbuf_mtod(head, uint8_t*);
-    copy_tmpl(hdr, t);
+    copy_tmpl(hdr, t.bytes, len);
     store_be32(hdr, (6u << 28) | (static_cast<uint32_t>(tc) << 20) | flow_label(hash));
     store_be16(hdr + 4, static_cast<uint16_t>(out_len - ip6_hdr_len));
-    hdr[t.nh_off] = inner_type;
+    hdr[nh_off] = inner_type;
     return head;
 }
 
 // The same, computing the inner flow hash itself.
-[[nodiscard, gnu::always_inline]] inline rte_mbuf* h_encaps(rte_mbuf* m, uint16_t l3_off, const encap_tmpl_view& t,
+[[nodiscard, gnu::always_inline]] inline rte_mbuf* h_encaps(rte_mbuf* m, uint16_t l3_off, const fib::encap_template& t,
                                                            headend_ctx& ctx, drop_reason& why) {
-    return h_encaps(m, l3_off, inner_flow_hash(m, l3_off, t.l2), t, ctx, why);
+    return h_encaps(m, l3_off, inner_flow_hash(m, l3_off, t.l2 != 0), t, ctx, why);
 }
 
 }  // namespace fwd

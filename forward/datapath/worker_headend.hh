@@ -9,15 +9,9 @@
 namespace fwd {
 
 inline void worker::do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next) {
-    const fib::nh_encap& e = nh.encap();
-    const auto mode = static_cast<rib::encap_mode>(e.mode);
-    encap_tmpl_view tv;
-    tv.bytes = nh.encap_bytes().data();
-    tv.len = e.len;
-    tv.nh_off = static_cast<uint8_t>(e.next_header_off);
-    tv.l2 = mode == rib::encap_mode::l2encap || mode == rib::encap_mode::l2encap_red;
+    const fib::encap_template& e = nh.encap();  // stored as the headend uses it
     uint16_t l3 = p.l3;
-    if (tv.l2) {
+    if (e.l2) {
         // The frame as received is the payload (RFC 8986 §5.3); a decapsulated packet has none.
         if (p.l3 < eth_len)
             return drop(p, drop_reason::l2encap_no_frame);
@@ -27,8 +21,8 @@ inline void worker::do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, u
             return drop(p, drop_reason::ttl_expired);
     }
     drop_reason why{};
-    const uint32_t hash = p.hash != 0 ? p.hash : inner_flow_hash(p.m, l3, tv.l2);
-    rte_mbuf* head = h_encaps(p.m, l3, hash, tv, _he, why);
+    const uint32_t hash = p.hash != 0 ? p.hash : inner_flow_hash(p.m, l3, e.l2 != 0);
+    rte_mbuf* head = h_encaps(p.m, l3, hash, e, _he, why);
     if (head == nullptr)
         return drop(p, why);
     if (e.mode < headend_modes)  // the compiler only builds templates for these
@@ -43,7 +37,7 @@ inline void worker::do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, u
     const uint32_t from = nh.index();
     if (from != _outer_from) {
         _outer_from = from;
-        _outer_nh = _fv->lookup6(vrf::default_vrf_id, tv.bytes + 24);
+        _outer_nh = _fv->lookup6(vrf::default_vrf_id, e.bytes + 24);
     }
     p.nh = _outer_nh;
     ++p.lookups;

@@ -30,11 +30,14 @@ std::vector<rib::ip6_addr> sids(size_t n) {
 
 const rib::ip6_addr src = a6("2001:db8::1");
 
+// The bytes the headend prepends.
+std::vector<uint8_t> wire(const encap_build& b) { return {b.tmpl.wire().begin(), b.tmpl.wire().end()}; }
+
 TEST(encap_template, h_encaps_one_sid_literal) {
     const auto s = std::vector<rib::ip6_addr>{a6("fc00:0:2::100")};
     const auto b = build_encap_template(rib::encap_mode::encap, s, src, ipproto::ipv6);
     ASSERT_TRUE(b.ok());
-    EXPECT_EQ(b.tmpl.bytes, hex("60000000 0000 2b 40"                       // ver 6, plen 0, nh SRH, hlim 64
+    EXPECT_EQ(wire(b), hex("60000000 0000 2b 40"                       // ver 6, plen 0, nh SRH, hlim 64
                                 "20010db8000000000000000000000001"          // SA
                                 "fc000000000200000000000000000100"          // DA = the SID
                                 "29 02 04 00 00 00 0000"                    // nh IPv6, len 2, type 4, SL 0, LE 0
@@ -46,7 +49,7 @@ TEST(encap_template, h_encaps_red_two_sids_literal) {
     const auto s = std::vector<rib::ip6_addr>{a6("fc00:0:2::1"), a6("fc00:0:3::1")};
     const auto b = build_encap_template(rib::encap_mode::encap_red, s, src, ipproto::ipip);
     ASSERT_TRUE(b.ok());
-    EXPECT_EQ(b.tmpl.bytes, hex("60000000 0000 2b 40"
+    EXPECT_EQ(wire(b), hex("60000000 0000 2b 40"
                                 "20010db8000000000000000000000001"
                                 "fc000000000200000000000000000001"          // DA = first SID
                                 "04 02 04 01 00 00 0000"                    // nh IPv4, len 2, SL 1, LE 0
@@ -57,7 +60,7 @@ TEST(encap_template, h_encaps_red_one_sid_has_no_srh) {
     const auto s = std::vector<rib::ip6_addr>{a6("fc00:0:2::d4")};
     const auto b = build_encap_template(rib::encap_mode::encap_red, s, src, ipproto::ipip);
     ASSERT_TRUE(b.ok());
-    EXPECT_EQ(b.tmpl.bytes, hex("60000000 0000 04 40"                       // nh IPv4 directly
+    EXPECT_EQ(wire(b), hex("60000000 0000 04 40"                       // nh IPv4 directly
                                 "20010db8000000000000000000000001"
                                 "fc0000000002000000000000000000d4"));
     EXPECT_EQ(b.tmpl.next_header_off, 6);
@@ -74,9 +77,9 @@ TEST(encap_template, h_encaps_srh_equals_what_frr_sends) {
     const auto s = std::vector<rib::ip6_addr>{a6("fc00:0:2::1"), a6("fc00:0:3::1"), a6("fc00:0:4::1")};
     const auto b = build_encap_template(rib::encap_mode::encap, s, src, ipproto::ipv6);
     ASSERT_TRUE(b.ok());
-    ASSERT_EQ(b.tmpl.bytes.size(), 40 + frr.size());
-    EXPECT_EQ(b.tmpl.bytes[40], ipproto::ipv6);
-    EXPECT_TRUE(std::equal(frr.begin() + 1, frr.end(), b.tmpl.bytes.begin() + 41));
+    ASSERT_EQ(wire(b).size(), 40 + frr.size());
+    EXPECT_EQ(wire(b)[40], ipproto::ipv6);
+    EXPECT_TRUE(std::equal(frr.begin() + 1, frr.end(), wire(b).begin() + 41));
 }
 
 struct mode_case {
@@ -93,7 +96,7 @@ TEST_P(encap_modes, field_by_field) {
     const bool red = mode == rib::encap_mode::encap_red || mode == rib::encap_mode::l2encap_red;
     const auto b = build_encap_template(mode, s, src, ipproto::ipip);
     ASSERT_TRUE(b.ok());
-    const auto& t = b.tmpl.bytes;
+    const auto& t = wire(b);
     const uint8_t inner = l2 ? 143 : 4;
     const size_t entries = red ? n - 1 : n;  // RFC 8986 §5.2: the first SID only in the DA
     const bool srh = entries > 0;

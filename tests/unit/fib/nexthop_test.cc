@@ -64,12 +64,12 @@ TEST(compiled_nh, block_layout_and_checksum) {
     f.kind = nh_kind::headend;
     f.index = 77;
     f.via.ifindex = 3;
-    f.encap.len = static_cast<uint16_t>(t.tmpl.bytes.size());
     const auto before = memory().bytes[static_cast<size_t>(mem_kind::nexthop)].load();
-    const compiled_nh* n = compiled_nh::create(f, t.tmpl.bytes, {});
+    const compiled_nh* n = compiled_nh::create(f, &t.tmpl, {});
     EXPECT_TRUE(n->intact());
     EXPECT_EQ(n->index(), 77u);
-    EXPECT_EQ(std::vector<uint8_t>(n->encap_bytes().begin(), n->encap_bytes().end()), t.tmpl.bytes);
+    EXPECT_EQ(std::vector<uint8_t>(n->encap_bytes().begin(), n->encap_bytes().end()),
+              std::vector<uint8_t>(t.tmpl.wire().begin(), t.tmpl.wire().end()));
     EXPECT_GT(memory().bytes[static_cast<size_t>(mem_kind::nexthop)].load(), before);
     // Any byte changed after publication breaks the checksum: a reader can tell.
     auto* raw = const_cast<uint8_t*>(n->encap_bytes().data());

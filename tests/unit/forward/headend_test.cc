@@ -11,7 +11,7 @@
 #include <tuple>
 #include <vector>
 
-#include "forward/datapath/encap_tmpl.hh"
+#include "fib/control/encap_template.hh"
 #include "forward/datapath/flow_hash.hh"
 #include "tests/unit/forward/headend_util.hh"
 
@@ -50,9 +50,9 @@ rte_mempool* Headend::hdrs_ = nullptr;
 
 const rib::ip6_addr k_src = ip6("fc00:a::1");
 
-encap_tmpl_view view_of(const bytes& t, encap_mode mode) {
+fib::encap_template view_of(const bytes& t, encap_mode mode) {
     std::string why;
-    const auto v = make_tmpl_view(t.data(), t.size(), mode, &why);
+    const auto v = fib::parse_encap_template(t, mode, &why);
     if (!v)
         throw std::runtime_error("template refused: " + why);
     return *v;
@@ -236,7 +236,7 @@ TEST_P(HeadendMatrix, ExactBytes) {
     const sample s = make_sample(kind);
     const auto sids = sid_list(nsids);
     const bytes t = build_template(mode, sids, k_src, 64);
-    const encap_tmpl_view v = view_of(t, mode);
+    const fib::encap_template v = view_of(t, mode);
 
     rte_mbuf* m = make_mbuf(pkts_, s.frame);
     const uint16_t strip = is_l2(mode) ? 0 : s.l3_off;
@@ -588,11 +588,11 @@ TEST(EncapTmpl, AcceptsWhatTheKernelBuilds) {
         for (const size_t n : {size_t{1}, size_t{2}, size_t{3}, size_t{8}, size_t{16}}) {
             const bytes t = build_template(mode, sid_list(n), k_src, 64);
             std::string why;
-            const auto v = make_tmpl_view(t.data(), t.size(), mode, &why);
+            const auto v = fib::parse_encap_template(t, mode, &why);
             ASSERT_TRUE(v) << to_string(mode) << " " << n << ": " << why;
             EXPECT_EQ(v->len, t.size());
-            EXPECT_EQ(v->nh_off, t.size() == 40 ? 6 : 40);
-            EXPECT_EQ(v->l2, is_l2(mode));
+            EXPECT_EQ(v->next_header_off, t.size() == 40 ? 6 : 40);
+            EXPECT_EQ(v->l2 != 0, is_l2(mode));
         }
 }
 
@@ -601,7 +601,7 @@ TEST(EncapTmpl, RefusesMalformedTemplates) {
     const bytes good_red = build_template(encap_mode::encap_red, sid_list(3), k_src, 64);
     auto refused = [](bytes t, encap_mode mode, const std::string& text) {
         std::string why;
-        EXPECT_FALSE(make_tmpl_view(t.data(), t.size(), mode, &why)) << text;
+        EXPECT_FALSE(fib::parse_encap_template(t, mode, &why)) << text;
         EXPECT_NE(why.find(text), std::string::npos) << why;
     };
     refused(good, encap_mode::inline_srh, "H.Insert");
