@@ -6,6 +6,8 @@
 #include <rte_mbuf.h>
 #include <rte_pause.h>
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <net/if.h>
 
@@ -178,8 +180,11 @@ void dataplane::refresh(bool force) {
     bool changed = force;
     for (size_t i = 0; i < _ports.size(); ++i) {
         rte_eth_link link{};
-        // PMDs that cannot tell (rte_eth_link_get_nowait fails) count as up.
-        const uint8_t up = rte_eth_link_get_nowait(_ports[i].port_id, &link) != 0 || link.link_status != 0;
+        // PMDs that cannot tell (rte_eth_link_get_nowait fails) count as up; ports bound to a
+        // kernel interface (af_packet, af_xdp) follow that interface's carrier as well.
+        uint8_t up = rte_eth_link_get_nowait(_ports[i].port_id, &link) != 0 || link.link_status != 0;
+        if (const auto carrier = kernel_carrier(_opt.ports[i]))
+            up = up && *carrier;
         if (up != _link_up[i]) {
             log(up ? level::info : level::warn, "dataplane: port {} link {}", _opt.ports[i].name, up ? "up" : "down");
             _link_up[i] = up;
@@ -348,6 +353,12 @@ counters_snapshot dataplane::counters() const {
         p.punted = n[5] - o[5];
         p.injected = n[6] - o[6];
         p.tap = _opt.ports[i].tap;
+        p.link_up = _link_up[i] != 0;
+        rte_eth_link link{};
+        if (rte_eth_link_get_nowait(_ports[i].port_id, &link) == 0 && link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN)
+            p.speed_mbps = link.link_speed;
+        p.mtu = _ports[i].mtu;
+        p.queues = std::max(1u, workers());
         s.ports.push_back(std::move(p));
     }
     for (size_t d = 0; d < drop_reason_count; ++d)

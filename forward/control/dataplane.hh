@@ -61,6 +61,8 @@ struct counters_snapshot {
         uint64_t rx_packets = 0, rx_bytes = 0, tx_packets = 0, tx_bytes = 0, tx_dropped = 0;
         uint64_t punted = 0, injected = 0;
         std::string tap;  // its mirror interface, empty without one
+        bool link_up = false;
+        uint32_t speed_mbps = 0, mtu = 0, queues = 0;
     };
     std::vector<port> ports;
     std::array<uint64_t, drop_reason_count> drops{};

@@ -1,6 +1,9 @@
 #include "forward/control/port.hh"
 
 #include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <rte_dev.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
@@ -170,6 +173,19 @@ bool port_open(const port_spec& spec, uint16_t n_queues, rte_mempool* pool, uint
         return false;
     }
     rte_eth_conf conf{};
+    // One queue per worker: RSS on IP/UDP/TCP spreads flows over them (a flow stays on one queue,
+    // so on one worker: per-flow order is kept), masked by what the device can hash on.
+    const uint64_t rss = RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP | RTE_ETH_RSS_TCP;
+    if (n_queues > 1 && (info.flow_type_rss_offloads & rss) != 0) {
+        conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+        conf.rx_adv_conf.rss_conf.rss_hf = rss & info.flow_type_rss_offloads;
+    }
+    // The headend chains a header mbuf in front of the payload when headroom is short.
+    if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
+        conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+    // Lets the NIC mark IPv4 header checksums good or bad (classify skips its own check).
+    if (info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_IPV4_CKSUM)
+        conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_IPV4_CKSUM;
     int rc = rte_eth_dev_configure(id, n_queues, n_queues, &conf);
     uint16_t nrx = rx_desc, ntx = tx_desc;
     if (rc == 0)
@@ -196,6 +212,25 @@ bool port_open(const port_spec& spec, uint16_t n_queues, rte_mempool* pool, uint
     if (out.ifindex == 0 && !spec.ifname.empty())
         out.ifindex = if_nametoindex(spec.ifname.c_str());
     return true;
+}
+
+std::optional<bool> kernel_carrier(const port_spec& spec) {
+    const std::string_view dev = std::string_view(spec.devargs).substr(0, spec.devargs.find(','));
+    if (!dev.starts_with("net_af_packet") && !dev.starts_with("net_af_xdp") && !dev.starts_with("eth_af_packet"))
+        return std::nullopt;
+    const std::string iface = devarg(spec.devargs, "iface");
+    if (iface.empty() || iface.size() >= IFNAMSIZ)
+        return std::nullopt;
+    const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return std::nullopt;
+    ifreq ifr{};
+    std::memcpy(ifr.ifr_name, iface.data(), iface.size());
+    const int rc = ::ioctl(fd, SIOCGIFFLAGS, &ifr);
+    ::close(fd);
+    if (rc != 0)
+        return std::nullopt;
+    return (ifr.ifr_flags & IFF_UP) != 0 && (ifr.ifr_flags & IFF_RUNNING) != 0;
 }
 
 void port_close(uint16_t port_id) {

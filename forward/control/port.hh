@@ -50,4 +50,10 @@ bool port_open(const port_spec& spec, uint16_t n_queues, rte_mempool* pool, uint
                port_handle& out, std::string& err);
 void port_close(uint16_t port_id);
 
+// The carrier of the kernel interface a net_af_packet / net_af_xdp port is bound to (its iface=
+// devarg), read with SIOCGIFFLAGS (IFF_RUNNING: up with carrier). Those PMDs report a link that
+// is always up (DPDK 22.11), so a veth whose peer goes down would otherwise go unnoticed.
+// nullopt for other PMDs (their own link state is used) or when the interface is gone.
+std::optional<bool> kernel_carrier(const port_spec& spec);
+
 }  // namespace fwd

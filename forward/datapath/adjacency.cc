@@ -80,6 +80,7 @@ const adj_view* adj_view::create(std::span<const port_info> ports, std::span<con
             continue;  // the control plane rejects both before building
         v->_by_port[p.port_id] = static_cast<int16_t>(v->_ports.size());
         v->_ports.push_back(p);
+        v->_any_down |= !p.up;
     }
     v->_slots.resize(std::bit_ceil(std::max<size_t>(16, (neighbors.size() + own.size()) * 2)));
     for (const auto& n : neighbors)

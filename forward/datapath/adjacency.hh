@@ -70,6 +70,8 @@ public:
     }
     std::span<const neighbor> neighbors() const { return _neigh_list; }
     std::span<const port_info> ports() const { return _ports; }
+    // Whether any port is down: the worker checks ECMP members' ports only then (ecmp_live.hh).
+    bool any_down() const { return _any_down; }
     size_t neighbor_count() const { return _neigh_count; }
 
 private:
@@ -93,6 +95,7 @@ private:
     std::vector<neighbor> _neigh_list;
     size_t _neigh_count = 0;
     size_t _own_count = 0;
+    bool _any_down = false;
 };
 
 }  // namespace fwd

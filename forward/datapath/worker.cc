@@ -115,7 +115,7 @@ void worker::process(rte_mbuf** pkts, uint16_t n, uint16_t in_port, const fib::d
             continue;
         }
         drop_reason why{};
-        if (!check_l3(m, eth_len, p.af, why)) {
+        if (!check_l3(m, eth_len, p.af, why, true)) {
             drop(p, why);
             continue;
         }

@@ -13,9 +13,24 @@ inline bool worker::is_own(const pkt& p) const {
     return p.af == 4 ? _av->is_own(p.vrf, rib::family::ipv4, ip + 16) : _av->is_own(p.vrf, rib::family::ipv6, ip + 24);
 }
 
+// The IPv4 header checksum, from the NIC's verdict when it gave one (RTE_MBUF_F_RX_IP_CKSUM_GOOD
+// or _BAD, with RTE_ETH_RX_OFFLOAD_IPV4_CKSUM on), else computed. `nic`: the header is the
+// frame's own (not one uncovered by decapsulation, which the NIC never looked at).
+inline bool ip4_cksum_ok(const rte_mbuf* m, const uint8_t* ip, uint32_t ihl, bool nic) {
+    if (nic) {
+        const uint64_t f = m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
+        if (f == RTE_MBUF_F_RX_IP_CKSUM_GOOD)
+            return true;
+        if (f == RTE_MBUF_F_RX_IP_CKSUM_BAD)
+            return false;
+    }
+    return rte_raw_cksum(ip, ihl) == 0xffff;
+}
+
 // Checks the L3 header at p.l3 (RFC 791/1812, RFC 8200) and trims Ethernet padding; the whole
-// header must be in the first segment. Returns the drop reason or nullopt-like `ok`.
-bool check_l3(rte_mbuf* m, uint16_t l3, uint8_t af, drop_reason& why) {
+// header must be in the first segment. Returns the drop reason or nullopt-like `ok`. `nic`: as
+// for ip4_cksum_ok (true at ingress).
+bool check_l3(rte_mbuf* m, uint16_t l3, uint8_t af, drop_reason& why, bool nic = false) {
     const uint8_t* ip = rte_pktmbuf_mtod_offset(m, const uint8_t*, l3);
     const uint32_t seg = m->data_len > l3 ? m->data_len - l3 : 0;
     const uint32_t total = m->pkt_len > l3 ? m->pkt_len - l3 : 0;
@@ -31,7 +46,7 @@ bool check_l3(rte_mbuf* m, uint16_t l3, uint8_t af, drop_reason& why) {
             why = drop_reason::ip4_truncated;
             return false;
         }
-        if (rte_raw_cksum(ip, ihl) != 0xffff) {
+        if (!ip4_cksum_ok(m, ip, ihl, nic)) {
             why = drop_reason::ip4_bad_checksum;
             return false;
         }

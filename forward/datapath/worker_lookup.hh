@@ -4,6 +4,7 @@
 #include <rte_mbuf.h>
 #include <rte_prefetch.h>
 
+#include "forward/datapath/ecmp_live.hh"
 #include "forward/datapath/flow_hash.hh"
 #include "forward/datapath/worker_pkt.hh"
 
@@ -48,7 +49,7 @@ inline void worker::act(pkt& p, pkt** next, uint16_t& n_next) {
             const uint8_t* ip = rte_pktmbuf_mtod_offset(p.m, const uint8_t*, p.l3);
             p.hash = flow_hash_ip(ip, p.m->data_len - p.l3u());
         }
-        nh = &_fv->nexthop(nh->pick(p.hash));
+        nh = &_fv->nexthop(ecmp_pick_live(*_fv, *_av, *nh, p.hash));  // members over down ports skipped
     }
     // The common kinds first, as plain branches: a jump table's indirect branch mispredicts when
     // a burst alternates kinds (headend, then the outer route's forward).

@@ -28,10 +28,15 @@ inline void worker::tx(uint16_t port) {
         bytes += b.len[i];
     pc.tx_packets.add(sent);
     pc.tx_bytes.add(bytes);
-    for (uint16_t i = sent; i < b.n; ++i) {
-        rte_pktmbuf_free(b.m[i]);
-        pc.tx_dropped.add(1);
-        _c.drop(drop_reason::tx_full);
+    if (sent < b.n) {
+        // A port whose link went down refuses bursts: that is port_down, not a full ring.
+        const port_info* pi = _av->port(port);
+        const drop_reason why = pi != nullptr && !pi->up ? drop_reason::port_down : drop_reason::tx_full;
+        for (uint16_t i = sent; i < b.n; ++i) {
+            rte_pktmbuf_free(b.m[i]);
+            pc.tx_dropped.add(1);
+            _c.drop(why);
+        }
     }
     b.n = 0;
 }

@@ -489,6 +489,51 @@ TEST_F(worker_test, ecmp_spreads_flows_and_keeps_each_on_one_path) {
     EXPECT_EQ(used.size(), 2u) << "32 flows, 2 paths: both used";
 }
 
+// Local repair: with the core port down (as the control thread publishes it on a link change),
+// the flows that hashed onto it move to the live member at once; flows already on the live
+// member stay where they were; when the port comes back every flow returns to its old member.
+TEST_F(worker_test, ecmp_member_over_a_down_port_is_skipped_until_it_comes_back) {
+    auto set_core_up = [&](bool up, uint64_t epoch) {
+        const adj_view* cur = adj.load();
+        std::vector<port_info> ps(cur->ports().begin(), cur->ports().end());
+        for (auto& p : ps)
+            if (p.port_id == core.id)
+                p.up = up;
+        adj_view::destroy(adj.exchange(adj_view::create(ps, cur->neighbors(), epoch)));
+    };
+    auto run = [&](std::map<uint16_t, uint16_t>& port_of_flow) {
+        for (uint16_t f = 0; f < 32; ++f) {
+            bytes ip = ip4_packet("192.0.2.7", "10.30.0.1", 64);
+            test::put16(ip, 20, static_cast<uint16_t>(1000 + f));
+            send(ce2, in_frame(ip, t_ipv4));
+            w->poll();
+            uint16_t seen = 0xffff;
+            for (ring_port* p : {&core, &ce2})
+                if (!out(*p).empty())
+                    seen = p->id;
+            port_of_flow[f] = seen;
+        }
+    };
+    std::map<uint16_t, uint16_t> before, down, back;
+    run(before);
+    set_core_up(false, 2);
+    run(down);
+    set_core_up(true, 3);
+    run(back);
+    unsigned moved = 0;
+    for (uint16_t f = 0; f < 32; ++f) {
+        ASSERT_NE(before[f], 0xffff) << drops();
+        EXPECT_EQ(down[f], ce2.id) << "flow " << f << " still sent over the down port";
+        if (before[f] == ce2.id) {
+            EXPECT_EQ(down[f], before[f]) << "flow " << f << " on the live member moved";
+        }
+        moved += before[f] == core.id;
+        EXPECT_EQ(back[f], before[f]) << "flow " << f << " did not return";
+    }
+    EXPECT_GT(moved, 0u) << "no flow used the port taken down: the test shows nothing";
+    EXPECT_EQ(dropped(drop_reason::port_down), 0u) << drops();
+}
+
 // Each malformed packet is dropped with its own counter; the valid ones around them pass.
 TEST_F(worker_test, malformed_packets_are_counted_and_the_rest_forwarded) {
     const bytes good = in_frame(ip4_packet("192.0.2.7", "10.20.1.1", 64), t_ipv4);
