@@ -7,6 +7,7 @@
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace mgmt {
 namespace po = boost::program_options;
@@ -40,7 +41,15 @@ std::optional<std::string_view> match(std::string_view word, const std::array<st
     }
     if (prefixes == 1)
         return found;
-    error = prefixes == 0 ? fmt::format("unknown command '{}'", word) : fmt::format("ambiguous command '{}'", word);
+    if (prefixes == 0) {
+        error = fmt::format("unknown command '{}'; one of: {}", word, fmt::join(candidates, ", "));
+    } else {
+        std::vector<std::string_view> which;
+        for (auto c : candidates)
+            if (c.starts_with(word))
+                which.push_back(c);
+        error = fmt::format("ambiguous command '{}': {}", word, fmt::join(which, ", "));
+    }
     return std::nullopt;
 }
 
@@ -145,7 +154,8 @@ std::string ctl_usage() {
           "       srv6ctl [options] show counters\n"
           "       srv6ctl [options] show neighbors\n"
           "       srv6ctl [options] clear counters\n"
-          "Options may also follow the command; words may be abbreviated (sh ro = show routes).\n\n"
+          "Options may also follow the command; words may be abbreviated (sh ro = show routes);\n"
+          "a last word `json` is --json (show fpm json).\n\n"
        << visible_options(nullptr);
     return os.str();
 }
@@ -174,6 +184,11 @@ ctl_parse_result parse_ctl_args(int argc, const char* const argv[]) {
     if (args.socket.empty()) {
         result.error = "--socket needs a path";
         return result;
+    }
+    // vtysh habit: `show fpm json`. Only as the last word, where no argument can be "json".
+    if (words.size() > 2 && words.back() == "json") {
+        args.json = true;
+        words.pop_back();
     }
     if (!parse_words(words, args.request, result.error))
         return result;

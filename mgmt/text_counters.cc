@@ -61,6 +61,8 @@ std::string format_neighbors(const pb::NeighborTable& t) {
     std::string out = fmt::format("{:<12} {:<40} {:<18} {}\n", "Port", "Address", "MAC", "Source");
     for (const auto& n : t.neighbors())
         out += fmt::format("{:<12} {:<40} {:<18} {}\n", n.port(), n.address(), n.mac(), n.source());
+    if (t.neighbors_size() == 0)
+        out += "(no neighbors)\n";
     if (t.addresses_size()) {
         out += "\nOwn addresses (to the host):\n";
         for (const auto& a : t.addresses())

@@ -41,7 +41,7 @@ std::string format_nexthops(const pb::NexthopTable& t) {
         for (const auto& s : t.sidlists())
             out += fmt::format("{}: {}\n", s.name(), fmt::join(s.segments(), ", "));
     }
-    return out;
+    return out.empty() ? "No nexthop objects, PIC contexts or SID lists.\n" : out;
 }
 
 }  // namespace mgmt

@@ -74,7 +74,8 @@ std::string format_routes(const pb::RouteTables& t) {
         for (const auto& r : table.routes())
             format_route(r, out);
     }
-    return out;
+    // An empty answer says so (a blank line reads as "srv6ctl hung" or "wrong socket").
+    return out.empty() ? "No routes.\n" : out;
 }
 
 }  // namespace mgmt

@@ -45,7 +45,7 @@ std::string state_text(const pb::LocalSid& s) {
 
 std::string format_sids(const pb::SidTable& t) {
     if (t.sids_size() == 0)
-        return {};
+        return "No local SIDs.\n";
     std::vector<row> rows;
     rows.push_back({"SID", "Behavior", "Context", "VRF", "Flavors", "Protocol", "Origin", "Structure", "State"});
     for (const auto& s : t.sids()) {

@@ -98,6 +98,22 @@ void expect_error(std::initializer_list<const char*> words, std::string_view err
     EXPECT_EQ(p.error, error);
 }
 
+TEST(CtlArgs, TrailingJsonWord) {
+    // vtysh habit: `show fpm json` is `show fpm --json`.
+    auto p = parse({"show", "fpm", "json"});
+    ASSERT_TRUE(p.args) << p.error;
+    EXPECT_TRUE(p.args->json);
+    EXPECT_TRUE(p.args->request.has_show_fpm());
+    p = parse({"show", "routes", "vrf", "red", "json"});
+    ASSERT_TRUE(p.args) << p.error;
+    EXPECT_TRUE(p.args->json);
+    EXPECT_EQ(p.args->request.show_routes().vrf(), "red");
+    // A VRF named "json" is still a VRF when nothing follows it... as the last word it is the switch:
+    // `show routes vrf json` lacks its VRF name, which the error says.
+    EXPECT_FALSE(parse({"show", "routes", "vrf", "json"}).args);
+    EXPECT_FALSE(parse({"show", "fpm"}).args->json);
+}
+
 TEST(CtlArgs, Counters) {
     const auto s = parse({"sh", "coun"});
     ASSERT_TRUE(s.args) << s.error;
@@ -109,12 +125,15 @@ TEST(CtlArgs, Counters) {
 
 TEST(CtlArgs, Errors) {
     expect_error({}, "missing command");
-    expect_error({"frobnicate"}, "unknown command 'frobnicate'");
+    expect_error({"frobnicate"}, "unknown command 'frobnicate'; one of: show, clear");
     expect_error({"show"}, "show what? fpm, routes, nexthops, sids, vrfs, encap-source, counters or neighbors");
     expect_error({"clear"}, "clear what? counters");
-    expect_error({"clear", "routes"}, "unknown command 'routes'");
-    expect_error({"show", "interfaces"}, "unknown command 'interfaces'");
-    expect_error({"show", "routes", "interface", "e0"}, "unknown command 'interface'");
+    expect_error({"clear", "routes"}, "unknown command 'routes'; one of: counters");
+    expect_error({"show", "interfaces"},
+                 "unknown command 'interfaces'; one of: fpm, routes, nexthops, sids, vrfs, encap-source, counters, neighbors");
+    expect_error({"show", "routes", "interface", "e0"}, "unknown command 'interface'; one of: table, vrf");
+    // An ambiguous abbreviation names its candidates (vtysh lists them too).
+    expect_error({"show", "n"}, "ambiguous command 'n': nexthops, neighbors");
     expect_error({"show", "routes", "vrf"}, "vrf needs a VRF name");
     expect_error({"show", "routes", "vrf", "red", "table", "10"}, "unexpected 'table'");
     expect_error({"show", "vrfs", "red"}, "unexpected 'red'");

@@ -49,11 +49,11 @@ TEST_F(TextTest, Routes) {
               "B   fc00:0:1:e000::/128 is directly connected, ifindex 9, weight 1, seg6local End.DT46 vrftable 10\n");
 }
 
-TEST_F(TextTest, EmptyRibPrintsNothing) {
-    // As vtysh: no legend without routes.
-    EXPECT_EQ(format_routes(render_routes(rib::rib{})), "");
-    EXPECT_EQ(format_sids(render_sids(rib::rib{}, vrfs)), "");
-    EXPECT_EQ(format_nexthops(render_nexthops(rib::rib{})), "");
+TEST_F(TextTest, EmptyResultsSaySo) {
+    // No legend without routes (as vtysh), but a line that says the answer is empty.
+    EXPECT_EQ(format_routes(render_routes(rib::rib{})), "No routes.\n");
+    EXPECT_EQ(format_sids(render_sids(rib::rib{}, vrfs)), "No local SIDs.\n");
+    EXPECT_EQ(format_nexthops(render_nexthops(rib::rib{})), "No nexthop objects, PIC contexts or SID lists.\n");
 }
 
 TEST_F(TextTest, SourceSpecificRouteAndRouteAttributes) {
