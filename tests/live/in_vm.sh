@@ -1,0 +1,7 @@
+#!/bin/bash
+# in_vm.sh TEST ARGS...: run by tests/vm/vm-run.sh as the guest's script (lib.sh's
+# live_need_kernel_srv6): runs the live test TEST (a path relative to the repository) in the
+# VM, where the host's repository and build are visible at the same paths.
+set -u
+test="$1"; shift
+exec bash "$VM_REPO/$test" "$@"
