@@ -4,4 +4,6 @@
 # VM, where the host's repository and build are visible at the same paths.
 set -u
 test="$1"; shift
+# Debian's kernel has these as modules (this host's kernel has them built in, or not at all)
+for m in tun veth vrf; do modprobe "$m" 2>/dev/null; done
 exec bash "$VM_REPO/$test" "$@"
