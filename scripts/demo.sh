@@ -36,6 +36,12 @@ export SRV6D="$bdir/apps/srv6d" SRV6CTL="$bdir/apps/srv6ctl"
 set +e
 source tests/live/lib.sh
 source tests/live/e2e_lib.sh
+# PE2 is the Linux kernel: on a kernel without SRv6 routes the demo runs in the VM of tests/vm.
+if ! live_kernel_has_srv6; then
+	[ "$hold" -eq 0 ] || live_die "--hold needs a kernel with SRv6 routes (CONFIG_IPV6_SEG6_LWTUNNEL); this one has none"
+	export DEMO_BUILD_DIR="$bdir"
+	live_need_kernel_srv6 "$0"
+fi
 live_require
 for t in ethtool tcpdump; do command -v "$t" >/dev/null || live_die "missing tool: $t"; done
 live_init "s6demo-$$"

@@ -22,6 +22,8 @@ fi
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/e2e_lib.sh"
 
+# The Linux kernel is a peer here: a kernel without SRv6 routes runs this test in the VM.
+live_need_kernel_srv6 "$0" "$@"
 live_require
 for t in ethtool tcpdump; do command -v "$t" >/dev/null || live_die "missing tool: $t"; done
 live_init "${LIVE_PREFIX:-s6e-$$}"

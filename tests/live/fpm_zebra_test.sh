@@ -23,6 +23,8 @@ if [ $# -ge 1 ]; then
 fi
 source "$(dirname "$0")/lib.sh"
 
+# The Linux kernel is a peer here: a kernel without SRv6 routes runs this test in the VM.
+live_need_kernel_srv6 "$0" "$@"
 live_require
 live_init "${LIVE_PREFIX:-s6t-$$}"
 

@@ -49,6 +49,45 @@ live_require() {
 	[ -x "$SRV6CTL" ] || live_die "srv6ctl not found at '$SRV6CTL' (build first or set SRV6CTL)"
 }
 
+# live_kernel_has_srv6: this kernel installs SRv6 routes (seg6 and seg6local lwtunnels,
+# CONFIG_IPV6_SEG6_LWTUNNEL). `ip sr tunsrc` alone says nothing: it is in the core seg6 code.
+live_kernel_has_srv6() {
+	local ns="s6probe-$$" ok=1
+	ip netns add "$ns" 2>/dev/null || return 1
+	ip -n "$ns" link set lo up
+	ip -n "$ns" -6 route add fc00::e/128 encap seg6local action End dev lo 2>/dev/null &&
+		ip -n "$ns" -6 route add fc00::/64 encap seg6 mode encap segs fc00::e dev lo 2>/dev/null && ok=0
+	ip netns del "$ns"
+	return $ok
+}
+
+# live_need_kernel_srv6 SCRIPT [ARGS...]: the test needs the Linux kernel as an SRv6 peer. On a
+# kernel without SRv6 lwtunnels (some CI machines run such a kernel) the test runs itself,
+# unchanged, in the VM of tests/vm: Debian's 6.1 kernel under qemu, this host's root and build
+# in place (tests/vm/README.md). Waits that TCG stretches are raised there (LIVE_TCG=1).
+# LIVE_NO_VM=1 makes a missing kernel feature a failure instead.
+live_need_kernel_srv6() {
+	live_kernel_has_srv6 && return 0
+	[ -z "${LIVE_IN_VM:-}" ] || live_die "the VM's kernel has no SRv6 lwtunnels either"
+	[ -z "${LIVE_NO_VM:-}" ] || live_die "this kernel has no SRv6 lwtunnels (CONFIG_IPV6_SEG6_LWTUNNEL) and LIVE_NO_VM is set"
+	local script
+	script="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; shift
+	local rel="${script#"$LIVE_REPO"/}"
+	local run="${LIVE_VM_RUN:-${VM_CACHE:-/var/tmp/srv6d-vm}/runs/$(basename "$script" .sh)-$$}"
+	live_log "this kernel has no SRv6 lwtunnels (CONFIG_IPV6_SEG6_LWTUNNEL): running $rel in the VM (tests/vm), output in $run"
+	local envs=(-e VM_REPO="$LIVE_REPO" -e LIVE_IN_VM=1 -e LIVE_TCG=1 -e LIVE_CAP_WAIT=30 -e LIVE_CAP_SETTLE=2
+		-e SRV6D="$SRV6D" -e SRV6CTL="$SRV6CTL")
+	[ -z "${LIVE_LOGDIR:-}" ] || envs+=(-e LIVE_LOGDIR=/vm/out/logs)
+	[ -z "${DEMO_BUILD_DIR:-}" ] || envs+=(-e DEMO_BUILD_DIR="$DEMO_BUILD_DIR")
+	bash "$LIVE_REPO/tests/vm/vm-run.sh" -t "${LIVE_VM_TIMEOUT:-1500}" -c "${VM_CPUS:-2}" -o "$run" "${envs[@]}" \
+		"$LIVE_HOME/in_vm.sh" "$rel" "$@"
+	local rc=$?
+	if [ -n "${LIVE_LOGDIR:-}" ] && [ -d "$run/out/logs" ]; then
+		rm -rf "$LIVE_LOGDIR"; mkdir -p "$LIVE_LOGDIR"; cp -a "$run/out/logs/." "$LIVE_LOGDIR/" 2>/dev/null
+	fi
+	exit $rc
+}
+
 # live_init [PREFIX]: work directory + cleanup trap.
 live_init() {
 	live_reap_stale
