@@ -33,6 +33,7 @@ worker::worker(std::vector<rx_queue> rx, uint16_t tx_queue, published tables, rt
 uint32_t worker::poll() {
     const fib::dataplane_view* fv = _tables.fib->load();
     const adj_view* av = _tables.adj->load();
+    _av = av;  // tx() reads it for injected packets too: never one from before a quiescent state
     uint32_t got = 0;
     rte_mbuf* pkts[burst_size];
     for (const rx_queue& q : _rx) {

@@ -30,7 +30,7 @@ inline void worker::tx(uint16_t port) {
     pc.tx_bytes.add(bytes);
     if (sent < b.n) {
         // A port whose link went down refuses bursts: that is port_down, not a full ring.
-        const port_info* pi = _av->port(port);
+        const port_info* pi = _av != nullptr ? _av->port(port) : nullptr;  // null before any rx burst was processed
         const drop_reason why = pi != nullptr && !pi->up ? drop_reason::port_down : drop_reason::tx_full;
         for (uint16_t i = sent; i < b.n; ++i) {
             rte_pktmbuf_free(b.m[i]);
