@@ -38,7 +38,10 @@ inline rib::nexthop_object singleton(uint32_t id, uint8_t protocol, rib::nexthop
 }
 
 inline void fill_sample(rib::rib& rib) {
-    using namespace rib;
+    // Not `using namespace rib`: it would make `rib` name both the namespace and the class.
+    using rib::behavior, rib::encap_mode, rib::main_table, rib::route_type, rib::seg6_encap, rib::seg6local;
+    namespace proto = rib::proto;
+    namespace flavor = rib::flavor;
     // --- nexthop objects
     rib.upsert_nexthop(singleton(12, proto::zstatic, via("10.0.0.2", 3)));
     rib::nexthop encap = via("fe80::1", 5);
