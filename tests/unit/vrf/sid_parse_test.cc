@@ -91,11 +91,11 @@ TEST(SidParse, BadLinesNameTheLineAndTheReason) {
         {"fc00:1::1/64 End",
          "sid 'fc00:1::1/64 End': 'fc00:1::1/64' has bits set beyond its length (did you mean fc00:1::/64?)"},
         {"fc00:1::1 End.DT64 vrf red",
-         "sid 'fc00:1::1 End.DT64 vrf red': behavior 'End.DT64' is not one of End, End.X, End.T, End.DX4, "
-         "End.DX6, End.DT4, End.DT6, End.DT46"},
+         "sid 'fc00:1::1 End.DT64 vrf red': behavior 'End.DT64' is not one of End, End.X, End.T, End.DX6, "
+         "End.DX4, End.DT6, End.DT4, End.DT46"},
         {"fc00:1::1 End.B6.Encaps",
-         "sid 'fc00:1::1 End.B6.Encaps': behavior 'End.B6.Encaps' is not one of End, End.X, End.T, End.DX4, "
-         "End.DX6, End.DT4, End.DT6, End.DT46"},
+         "sid 'fc00:1::1 End.B6.Encaps': behavior 'End.B6.Encaps' is not one of End, End.X, End.T, End.DX6, "
+         "End.DX4, End.DT6, End.DT4, End.DT46"},
         {"fc00:1::1 End.DT46", "sid 'fc00:1::1 End.DT46': End.DT46 needs 'table ID' or 'vrf NAME'"},
         {"fc00:1::1 End.DT4 vrf red table 10", "sid 'fc00:1::1 End.DT4 vrf red table 10': give 'vrf NAME' or 'table ID', not both"},
         {"fc00:1::1 End.DT6 table ten", "sid 'fc00:1::1 End.DT6 table ten': table 'ten' is not a number from 1 to 4294967295"},
