@@ -466,6 +466,42 @@ TEST_F(worker_icmp_test, own_vrf_address_through_the_vpn_answers_echo_and_punts_
     EXPECT_EQ(dropped(drop_reason::neigh_unresolved), 0u) << "not a neighbor of ours: us";
 }
 
+// IPv4 fragments from a CE are forwarded as received: each one encapsulated on its own; one too
+// big for the core gets fragmentation needed if it is the first (it quotes the transport
+// header), and is only dropped if it is a later one (RFC 1812 §4.3.2.7).
+TEST_F(worker_icmp_test, ipv4_fragments_are_encapsulated_one_by_one) {
+    auto fragment = [](uint16_t frag_field, size_t payload) {
+        bytes f = ip4_packet("10.1.0.2", "10.99.1.5", 64, payload);
+        test::put16(f, 6, frag_field);
+        test::put16(f, 10, 0);
+        test::put16(f, 10, test::ip4_checksum(f.data(), 20));
+        return f;
+    };
+    const bytes first = fragment(0x2000, 1472), middle = fragment(0x2000 | 185, 1472), last = fragment(370, 600);
+    for (const bytes* f : {&first, &middle, &last})
+        send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, *f));
+    w->poll();
+    // 1500 + 40 does not fit the 1500-byte core: the first gets the error, the middle one is dropped.
+    const auto back = out(ce);
+    ASSERT_EQ(back.size(), 1u) << drops();
+    EXPECT_EQ(test::hex(back[0]), test::hex(eth(mac_ce1, mac_ce_port, t_ipv4, icmp4("10.1.0.1", first, 1, 3, 4, 1460, 548))));
+    const auto sent_out = out(core);
+    ASSERT_EQ(sent_out.size(), 1u);
+    bytes want_last = last;
+    --want_last[8];
+    test::put16(want_last, 10, 0);
+    test::put16(want_last, 10, test::ip4_checksum(want_last.data(), 20));
+    EXPECT_EQ(test::hex(inner_of(sent_out[0], 40)), test::hex(want_last)) << "the last fragment, as received (TTL - 1)";
+    EXPECT_EQ(dropped(drop_reason::encap_mtu), 2u);
+
+    // Fragments that fit are each encapsulated.
+    const bytes a = fragment(0x2000, 1400), b = fragment(176, 1000);
+    send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, a));
+    send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, b));
+    w->poll();
+    EXPECT_EQ(out(core).size(), 2u) << drops();
+}
+
 // Ports are promiscuous: a unicast frame for another station is not routed (counted); a
 // broadcast (ARP) still goes to the host.
 TEST_F(worker_icmp_test, unicast_frame_for_another_mac_is_dropped_broadcast_is_not) {
