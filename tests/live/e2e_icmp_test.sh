@@ -79,11 +79,15 @@ for fam in 4 6; do
 	srv=$!
 	LIVE_PIDS+=("$srv")
 	wait_until 5 "TCP server listening" eval "ip netns exec $CE2R ss -ltn | grep -q :5001"
+	cap_start "$CE1R" r0 "$LIVE_WORK/tcp$fam-ce1r.pcap" "tcp port 5001 and tcp[tcpflags] & (tcp-syn|tcp-rst) != 0 or icmp or icmp6"
 	t0=$SECONDS
 	res="$(tool "$CE1R" tcp-client $opt -T 60 "$dst" 5001 $((4 << 20)) 2>&1)"
 	rc=$?
+	cap_stop
+	[ $rc -eq 0 ] || kill "$srv" 2>/dev/null
 	wait "$srv" 2>/dev/null
-	live_log "TCP IPv$fam CE1-red -> CE2-red, 4 MiB: $res ($((SECONDS - t0)) s)"
+	live_log "TCP IPv$fam CE1-red -> CE2-red, 4 MiB: $res ($((SECONDS - t0)) s); SYN/RST/ICMP seen by CE1-red:"
+	cap_read "$LIVE_WORK/tcp$fam-ce1r.pcap" | head -20 >&2
 	check "a 4 MiB TCP transfer over IPv$fam with the default MSS completes through srv6d's H.Encaps" eval "[ $rc -eq 0 ]"
 done
 
@@ -93,15 +97,23 @@ te6="$(tool "$CE1B" ping -6 -t 1 fd02::2)"
 check "TTL 1 from CE1-red: time exceeded from 10.1.0.1 ($te4)" eval '[ "$te4" = "time-exceeded 10.1.0.1" ]'
 check "hop limit 1 from CE1-blue: time exceeded from fd01::1 ($te6)" eval '[ "$te6" = "time-exceeded fd01::1" ]'
 
-# ---- traceroute CE2 -> CE1 through the VPN, both VRFs (the same addresses) ---------------------
-for ce in "$CE2R:red" "$CE2B:blue"; do
-	ns="${ce%%:*}" v="${ce#*:}"
-	tr4="$(tool "$ns" trace -m 4 10.1.0.2 | tr '\n' ',')"
-	tr6="$(tool "$ns" trace -6 -m 4 fd01::2 | tr '\n' ',')"
-	live_log "traceroute from CE2-$v: IPv4 $tr4 IPv6 $tr6"
-	# PE2 (the kernel) encapsulates on input without decrementing the inner TTL: PE1 is hop 1
+# ---- traceroute through the VPN, both VRFs (the same addresses) -------------------------------
+# CE2 -> CE1: PE2 (the kernel) encapsulates IPv4 on input without decrementing the inner TTL, so
+# PE1 (srv6d: End.DX4, inner TTL 1) is hop 1. For IPv6 the kernel's headend copies the inner hop
+# limit into the outer header and drops the hop-limit-1 probe itself (its answer goes nowhere):
+# hop 1 is PE2's '*', and PE1 decapsulates the next probe with its inner hop limit intact.
+# CE1 -> CE2: srv6d is the headend, hop 1; PE2 answers hop 2 from its main table, which has no
+# route back to CE1 ('*').
+for ce in "$CE2R:$CE1R:red" "$CE2B:$CE1B:blue"; do
+	IFS=: read -r ns2 ns1 v <<<"$ce"
+	tr4="$(tool "$ns2" trace -m 4 10.1.0.2 | tr '\n' ',')"
+	tr6="$(tool "$ns2" trace -6 -m 4 fd01::2 | tr '\n' ',')"
+	tr6r="$(tool "$ns1" trace -6 -m 4 fd02::2 | tr '\n' ',')"
+	live_log "traceroute CE2-$v -> CE1-$v: IPv4 $tr4 IPv6 $tr6; CE1-$v -> CE2-$v IPv6: $tr6r"
 	check "traceroute CE2-$v -> 10.1.0.2 shows PE1's $v address, then CE1-$v" eval "[ '$tr4' = '1 10.1.0.1,2 10.1.0.2,' ]"
-	check "traceroute CE2-$v -> fd01::2 shows PE1's $v address, then CE1-$v" eval "[ '$tr6' = '1 fd01::1,2 fd01::2,' ]"
+	check "traceroute CE2-$v -> fd01::2 gets to CE1-$v at hop 2" eval "[[ '$tr6' == *',2 fd01::2,' ]]"
+	check "traceroute CE1-$v -> fd02::2 shows PE1's $v address fd01::1 at hop 1 and gets to CE2-$v" eval \
+		"[[ '$tr6r' == '1 fd01::1,'*'fd02::2,' ]]"
 done
 
 # ---- PE1's own VRF addresses, from the remote CEs ------------------------------------------------

@@ -181,7 +181,11 @@ def cmd_tcp_server(a):
 def cmd_tcp_client(a):
     fam = socket.AF_INET6 if a.v6 else socket.AF_INET
     t0 = time.time()
-    c = socket.create_connection((a.dst, a.port), timeout=a.T)
+    try:
+        c = socket.create_connection((a.dst, a.port), timeout=a.T)
+    except OSError as e:
+        print("connect failed after %.1f s: %s" % (time.time() - t0, e))
+        return 1
     mss = c.getsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG)
     c.settimeout(max(1, a.T - (time.time() - t0)))
     chunk = bytes(65536)

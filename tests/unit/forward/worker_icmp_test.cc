@@ -340,6 +340,18 @@ TEST_F(worker_icmp_test, decapsulated_ttl_1_gets_time_exceeded_through_the_vpn) 
     EXPECT_TRUE(out(ce).empty());
 }
 
+// End.DT6 (with the SRH a Linux headend writes for one SID): the same for IPv6, from fd01::1.
+TEST_F(worker_icmp_test, end_dt6_hop_limit_1_gets_time_exceeded_through_the_vpn) {
+    const test::layer in6 = {41, ip6_packet(1, "fd99::7", "fd01::2", {test::layer{17, test_support::udp(4000, 33437, bytes(11, 7))}})};
+    send(core, eth(mac_core_port, mac_p, t_ipv6, ip6_packet(63, "fc00:0:9::1", "fc00:0:1::11", {srh(0, {"fc00:0:1::11"}), in6})));
+    w->poll();
+    const auto got = out(core);
+    ASSERT_EQ(got.size(), 1u) << drops();
+    const auto fd01_1 = a6("fd01::1");
+    EXPECT_EQ(test::hex(inner_of(got[0], 96)), test::hex(icmp6(fd01_1.bytes.data(), in6.b, 3, 0, 0, in6.b.size())));
+    EXPECT_EQ(sent(icmp_kind::ip6_time_exceeded), 1u);
+}
+
 // End.DX4: the same for the inner packet on its way to the adjacency (red's port).
 TEST_F(worker_icmp_test, end_dx4_inner_ttl_1_gets_time_exceeded_in_the_adjacency_vrf) {
     const test::layer in4 = inner4("10.99.7.7", "10.1.0.2", 1);
