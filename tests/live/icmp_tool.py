@@ -161,6 +161,8 @@ def cmd_tcp_server(a):
     fam = socket.AF_INET6 if a.v6 else socket.AF_INET
     s = socket.socket(fam, socket.SOCK_STREAM)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if a.v6:
+        s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
     s.bind(("::" if a.v6 else "0.0.0.0", a.port))
     s.listen(1)
     s.settimeout(120)
