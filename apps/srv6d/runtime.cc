@@ -172,6 +172,14 @@ void control_plane::fill_counters(::mgmt::pb::Counters& c) const {
     nr->set_sent(s.resolve_sent);
     nr->set_rate_limited(s.resolve_limited);
     nr->set_failed(s.resolve_failed);
+    auto* ic = c.mutable_icmp();
+    for (size_t k = 0; k < fwd::icmp_kinds; ++k) {
+        auto* o = ic->add_sent();
+        o->set_message(fwd::icmp_kind_names[k]);
+        o->set_packets(s.icmp[k]);
+    }
+    ic->set_rate_limited(s.icmp_rate_limited);
+    ic->set_no_source(s.icmp_no_source);
     for (size_t m = 0; m < fwd::headend_modes; ++m) {
         auto* h = c.add_headend();
         h->set_behavior(std::string(::mgmt::encap_mode_name(static_cast<rib::encap_mode>(m))));
@@ -226,6 +234,8 @@ bool control_plane::start() {
         o.mbufs = cfg.mbufs;
         o.punt_rate = cfg.punt_rate;
         o.punt_burst = cfg.punt_burst;
+        o.icmp_rate = cfg.icmp_rate;
+        o.icmp_burst = cfg.icmp_burst;
         dp.emplace(rcu, compiler.cell());
         std::string error;
         if (!dp->open(o, [this](const std::string& n) { return active_vrf(n); }, error)) {
