@@ -12,7 +12,7 @@
 // when the machine has free ones (scripts/bench.sh reserves them), else 4 KiB pages.
 //
 //   bench_dataplane_bench [--packets N] [--reps R] [--case SUBSTRING] [--floor6 lpm6|fib6]
-//                         [--lcore N] [--no-huge]
+//                         [--lcore N] [--mbufs N] [--no-huge]
 //
 // Tables: srv6d gets 1 000 VRFs x (1 000 IPv4 /24 + 1 000 IPv6 /48) over 4 remote PEs each,
 // compiled by the real compiler, plus the case routes. The floor gets the tables its packets
@@ -100,6 +100,7 @@ struct figures {
 int main(int argc, char** argv) {
     uint64_t packets = 1'000'000;
     int reps = 7;
+    uint32_t mbufs = 128;
     std::string only, lcore = "1";
     bool no_huge = false;
     floor_lpm6 f6 = floor_lpm6::lpm6;
@@ -112,6 +113,8 @@ int main(int argc, char** argv) {
             reps = std::stoi(argv[++i]);
         else if (a == "--case" && has)
             only = argv[++i];
+        else if (a == "--mbufs" && has)
+            mbufs = static_cast<uint32_t>(std::stoul(argv[++i]));
         else if (a == "--lcore" && has)
             lcore = argv[++i];
         else if (a == "--floor6" && has)
@@ -133,6 +136,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     harness h;
+    h.circulating = mbufs;
     h.pool = rte_pktmbuf_pool_create("bench_pkts", 4095, 256, 8, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
     rte_mempool* hdr = fwd::headend_hdr_pool_create("bench_hdr", 1023, 0, 8);
     h.ce = make_port("bench_ce", h.pool);
@@ -339,9 +343,9 @@ int main(int argc, char** argv) {
     const double hz = static_cast<double>(rte_get_tsc_hz());
     std::printf("CPU %s, TSC %.0f MHz, lcore %s (pinned), %s\n", cpu_model().c_str(), hz / 1e6, lcore.c_str(),
                 huge ? "2 MiB hugepages (--in-memory)" : "4 KiB pages (--no-huge)");
-    std::printf("%llu packets per run after a warm-up, %d repetitions (io, srv6d, floor interleaved), 512 mbufs "
+    std::printf("%llu packets per run after a warm-up, %d repetitions (io, srv6d, floor interleaved), %u mbufs "
                 "circulating, 64-byte-class frames, 256 flows\n",
-                static_cast<unsigned long long>(packets), reps);
+                static_cast<unsigned long long>(packets), reps, mbufs);
     std::printf("tables: srv6d 1000 VRFs x (1000 IPv4 + 1000 IPv6) routes + the case routes; floor: rte_lpm + %s "
                 "with the routes of the VRFs the packets use\n\n",
                 f6 == floor_lpm6::lpm6 ? "rte_lpm6" : "rte_fib6 (TRIE)");
