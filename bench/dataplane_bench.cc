@@ -3,9 +3,11 @@
 // with the same frames and the same routes, in the same process. For every case the output
 // bytes of both are compared frame by frame before anything is timed (a mismatch aborts).
 //
-// Method (BENCHMARKS.md): 512 mbufs circulate through the rings; a generator restores their
-// frames between polls (not timed); the timed part is exactly one lcore poll (rx burst on both
-// ports, the processing, tx burst). A run's figure is the median over polls of a poll's TSC
+// Method (BENCHMARKS.md): 128 mbufs (--mbufs) circulate through the rings: their buffers
+// (~280 KiB) stay inside L2, so a run's figure does not hang on which physical pages the pool
+// gave it (512 mbufs, ~1.1 MiB, could not). A generator restores their frames between polls
+// (not timed); the timed part is exactly one lcore poll (rx burst on both ports, the
+// processing, tx burst). A run's figure is the median over polls of a poll's TSC
 // cycles over the packets it sent. Each repetition runs io-forward (rx -> tx to the other port:
 // the transport alone), srv6d and the floor back to back, each after a warm-up; `--reps`
 // repetitions (7) give min / median / max. The lcore is pinned (EAL -l); hugepages are used

@@ -68,7 +68,7 @@ struct run_result {
 struct harness {
     rte_mempool* pool = nullptr;
     bench_port ce, core;
-    uint32_t circulating = 512;
+    uint32_t circulating = 128;
 
     // Puts `circulating` mbufs carrying `frames` (round robin) into `in`'s rx ring.
     void load(const bench_port& in, const std::vector<bytes>& frames, uint32_t count) {
