@@ -8,6 +8,7 @@
 #include <boost/asio/steady_timer.hpp>
 #pragma GCC diagnostic pop
 
+#include <net/if.h>
 #include <pthread.h>
 #include <sched.h>
 
@@ -20,6 +21,7 @@
 #include "apps/srv6d/bindings.hh"
 #include "rib/behaviors.hh"
 #include "apps/srv6d/compile_pacer.hh"
+#include "apps/srv6d/route_answer.hh"
 #include "rib/rib.hh"
 #include "fib/control/compiler.hh"
 #include "fib/datapath/rcu.hh"
@@ -105,10 +107,30 @@ struct control_plane {
         return v->id;
     }
     void fill_counters(::mgmt::pb::Counters& c) const;
+    interface_names interface_names_of() const;
     ::mgmt::sid_counter_reader sid_counters() const;
     void maybe_compile();
     void compile_now();
 };
+
+// The kernel's names (ifindexes are the kernel's: zebra's nexthops name them) and srv6d's ports.
+interface_names control_plane::interface_names_of() const {
+    interface_names n;
+    n.kernel = [](uint32_t ifindex) {
+        char buf[IF_NAMESIZE] = {};
+        return ::if_indextoname(ifindex, buf) ? std::string(buf) : std::string();
+    };
+    n.port = [this](uint32_t ifindex) -> std::optional<std::string> {
+        const fwd::adj_view* a = dp ? dp->adjacency() : nullptr;
+        for (size_t i = 0; i < cfg.ports.size(); ++i) {
+            const uint32_t known = a && i < a->ports().size() ? a->ports()[i].ifindex : cfg.ports[i].ifindex;
+            if (known != 0 && known == ifindex)
+                return cfg.ports[i].name;
+        }
+        return std::nullopt;
+    };
+    return n;
+}
 
 // One snapshot of the workers' counters, read per SID through the compiler's slot of it.
 ::mgmt::sid_counter_reader control_plane::sid_counters() const {
@@ -294,6 +316,9 @@ bool control_plane::start() {
             vrfs.fill_view(view);
             view.counters = [this](::mgmt::pb::Counters& c) { fill_counters(c); };
             view.neighbors = [this](::mgmt::pb::NeighborTable& t) { fill_neighbors(t); };
+            view.route_lookup = [this](const ::mgmt::pb::ShowRoute& q, ::mgmt::pb::Response& r) {
+                answer_show_route(q, compiler, vrfs.registry(), rib, interface_names_of(), r);
+            };
             if (dp) {
                 view.clear_counters = [this] { dp->clear_counters(); };
                 view.sid_counters = [this] { return sid_counters(); };
