@@ -22,6 +22,7 @@
 #include "rib/behaviors.hh"
 #include "apps/srv6d/compile_pacer.hh"
 #include "apps/srv6d/route_answer.hh"
+#include "apps/srv6d/compile_metrics.hh"
 #include "rib/rib.hh"
 #include "fib/control/compiler.hh"
 #include "fib/datapath/rcu.hh"
@@ -35,6 +36,9 @@
 #include "fpm/session.hh"
 #include "mgmt/answer.hh"
 #include "mgmt/names.hh"
+#include "mgmt/metrics.hh"
+#include "mgmt/metrics_server.hh"
+#include "mgmt/render.hh"
 #include "mgmt/server.hh"
 #include "util/log.hh"
 #include "vrf/sid_parse.hh"
@@ -77,6 +81,8 @@ struct control_plane {
     bool compile_timer_armed = false;
     std::optional<fpm::listener> listener;
     std::optional<::mgmt::server> mgmt;  // ::mgmt: srv6d::mgmt is the generated protobuf namespace
+    std::optional<::mgmt::metrics_server> metrics;  // metrics.listen set
+    std::string scrape() const;
     boost::asio::signal_set signals{io, SIGINT, SIGTERM};
     boost::asio::steady_timer link_timer{io};  // port link state, polled every second
     void poll_links();
@@ -130,6 +136,17 @@ interface_names control_plane::interface_names_of() const {
         return std::nullopt;
     };
     return n;
+}
+
+// The metrics endpoint's body: what `show counters` and `show fpm` answer, and the compiler's.
+std::string control_plane::scrape() const {
+    std::vector<::mgmt::metric_family> fams;
+    ::mgmt::pb::Counters c;
+    fill_counters(c);
+    ::mgmt::counter_metrics(c, fams);
+    ::mgmt::fpm_metrics(::mgmt::render_fpm(session, stats, rib), fams);
+    compile_metrics(compiler.stats(), fams);
+    return ::mgmt::exposition(fams);
 }
 
 // One snapshot of the workers' counters, read per SID through the compiler's slot of it.
@@ -329,6 +346,14 @@ bool control_plane::start() {
         log(level::error, "mgmt: cannot serve {}: {}", cfg.mgmt_socket, e.what());
         return false;
     }
+    if (cfg.metrics_listen) {
+        try {
+            metrics.emplace(io, *cfg.metrics_listen, [this] { return scrape(); });
+        } catch (const std::exception& e) {
+            log(level::error, "{}", e.what());
+            return false;
+        }
+    }
     signals.async_wait([this](const boost::system::error_code& ec, int signo) {
         if (ec)
             return;
@@ -457,6 +482,8 @@ void control_plane::shutdown() {
         listener->stop();
     if (mgmt)
         mgmt->close();
+    if (metrics)
+        metrics->close();
     if (dp)
         dp->request_stop();  // the main lcore waits for the workers (rte_eal_wait_lcore)
 }
