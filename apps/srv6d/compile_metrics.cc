@@ -5,14 +5,14 @@
 namespace srv6d {
 namespace {
 
-void one(std::vector<mgmt::metric_family>& out, const char* name, const char* help, const char* type, uint64_t v) {
+void one(std::vector<::mgmt::metric_family>& out, const char* name, const char* help, const char* type, uint64_t v) {
     out.push_back({name, help, type, {}});
     out.back().add({}, v);
 }
 
 }  // namespace
 
-void compile_metrics(const fib::compiler_stats& s, std::vector<mgmt::metric_family>& out) {
+void compile_metrics(const fib::compiler_stats& s, std::vector<::mgmt::metric_family>& out) {
     one(out, "srv6d_compile_runs_total", "Table compilations", "counter", s.compiles);
     one(out, "srv6d_compile_publications_total", "New tables published to the workers", "counter", s.publications);
     one(out, "srv6d_compile_full_syncs_total", "Compilations that read the whole RIB", "counter", s.full_syncs);

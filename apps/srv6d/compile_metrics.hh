@@ -8,6 +8,6 @@
 
 namespace srv6d {
 
-void compile_metrics(const fib::compiler_stats& s, std::vector<mgmt::metric_family>& out);
+void compile_metrics(const fib::compiler_stats& s, std::vector<::mgmt::metric_family>& out);
 
 }  // namespace srv6d
