@@ -145,7 +145,7 @@ TEST(CtlArgs, Counters) {
 TEST(CtlArgs, Errors) {
     expect_error({}, "missing command");
     expect_error({"frobnicate"}, "unknown command 'frobnicate'; one of: show, clear");
-    expect_error({"show"}, "show what? fpm, routes, nexthops, sids, vrfs, encap-source, counters or neighbors");
+    expect_error({"show"}, "show what? fpm, route, routes, nexthops, sids, vrfs, encap-source, counters or neighbors");
     expect_error({"clear"}, "clear what? counters");
     expect_error({"clear", "routes"}, "unknown command 'routes'; one of: counters");
     expect_error({"show", "interfaces"},
