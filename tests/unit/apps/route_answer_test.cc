@@ -45,13 +45,13 @@ struct fixture : ::testing::Test {
 
     void SetUp() override { (void)src.set_configured(a6("fc00:0:1::1")); }
 
-    mgmt::pb::Response ask(const char* addr, const char* vrf = nullptr) {
+    ::mgmt::pb::Response ask(const char* addr, const char* vrf = nullptr) {
         EXPECT_TRUE(c.compile(r, reg, src) || c.current());
-        mgmt::pb::ShowRoute q;
+        ::mgmt::pb::ShowRoute q;
         q.set_address(addr);
         if (vrf)
             q.set_vrf(vrf);
-        mgmt::pb::Response resp;
+        ::mgmt::pb::Response resp;
         answer_show_route(q, c, reg, r, names, resp);
         return resp;
     }
@@ -72,7 +72,7 @@ TEST_F(fixture, forward_path_with_interface_names) {
     EXPECT_EQ(o.paths(0).ifindex(), 3u);
     EXPECT_EQ(o.paths(0).ifname(), "eth1");
     EXPECT_EQ(o.paths(0).port(), "p1");
-    EXPECT_EQ(mgmt::format_response(resp),
+    EXPECT_EQ(::mgmt::format_response(resp),
               "10.1.7.7 in vrf default (table 254): 10.1.0.0/16 [bgp] nexthop " + std::to_string(o.nh_index()) +
                   " (forward)\n  forward via 192.0.2.1, dev eth1 (ifindex 3, port p1)\n");
     EXPECT_EQ(ask("10.1.2.3").route().prefix(), "10.1.2.0/24") << "longest match";
@@ -125,8 +125,8 @@ TEST_F(fixture, local_sid_and_ecmp) {
     ASSERT_EQ(resp.route().paths_size(), 2);
     EXPECT_EQ(resp.route().paths(0).gateway(), "fe80::1");
     EXPECT_EQ(resp.route().paths(1).weight(), 3u);
-    EXPECT_NE(mgmt::format_response(resp).find("weight 3] forward via fe80::2"), std::string::npos)
-        << mgmt::format_response(resp);
+    EXPECT_NE(::mgmt::format_response(resp).find("weight 3] forward via fe80::2"), std::string::npos)
+        << ::mgmt::format_response(resp);
 }
 
 TEST_F(fixture, no_route_bad_address_and_unknown_vrf_say_so) {
@@ -135,7 +135,7 @@ TEST_F(fixture, no_route_bad_address_and_unknown_vrf_say_so) {
     ASSERT_EQ(miss.error(), "");
     EXPECT_FALSE(miss.route().has_prefix());
     EXPECT_EQ(miss.route().nh_index(), 0u);
-    EXPECT_EQ(mgmt::format_response(miss), "10.2.0.1 in vrf default (table 254): no route (nexthop 0: miss)\n");
+    EXPECT_EQ(::mgmt::format_response(miss), "10.2.0.1 in vrf default (table 254): no route (nexthop 0: miss)\n");
     EXPECT_EQ(ask("10.300.0.1").error(), "'10.300.0.1' is not an IPv4 or IPv6 address");
     EXPECT_EQ(ask("10.1.0.1", "nope").error(), "vrf nope is not known (neither configured nor a kernel VRF device)");
 }

@@ -166,11 +166,12 @@ TEST(Metrics, ScrapeOverHttpParsesStrictlyAndWithThePrometheusParser) {
     EXPECT_EQ(m.at("srv6d_fpm_reasons_total{reason=\"frame_bad_version\",error=\"true\"}"), "0");
     EXPECT_EQ(m.at("srv6d_rib_entries{kind=\"routes\"}"), "12");
 
-    // The Prometheus client's parser (python3-prometheus-client, scripts/deps.sh) reads it too.
+    // The Prometheus client's parser (python3-prometheus-client, scripts/deps.sh) reads it too;
+    // Debian's python3, where that package lives, whatever python3 comes first in PATH.
     const std::string file = ::testing::TempDir() + "srv6d-metrics.txt";
     std::ofstream(file) << ok.body;
     const std::string cmd =
-        "python3 -c 'import sys\n"
+        "/usr/bin/python3 -c 'import sys\n"
         "from prometheus_client.parser import text_string_to_metric_families as p\n"
         "fams = list(p(open(sys.argv[1]).read()))\n"
         "s = {x.name + str(sorted(x.labels.items())): x.value for f in fams for x in f.samples}\n"
