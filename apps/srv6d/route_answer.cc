@@ -67,7 +67,11 @@ void answer_show_route(const ::mgmt::pb::ShowRoute& req, const fib::compiler& c,
                 if ((p.flavors & bit) && !rib::flavor_name(bit).empty())
                     lp.add_flavors(std::string(rib::flavor_name(bit)));
         }
-        if (p.sid_vrf) {
+        // The VRF End.T looks up in and End.DT* decapsulate into; the others' is their own.
+        using b = rib::behavior;
+        const bool into = p.behavior && (*p.behavior == b::end_t || *p.behavior == b::end_dt4 ||
+                                         *p.behavior == b::end_dt6 || *p.behavior == b::end_dt46);
+        if (p.sid_vrf && into) {
             const vrf::vrf_info* sv = reg.find(*p.sid_vrf);
             lp.set_sid_vrf(sv ? sv->name : std::to_string(*p.sid_vrf));
         }

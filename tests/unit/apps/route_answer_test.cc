@@ -119,6 +119,10 @@ TEST_F(fixture, local_sid_and_ecmp) {
     EXPECT_EQ(resp.route().paths(0).kind(), "local_sid");
     EXPECT_EQ(resp.route().paths(0).behavior(), "End.DT46");
     EXPECT_EQ(resp.route().paths(0).sid_vrf(), "blue");
+    EXPECT_EQ(::mgmt::format_response(resp).substr(resp.route().address().size()),
+              " in vrf default (table 254): fc00:0:1:e000::/64 [bgp] nexthop " +
+                  std::to_string(resp.route().nh_index()) +
+                  " (local_sid)\n  local_sid End.DT46 vrf blue, dev eth1 (ifindex 3, port p1)\n");
 
     resp = ask("2001:db8::1");
     EXPECT_EQ(resp.route().nh_kind(), "ecmp");
