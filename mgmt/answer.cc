@@ -81,6 +81,12 @@ pb::Response answer(const pb::Request& req, const daemon_view& d) {
             d.neighbors(t);
         break;
     }
+    case pb::Request::kShowRoute:
+        if (d.route_lookup)
+            d.route_lookup(req.show_route(), resp);
+        else
+            resp.set_error("this srv6d has no compiled tables");
+        break;
     case pb::Request::CMD_NOT_SET:
         resp.set_error("unknown or empty request (is srv6ctl newer than srv6d?)");
         break;

@@ -40,6 +40,8 @@ struct daemon_view {
     // A reader of the local SIDs' counters, taken once per `show sids` (absent: no dataplane).
     std::function<sid_counter_reader()> sid_counters;
     std::function<void(pb::NeighborTable&)> neighbors;
+    // `show route ADDR`: the compiled tables' answer into the response (absent: no tables).
+    std::function<void(const pb::ShowRoute&, pb::Response&)> route_lookup;
 };
 
 // Dispatches on the request's command; a request without a known command gets an error

@@ -87,8 +87,32 @@ bool parse_words(const std::vector<std::string>& words, pb::Request& req, std::s
         return true;
     }
     if (words.size() < 2) {
-        error = "show what? fpm, routes, nexthops, sids, vrfs, encap-source, counters or neighbors";
+        error = "show what? fpm, route, routes, nexthops, sids, vrfs, encap-source, counters or neighbors";
         return false;
+    }
+    // `show route ADDR` beside `show routes [...]`: a prefix of both ("sh ro") is `routes`
+    // unless an address follows, so the abbreviations people already type keep working.
+    const bool route_prefix = !words[1].empty() && std::string_view("route").starts_with(words[1]);
+    if (route_prefix && words.size() > 2 && words[2].find_first_of(".:") != std::string::npos) {
+        auto* r = req.mutable_show_route();
+        r->set_address(words[2]);
+        size_t used = 3;
+        if (words.size() > 3) {
+            constexpr std::array<std::string_view, 1> filters{"vrf"};
+            if (!match(words[3], filters, error))
+                return false;
+            if (words.size() < 5) {
+                error = "vrf needs a VRF name";
+                return false;
+            }
+            r->set_vrf(words[4]);
+            used = 5;
+        }
+        if (words.size() > used) {
+            error = fmt::format("unexpected '{}'", words[used]);
+            return false;
+        }
+        return true;
     }
     constexpr std::array<std::string_view, 8> subjects{"fpm",  "routes",       "nexthops", "sids",
                                                        "vrfs", "encap-source", "counters", "neighbors"};
@@ -147,6 +171,7 @@ std::string ctl_usage() {
     std::ostringstream os;
     os << "usage: srv6ctl [options] show fpm\n"
           "       srv6ctl [options] show routes [table N | vrf NAME]\n"
+          "       srv6ctl [options] show route ADDR [vrf NAME]\n"
           "       srv6ctl [options] show nexthops\n"
           "       srv6ctl [options] show sids\n"
           "       srv6ctl [options] show vrfs\n"

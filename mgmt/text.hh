@@ -16,6 +16,7 @@ std::string format_vrfs(const pb::VrfTable& t);
 std::string format_encap_source(const pb::EncapSource& e);
 std::string format_counters(const pb::Counters& c);
 std::string format_neighbors(const pb::NeighborTable& t);
+std::string format_route_lookup(const pb::RouteLookup& r);
 // Whichever result the response carries; the error text when it carries an error.
 std::string format_response(const pb::Response& r);
 

@@ -90,6 +90,7 @@ std::string format_response(const pb::Response& r) {
     case pb::Response::kEncapSource: return format_encap_source(r.encap_source());
     case pb::Response::kCounters: return format_counters(r.counters());
     case pb::Response::kNeighbors: return format_neighbors(r.neighbors());
+    case pb::Response::kRoute: return format_route_lookup(r.route());
     case pb::Response::RESULT_NOT_SET: break;
     }
     return {};

@@ -12,6 +12,8 @@ PKGS=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # live and traffic tests: real FRR, kernel SRv6 peer, captures
   frr iproute2 ethtool tcpdump python3 python3-scapy jq procps
+  # the metrics test parses the scrape with the Prometheus client's own parser
+  python3-prometheus-client
 )
 
 missing=()

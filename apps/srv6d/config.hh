@@ -10,6 +10,7 @@
 
 #include "rib/addr.hh"
 #include "forward/control/port.hh"
+#include "mgmt/listen_addr.hh"
 #include "util/log.hh"
 #include "vrf/sid_parse.hh"
 #include "vrf/spec.hh"
@@ -28,6 +29,8 @@ struct config {
     std::chrono::milliseconds resync_max{120'000};
     // [mgmt]
     std::string mgmt_socket = "/run/srv6d/srv6d.sock";
+    // [metrics] the Prometheus endpoint; absent: off
+    std::optional<mgmt::listen_addr> metrics_listen;
     // [log]
     util::level log_level = util::level::info;
     // [eal]

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "forward/control/eal.hh"
+#include "mgmt/listen_addr.hh"
 #include "vrf/config_parse.hh"
 #include "vrf/encap_source.hh"
 
@@ -86,6 +87,18 @@ std::string mgmt_socket(config& c, in key, in value) {
     if (value.empty() || value.size() > max_socket_path)
         return invalid(key, value, fmt::format("a unix socket path of 1..{} bytes", max_socket_path));
     c.mgmt_socket = value;
+    return {};
+}
+
+std::string metrics_listen(config& c, in key, in value) {
+    if (value.empty()) {
+        c.metrics_listen.reset();
+        return {};
+    }
+    auto a = mgmt::parse_listen(value);
+    if (!a)
+        return invalid(key, value, "ADDRESS:PORT (127.0.0.1:9464, [::1]:9464) or empty");
+    c.metrics_listen = std::move(*a);
     return {};
 }
 
@@ -168,6 +181,7 @@ const config_key table[] = {
     {"fpm", "resync-max-ms", "VALUE", "sweep at the latest this long after zebra connected", "120000", one,
      [](config& c, in k, in v) { return millis(k, v, c.resync_max); }},
     {"mgmt", "socket", "VALUE", "management unix socket path", "/run/srv6d/srv6d.sock", one, mgmt_socket},
+    {"metrics", "listen", "VALUE", "Prometheus metrics endpoint ADDRESS:PORT (empty = off)", "", one, metrics_listen},
     {"log", "level", "VALUE", "error | warn | info | debug", "info", one,
      [](config& c, in k, in v) { return util::parse_level(v, c.log_level) ? std::string() : invalid(k, v, "error, warn, info or debug"); }},
     {"eal", "args", "VALUE", "DPDK EAL arguments, whitespace separated",

@@ -8,6 +8,7 @@
 #include <boost/asio/steady_timer.hpp>
 #pragma GCC diagnostic pop
 
+#include <net/if.h>
 #include <pthread.h>
 #include <sched.h>
 
@@ -20,6 +21,8 @@
 #include "apps/srv6d/bindings.hh"
 #include "rib/behaviors.hh"
 #include "apps/srv6d/compile_pacer.hh"
+#include "apps/srv6d/route_answer.hh"
+#include "apps/srv6d/compile_metrics.hh"
 #include "rib/rib.hh"
 #include "fib/control/compiler.hh"
 #include "fib/datapath/rcu.hh"
@@ -33,6 +36,9 @@
 #include "fpm/session.hh"
 #include "mgmt/answer.hh"
 #include "mgmt/names.hh"
+#include "mgmt/metrics.hh"
+#include "mgmt/metrics_server.hh"
+#include "mgmt/render.hh"
 #include "mgmt/server.hh"
 #include "util/log.hh"
 #include "vrf/sid_parse.hh"
@@ -75,6 +81,8 @@ struct control_plane {
     bool compile_timer_armed = false;
     std::optional<fpm::listener> listener;
     std::optional<::mgmt::server> mgmt;  // ::mgmt: srv6d::mgmt is the generated protobuf namespace
+    std::optional<::mgmt::metrics_server> metrics;  // metrics.listen set
+    std::string scrape() const;
     boost::asio::signal_set signals{io, SIGINT, SIGTERM};
     boost::asio::steady_timer link_timer{io};  // port link state, polled every 100 ms
     void poll_links();
@@ -102,6 +110,7 @@ struct control_plane {
     bool start_host();
     bool start_fpm();
     bool start_mgmt();
+    bool start_metrics();
     void watch_signals();
     void shutdown();
     std::optional<vrf::vrf_id> active_vrf(const std::string& name) const {
@@ -111,10 +120,41 @@ struct control_plane {
         return v->id;
     }
     void fill_counters(::mgmt::pb::Counters& c) const;
+    interface_names interface_names_of() const;
     ::mgmt::sid_counter_reader sid_counters() const;
     void maybe_compile();
     void compile_now();
 };
+
+// The kernel's names (ifindexes are the kernel's: zebra's nexthops name them) and srv6d's ports.
+interface_names control_plane::interface_names_of() const {
+    interface_names n;
+    n.kernel = [](uint32_t ifindex) {
+        char buf[IF_NAMESIZE] = {};
+        return ::if_indextoname(ifindex, buf) ? std::string(buf) : std::string();
+    };
+    n.port = [this](uint32_t ifindex) -> std::optional<std::string> {
+        const fwd::adj_view* a = dp ? dp->adjacency() : nullptr;
+        for (size_t i = 0; i < cfg.ports.size(); ++i) {
+            const uint32_t known = a && i < a->ports().size() ? a->ports()[i].ifindex : cfg.ports[i].ifindex;
+            if (known != 0 && known == ifindex)
+                return cfg.ports[i].name;
+        }
+        return std::nullopt;
+    };
+    return n;
+}
+
+// The metrics endpoint's body: what `show counters` and `show fpm` answer, and the compiler's.
+std::string control_plane::scrape() const {
+    std::vector<::mgmt::metric_family> fams;
+    ::mgmt::pb::Counters c;
+    fill_counters(c);
+    ::mgmt::counter_metrics(c, fams);
+    ::mgmt::fpm_metrics(::mgmt::render_fpm(session, stats, rib), fams);
+    compile_metrics(compiler.stats(), fams);
+    return ::mgmt::exposition(fams);
+}
 
 // One snapshot of the workers' counters, read per SID through the compiler's slot of it.
 ::mgmt::sid_counter_reader control_plane::sid_counters() const {
@@ -235,7 +275,7 @@ bool control_plane::start() {
     vrfs.start();
     if (cfg.dataplane_enabled && !start_dataplane())
         return false;
-    if (!start_fpm() || !start_mgmt())
+    if (!start_fpm() || !start_mgmt() || !start_metrics())
         return false;
     watch_signals();
     return true;
@@ -321,6 +361,9 @@ bool control_plane::start_mgmt() {
             vrfs.fill_view(view);
             view.counters = [this](::mgmt::pb::Counters& c) { fill_counters(c); };
             view.neighbors = [this](::mgmt::pb::NeighborTable& t) { fill_neighbors(t); };
+            view.route_lookup = [this](const ::mgmt::pb::ShowRoute& q, ::mgmt::pb::Response& r) {
+                answer_show_route(q, compiler, vrfs.registry(), rib, interface_names_of(), r);
+            };
             if (dp) {
                 view.clear_counters = [this] { dp->clear_counters(); };
                 view.sid_counters = [this] { return sid_counters(); };
@@ -329,6 +372,19 @@ bool control_plane::start_mgmt() {
         });
     } catch (const std::exception& e) {
         log(level::error, "mgmt: cannot serve {}: {}", cfg.mgmt_socket, e.what());
+        return false;
+    }
+    return true;
+}
+
+// Off unless metrics.listen is set (docs/observability.md).
+bool control_plane::start_metrics() {
+    if (!cfg.metrics_listen)
+        return true;
+    try {
+        metrics.emplace(io, *cfg.metrics_listen, [this] { return scrape(); });
+    } catch (const std::exception& e) {
+        log(level::error, "{}", e.what());
         return false;
     }
     return true;
@@ -462,6 +518,8 @@ void control_plane::shutdown() {
         listener->stop();
     if (mgmt)
         mgmt->close();
+    if (metrics)
+        metrics->close();
     if (dp)
         dp->request_stop();  // the main lcore waits for the workers (rte_eal_wait_lcore)
 }

@@ -50,7 +50,7 @@ def canon_addr(a):
 
 
 def as_int(v):
-    """srv6ctl prints 64-bit counters as JSON strings (protobuf's JSON mapping)."""
+    """srv6ctl's JSON schema 1 printed 64-bit counters as strings; schema 2 prints numbers."""
     return int(v) if isinstance(v, str) and v.isdigit() else v
 
 
@@ -150,6 +150,8 @@ def srv6d_route_list(doc):
         return [(pick(r, "table", default=254), r) for r in doc]
     out = []
     for t, routes in doc.items():
+        if not t.isdigit():
+            continue  # "schema_version"
         if isinstance(routes, dict):
             routes = pick(routes, "routes", default=[])
         out += [(int(t), r) for r in routes]

@@ -56,6 +56,25 @@ void expect_sids_json_on_a(std::initializer_list<const char*> words) {
     EXPECT_TRUE(p.args->request.has_show_sids());
 }
 
+TEST(CtlArgs, ShowRouteAddress) {
+    auto p = parse({"show", "route", "10.9.0.1"});
+    ASSERT_TRUE(p.args) << p.error;
+    ASSERT_TRUE(p.args->request.has_show_route());
+    EXPECT_EQ(p.args->request.show_route().address(), "10.9.0.1");
+    EXPECT_FALSE(p.args->request.show_route().has_vrf());
+    p = parse({"sh", "ro", "fc00::1", "vrf", "blue", "json"});
+    ASSERT_TRUE(p.args) << p.error;
+    EXPECT_EQ(p.args->request.show_route().address(), "fc00::1");
+    EXPECT_EQ(p.args->request.show_route().vrf(), "blue");
+    EXPECT_TRUE(p.args->json);
+    // Without an address, a prefix of "route" still means `show routes`.
+    EXPECT_TRUE(parse({"sh", "ro"}).args->request.has_show_routes());
+    EXPECT_TRUE(parse({"show", "route", "vrf", "blue"}).args->request.has_show_routes());
+    EXPECT_EQ(parse({"show", "route", "10.0.0.1", "vrf"}).error, "vrf needs a VRF name");
+    EXPECT_EQ(parse({"show", "route", "10.0.0.1", "vrf", "a", "b"}).error, "unexpected 'b'");
+    EXPECT_EQ(parse({"show", "route", "10.0.0.1", "table", "3"}).error, "unknown command 'table'; one of: vrf");
+}
+
 TEST(CtlArgs, OptionsBeforeOrAfterTheCommand) {
     expect_sids_json_on_a({"--socket", "/tmp/a.sock", "--json", "show", "sids"});
     expect_sids_json_on_a({"show", "sids", "--socket", "/tmp/a.sock", "--json"});
@@ -126,7 +145,7 @@ TEST(CtlArgs, Counters) {
 TEST(CtlArgs, Errors) {
     expect_error({}, "missing command");
     expect_error({"frobnicate"}, "unknown command 'frobnicate'; one of: show, clear");
-    expect_error({"show"}, "show what? fpm, routes, nexthops, sids, vrfs, encap-source, counters or neighbors");
+    expect_error({"show"}, "show what? fpm, route, routes, nexthops, sids, vrfs, encap-source, counters or neighbors");
     expect_error({"clear"}, "clear what? counters");
     expect_error({"clear", "routes"}, "unknown command 'routes'; one of: counters");
     expect_error({"show", "interfaces"},

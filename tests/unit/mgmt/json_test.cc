@@ -18,7 +18,9 @@ namespace gpu = google::protobuf::util;
 template <typename M>
 M parse(const std::string& json) {
     M m;
-    const auto st = gpu::JsonStringToMessage(json, &m);
+    gpu::JsonParseOptions o;
+    o.ignore_unknown_fields = true;  // schema_version is the document's, not the message's
+    const auto st = gpu::JsonStringToMessage(json, &m, o);
     EXPECT_TRUE(st.ok()) << st.ToString() << "\n" << json;
     return m;
 }
@@ -34,7 +36,8 @@ TEST_F(JsonTest, RoutesAreAnObjectKeyedByTableOfRouteArrays) {
     *resp.mutable_routes() = render_routes(rib);
     const std::string json = to_json(resp);
     const auto doc = parse<google::protobuf::Struct>(json);
-    ASSERT_EQ(doc.fields_size(), 2);
+    ASSERT_EQ(doc.fields_size(), 3);
+    EXPECT_EQ(doc.fields().at("schema_version").number_value(), json_schema_version);
     ASSERT_TRUE(doc.fields().contains("10"));
     ASSERT_TRUE(doc.fields().contains("254"));
     EXPECT_LT(json.find("\"10\": ["), json.find("\"254\": ["));  // numeric table order
@@ -71,10 +74,10 @@ TEST_F(JsonTest, RouteFieldNames) {
 TEST_F(JsonTest, EmptyRoutesIsAnEmptyObject) {
     pb::Response resp;
     resp.mutable_routes();
-    EXPECT_EQ(to_json(resp), "{}\n");
+    EXPECT_EQ(to_json(resp), "{\n  \"schema_version\": 2\n}\n");
 }
 
-TEST_F(JsonTest, FpmRoundTripAndCountersAsStrings) {
+TEST_F(JsonTest, FpmRoundTripAndCountersAsNumbers) {
     fpm::session_info si;
     si.connected = true;
     si.connections = 3;
@@ -83,8 +86,11 @@ TEST_F(JsonTest, FpmRoundTripAndCountersAsStrings) {
     pb::Response resp;
     *resp.mutable_fpm() = render_fpm(si, st, rib);
     const std::string json = to_json(resp);
-    EXPECT_NE(json.find("\"connections\": \"3\""), std::string::npos);  // uint64: a string
-    EXPECT_NE(json.find("\"frames\": \"42\""), std::string::npos);
+    EXPECT_NE(json.find("\"connections\": 3,"), std::string::npos) << json;  // uint64: a number
+    EXPECT_NE(json.find("\"frames\": 42,"), std::string::npos);
+    EXPECT_EQ(json.find("{\n  \"schema_version\": 2,\n  \"connected\": true,"), 0u) << json;
+    // Every number is a number: no quoted digits anywhere.
+    EXPECT_EQ(json.find(": \"4"), std::string::npos) << json;
     EXPECT_NE(json.find("\"resyncPending\": false"), std::string::npos);
     EXPECT_NE(json.find("\"name\": \"frame_bad_version\""), std::string::npos);  // zero reasons too
     EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(parse<pb::FpmStatus>(json), resp.fpm()));
@@ -131,6 +137,21 @@ TEST_F(JsonTest, VrfsAndEncapSourceRoundTrip) {
     EXPECT_NE(json.find("\"kernelTunsrc\": \"unknown\""), std::string::npos) << json;
     EXPECT_TRUE(
         google::protobuf::util::MessageDifferencer::Equals(parse<pb::EncapSource>(json), resp.encap_source()));
+}
+
+TEST_F(JsonTest, LargeCountersAndEscapesStayExact) {
+    pb::Response resp;
+    auto& c = *resp.mutable_counters();
+    c.set_dataplane(true);
+    auto* p = c.add_ports();
+    p->set_name("a\"b\\c\x01");
+    p->set_rx_packets(18446744073709551615ull);  // 2^64 - 1: exact in the text
+    const std::string json = to_json(resp);
+    EXPECT_NE(json.find("\"rxPackets\": 18446744073709551615,"), std::string::npos) << json;
+    EXPECT_NE(json.find("\"name\": \"a\\\"b\\\\c\\u0001\""), std::string::npos) << json;
+    EXPECT_NE(json.find("\"drops\": []"), std::string::npos) << json;  // empty repeated: printed
+    EXPECT_EQ(json.find("\"icmp\""), std::string::npos) << json;        // unset message: absent
+    EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(parse<pb::Counters>(json), c));
 }
 
 TEST_F(JsonTest, ErrorResponseIsTheWholeResponse) {

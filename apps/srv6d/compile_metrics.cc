@@ -1,0 +1,33 @@
+#include "apps/srv6d/compile_metrics.hh"
+
+#include <string>
+
+namespace srv6d {
+namespace {
+
+void one(std::vector<::mgmt::metric_family>& out, const char* name, const char* help, const char* type, uint64_t v) {
+    out.push_back({name, help, type, {}});
+    out.back().add({}, v);
+}
+
+}  // namespace
+
+void compile_metrics(const fib::compiler_stats& s, std::vector<::mgmt::metric_family>& out) {
+    one(out, "srv6d_compile_runs_total", "Table compilations", "counter", s.compiles);
+    one(out, "srv6d_compile_publications_total", "New tables published to the workers", "counter", s.publications);
+    one(out, "srv6d_compile_full_syncs_total", "Compilations that read the whole RIB", "counter", s.full_syncs);
+    one(out, "srv6d_compile_route_updates_total", "Routes recompiled", "counter", s.route_updates);
+    one(out, "srv6d_compile_lpm_changes_total", "LPM sets and erases that changed a table", "counter", s.lpm_changes);
+    one(out, "srv6d_compile_nexthop_rebuilds_total", "Nexthops rebuilt in place", "counter", s.nexthop_rebuilds);
+    out.push_back({"srv6d_compile_routes", "RIB routes by compile state", "gauge", {}});
+    for (size_t i = 0; i < fib::route_state_count; ++i)
+        out.back().add({{"state", std::string(fib::name(static_cast<fib::route_state>(i)))}}, s.routes[i]);
+    out.push_back({"srv6d_compile_nexthops", "Compiled nexthops by kind", "gauge", {}});
+    for (size_t i = 0; i < fib::nh_kind_count; ++i)
+        out.back().add({{"kind", std::string(fib::name(static_cast<fib::nh_kind>(i)))}}, s.nexthops[i]);
+    out.push_back({"srv6d_compile_refused_nexthops", "Refused nexthops by reason (their packets are dropped)", "gauge", {}});
+    for (size_t i = 1; i < fib::nh_refusal_count; ++i)
+        out.back().add({{"reason", std::string(fib::name(static_cast<fib::nh_refusal>(i)))}}, s.refused[i]);
+}
+
+}  // namespace srv6d

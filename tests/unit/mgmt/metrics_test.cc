@@ -1,0 +1,190 @@
+// The metrics endpoint: a real scrape over HTTP on loopback, the body parsed strictly by hand
+// (the text exposition format, version 0.0.4) and by the Prometheus client's own parser.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wnull-dereference"
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/write.hpp>
+#pragma GCC diagnostic pop
+
+#include "mgmt/metrics.hh"
+#include "mgmt/metrics_server.hh"
+
+namespace mgmt {
+namespace {
+
+namespace asio = boost::asio;
+using tcp = asio::ip::tcp;
+
+pb::Counters sample_counters() {
+    pb::Counters c;
+    c.set_dataplane(true);
+    c.set_workers(2);
+    auto* p = c.add_ports();
+    p->set_name("core");
+    p->set_vrf("default");
+    p->set_rx_packets(18446744073709551615ull);
+    p->set_tx_packets(7);
+    p->set_link_up(true);
+    auto* q = c.add_ports();
+    q->set_name("ce\"1\\");  // escaped in the label
+    q->set_vrf("blue");
+    auto* d = c.add_drops();
+    d->set_reason("no_route");
+    d->set_packets(3);
+    auto* s = c.add_sids();
+    s->set_prefix("fc00:0:1:e000::/64");
+    s->set_behavior("End.DT46");
+    s->set_packets(5);
+    s->set_bytes(500);
+    auto* h = c.add_headend();
+    h->set_behavior("H.Encaps");
+    h->set_packets(9);
+    return c;
+}
+
+// Strict: every line a # HELP, a # TYPE, or a sample of the family the last TYPE named;
+// names and label names as the format allows; values unsigned integers. Returns
+// "name{labels}" -> value.
+std::map<std::string, std::string> parse_strict(const std::string& body) {
+    static const std::regex help(R"(# HELP ([a-zA-Z_:][a-zA-Z0-9_:]*) .+)");
+    static const std::regex type(R"(# TYPE ([a-zA-Z_:][a-zA-Z0-9_:]*) (counter|gauge))");
+    static const std::regex sample(
+        R"(([a-zA-Z_:][a-zA-Z0-9_:]*)(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\["\\n])*")(,[a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\["\\n])*")*\})? ([0-9]+))");
+    std::map<std::string, std::string> out;
+    std::istringstream in(body);
+    std::string line, family;
+    std::smatch m;
+    EXPECT_FALSE(body.empty());
+    EXPECT_EQ(body.back(), '\n');
+    while (std::getline(in, line)) {
+        if (std::regex_match(line, m, help)) {
+            continue;
+        } else if (std::regex_match(line, m, type)) {
+            family = m[1];
+        } else if (std::regex_match(line, m, sample)) {
+            EXPECT_EQ(m[1], family) << line;
+            out[m[1].str() + m[2].str()] = m[m.size() - 1];
+        } else {
+            ADD_FAILURE() << "not exposition format: " << line;
+        }
+    }
+    return out;
+}
+
+struct scrape_result {
+    std::string status, headers, body;
+};
+
+scrape_result scrape(uint16_t port, const std::string& request) {
+    asio::io_context io;
+    tcp::socket s(io);
+    s.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
+    asio::write(s, asio::buffer(request));
+    std::string all;
+    boost::system::error_code ec;
+    asio::read(s, asio::dynamic_buffer(all), ec);  // until the server closes
+    scrape_result r;
+    const auto eol = all.find("\r\n"), end = all.find("\r\n\r\n");
+    if (eol == std::string::npos || end == std::string::npos)
+        return r;
+    r.status = all.substr(0, eol);
+    r.headers = all.substr(eol + 2, end - eol - 2);
+    r.body = all.substr(end + 4);
+    return r;
+}
+
+TEST(Metrics, ParseListen) {
+    EXPECT_EQ(parse_listen("127.0.0.1:9464")->port, 9464);
+    EXPECT_EQ(parse_listen("[::1]:9464")->host, "::1");
+    EXPECT_FALSE(parse_listen("::1:9464"));
+    EXPECT_FALSE(parse_listen("localhost:9464"));
+    EXPECT_FALSE(parse_listen("127.0.0.1:99999"));
+    EXPECT_FALSE(parse_listen("127.0.0.1"));
+}
+
+TEST(Metrics, ScrapeOverHttpParsesStrictlyAndWithThePrometheusParser) {
+    std::vector<metric_family> fams;
+    counter_metrics(sample_counters(), fams);
+    pb::FpmStatus fpm;
+    fpm.set_connected(true);
+    fpm.set_connections(2);
+    fpm.mutable_ingest()->set_frames(42);
+    auto* r = fpm.mutable_ingest()->add_reasons();
+    r->set_name("frame_bad_version");
+    r->set_error(true);
+    fpm.mutable_rib()->set_routes(12);
+    fpm_metrics(fpm, fams);
+    const std::string text = exposition(fams);
+
+    asio::io_context io;
+    int scrapes = 0;
+    metrics_server srv(io, *parse_listen("127.0.0.1:0"), [&] {
+        ++scrapes;
+        return text;
+    });
+    const uint16_t port = srv.port();
+    ASSERT_NE(port, 0);
+    auto work = asio::make_work_guard(io);
+    std::thread t([&] { io.run(); });
+
+    const auto ok = scrape(port, "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: */*\r\n\r\n");
+    const auto notfound = scrape(port, "GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    const auto post = scrape(port, "POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
+    const auto big = scrape(port, "GET /metrics HTTP/1.1\r\nX: " + std::string(10000, 'a') + "\r\n\r\n");
+    work.reset();
+    asio::post(io, [&] { srv.close(); });
+    t.join();
+
+    EXPECT_EQ(ok.status, "HTTP/1.1 200 OK");
+    EXPECT_NE(ok.headers.find("Content-Type: text/plain; version=0.0.4"), std::string::npos) << ok.headers;
+    EXPECT_EQ(ok.body, text);
+    EXPECT_EQ(notfound.status, "HTTP/1.1 404 Not Found");
+    EXPECT_EQ(post.status, "HTTP/1.1 405 Method Not Allowed");
+    EXPECT_EQ(big.status, "HTTP/1.1 431 Request Header Fields Too Large");
+    EXPECT_EQ(scrapes, 1);
+
+    const auto m = parse_strict(ok.body);
+    EXPECT_EQ(m.at("srv6d_port_rx_packets_total{port=\"core\",vrf=\"default\"}"), "18446744073709551615");
+    EXPECT_EQ(m.at("srv6d_port_tx_packets_total{port=\"ce\\\"1\\\\\",vrf=\"blue\"}"), "0");
+    EXPECT_EQ(m.at("srv6d_port_link_up{port=\"core\",vrf=\"default\"}"), "1");
+    EXPECT_EQ(m.at("srv6d_drops_total{reason=\"no_route\"}"), "3");
+    EXPECT_EQ(m.at("srv6d_sid_packets_total{sid=\"fc00:0:1:e000::/64\",behavior=\"End.DT46\"}"), "5");
+    EXPECT_EQ(m.at("srv6d_headend_packets_total{behavior=\"H.Encaps\"}"), "9");
+    EXPECT_EQ(m.at("srv6d_fpm_frames_total"), "42");
+    EXPECT_EQ(m.at("srv6d_fpm_connected"), "1");
+    EXPECT_EQ(m.at("srv6d_fpm_reasons_total{reason=\"frame_bad_version\",error=\"true\"}"), "0");
+    EXPECT_EQ(m.at("srv6d_rib_entries{kind=\"routes\"}"), "12");
+
+    // The Prometheus client's parser (python3-prometheus-client, scripts/deps.sh) reads it too;
+    // Debian's python3, where that package lives, whatever python3 comes first in PATH.
+    const std::string file = ::testing::TempDir() + "srv6d-metrics.txt";
+    std::ofstream(file) << ok.body;
+    const std::string cmd =
+        "/usr/bin/python3 -c 'import sys\n"
+        "from prometheus_client.parser import text_string_to_metric_families as p\n"
+        "fams = list(p(open(sys.argv[1]).read()))\n"
+        "s = {x.name + str(sorted(x.labels.items())): x.value for f in fams for x in f.samples}\n"
+        "assert s[\"srv6d_drops_total[(\\x27reason\\x27, \\x27no_route\\x27)]\"] == 3, s\n"
+        "print(len(fams))' " + file;
+    FILE* py = ::popen(cmd.c_str(), "r");
+    ASSERT_NE(py, nullptr);
+    char buf[64] = {};
+    const bool got = std::fgets(buf, sizeof buf, py) != nullptr;
+    EXPECT_EQ(::pclose(py), 0) << "the Prometheus parser refused the scrape";
+    ASSERT_TRUE(got);
+    EXPECT_EQ(std::stoul(buf), fams.size());
+}
+
+}  // namespace
+}  // namespace mgmt
