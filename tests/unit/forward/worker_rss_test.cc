@@ -1,8 +1,9 @@
 // Two workers on a multi-queue port, as srv6d runs them (dataplane.cc: worker w polls queue w of
 // every port and sends on tx queue w). The port is net_af_packet with qpairs=2 on a veth in a
 // network namespace of this test's own thread; the kernel spreads what arrives over the two
-// queues by flow hash (PACKET_FANOUT_HASH), as a NIC's RSS would. 16 UDP flows of 8 packets
-// each: both workers must forward, every flow must stay on one worker and leave in order.
+// queues by flow hash (PACKET_FANOUT_HASH), as a NIC's RSS would. Each worker polls on a thread
+// of its own. 16 UDP flows of 8 packets each: both workers must forward, every flow must stay on
+// one worker and leave in order.
 // Needs root (unshare(CLONE_NEWNET), veth); skipped otherwise.
 #include <gtest/gtest.h>
 #include <linux/if_packet.h>
@@ -16,6 +17,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -132,9 +134,17 @@ std::string run() {
         std::map<uint8_t, std::vector<int>> seen[2];  // per worker: flow -> sequence numbers
         int total = 0;
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        // Each worker on its own thread, as on its own lcore; this one reads what they sent.
+        std::atomic<bool> stop{false};
+        std::thread t0([&] {
+            while (!stop.load(std::memory_order_relaxed))
+                w0.poll();
+        });
+        std::thread t1([&] {
+            while (!stop.load(std::memory_order_relaxed))
+                w1.poll();
+        });
         while (total < flows * per_flow && std::chrono::steady_clock::now() < deadline) {
-            w0.poll();
-            w1.poll();
             for (int q = 0; q < 2; ++q) {
                 rte_mbuf* m = nullptr;
                 while (rte_ring_dequeue(tx[q], reinterpret_cast<void**>(&m)) == 0) {
@@ -147,6 +157,9 @@ std::string run() {
                 }
             }
         }
+        stop = true;
+        t0.join();
+        t1.join();
         if (total != flows * per_flow)
             err = "forwarded " + std::to_string(total) + " of " + std::to_string(flows * per_flow);
         for (int q = 0; q < 2 && err.empty(); ++q) {
