@@ -1,22 +1,31 @@
-// The forwarding worker on real DPDK ports, against DPDK io-forwarding on the same ports in the
-// same run. Two net_ring ethdevs (rte_eth_from_rings): each case keeps 512 mbufs circulating;
-// the generator refills their frames between polls (not timed), the timed part is exactly what
-// an lcore does per poll: rte_eth_rx_burst on both ports, the worker's processing, and
-// rte_eth_tx_burst. The baseline ("io") is rx_burst -> tx_burst to the other port, nothing
-// else, measured the same way. Tables: 1 000 VRFs x 1 000 IPv4 + 1 000 IPv6 routes, compiled
-// by the real compiler; the customer port is in one of them.
+// srv6d's forwarding worker against a floor: a minimal DPDK program doing the same work per
+// packet with DPDK's own primitives (bench/dataplane_floor.hh), on the same two net_ring ports,
+// with the same frames and the same routes, in the same process. For every case the output
+// bytes of both are compared frame by frame before anything is timed (a mismatch aborts).
 //
-//   bench_dataplane_bench [--packets N] [--case SUBSTRING]
+// Method (BENCHMARKS.md): 128 mbufs (--mbufs) circulate through the rings: their buffers
+// (~280 KiB) stay inside L2, so a run's figure does not hang on which physical pages the pool
+// gave it (512 mbufs, ~1.1 MiB, could not). A generator restores their frames between polls
+// (not timed); the timed part is exactly one lcore poll (rx burst on both ports, the
+// processing, tx burst). A run's figure is the median over polls of a poll's TSC
+// cycles over the packets it sent. Each repetition runs io-forward (rx -> tx to the other port:
+// the transport alone), srv6d and the floor back to back, each after a warm-up; `--reps`
+// repetitions (7) give min / median / max. The lcore is pinned (EAL -l); hugepages are used
+// when the machine has free ones (scripts/bench.sh reserves them), else 4 KiB pages.
 //
-// Prints TSC cycles/packet, Mpps per core (TSC Hz / cycles) and the ratio to io. See
-// BENCHMARKS.md for the numbers and the machine.
+//   bench_dataplane_bench [--packets N] [--reps R] [--case SUBSTRING] [--floor6 lpm6|fib6]
+//                         [--lcore N] [--mbufs N] [--no-huge]
+//
+// Tables: srv6d gets 1 000 VRFs x (1 000 IPv4 /24 + 1 000 IPv6 /48) over 4 remote PEs each,
+// compiled by the real compiler, plus the case routes. The floor gets the tables its packets
+// use, with the same content: the bench VRF (its 2 000 routes + the case routes) and the
+// default VRF's routes and SIDs (rte_lpm / rte_lpm6 cost 64 MiB per table: 1 000 VRFs of them
+// do not fit in this machine).
 #include <rte_cycles.h>
-#include <rte_eth_ring.h>
 #include <rte_ethdev.h>
+#include <rte_lcore.h>
 #include <rte_mbuf.h>
-#include <rte_ring.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -24,234 +33,138 @@
 #include <string>
 #include <vector>
 
-#include "rib/rib.hh"
+#include "dataplane_floor.hh"
+#include "dataplane_frames.hh"
+#include "dataplane_harness.hh"
 #include "fib/control/compiler.hh"
 #include "forward/control/eal.hh"
 #include "forward/datapath/worker.hh"
+#include "rib/rib.hh"
 
 namespace {
 
-using bytes = std::vector<uint8_t>;
+using namespace bench;
 
 rib::ip6_addr a6(const char* s) { return *rib::parse_ip6(s); }
-void put16(bytes& b, size_t at, uint16_t v) {
-    b[at] = static_cast<uint8_t>(v >> 8);
-    b[at + 1] = static_cast<uint8_t>(v);
-}
-uint16_t csum(const uint8_t* h, size_t len) {
-    uint32_t s = 0;
-    for (size_t i = 0; i < len; i += 2)
-        s += static_cast<uint32_t>(h[i] << 8 | h[i + 1]);
-    while (s >> 16)
-        s = (s & 0xffff) + (s >> 16);
-    return static_cast<uint16_t>(~s);
-}
 
-const uint8_t port_mac[6] = {2, 0, 0, 0, 0, 1};
+const mac ce_mac{{2, 0, 0, 0, 0, 0xa}}, core_mac{{2, 0, 0, 0, 0, 0xb}};
+const mac core_gw_mac{{2, 0, 0, 0, 0xb, 2}}, ce_host_mac{{2, 0, 0, 0, 0xc, 1}};
+const mac sender_mac{{2, 0, 0, 0, 0, 9}};
 
-bytes eth(uint16_t type, const bytes& l3) {
-    bytes f(14 + l3.size());
-    const uint8_t src[6] = {2, 0, 0, 0, 0, 9};
-    std::memcpy(f.data(), port_mac, 6);
-    std::memcpy(f.data() + 6, src, 6);
-    put16(f, 12, type);
-    std::memcpy(f.data() + 14, l3.data(), l3.size());
-    return f;
+long huge_free() {
+    std::ifstream in("/proc/meminfo");
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind("HugePages_Free:", 0) == 0)
+            return std::stol(line.substr(15));
+    return 0;
 }
 
-bytes ip4(uint32_t src, uint32_t dst, uint16_t sport) {
-    bytes b(20 + 8 + 18);  // 46 bytes: a 64-byte frame with the FCS
-    b[0] = 0x45;
-    put16(b, 2, static_cast<uint16_t>(b.size()));
-    b[8] = 64;
-    b[9] = 17;
-    for (int i = 0; i < 4; ++i) {
-        b[12 + static_cast<size_t>(i)] = static_cast<uint8_t>(src >> (24 - 8 * i));
-        b[16 + static_cast<size_t>(i)] = static_cast<uint8_t>(dst >> (24 - 8 * i));
-    }
-    put16(b, 10, csum(b.data(), 20));
-    put16(b, 20, sport);
-    put16(b, 22, 4789);
-    put16(b, 24, 26);
-    return b;
+std::string cpu_model() {
+    std::ifstream in("/proc/cpuinfo");
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind("model name", 0) == 0)
+            return line.substr(line.find(':') + 2);
+    return "?";
 }
 
-bytes ip6(const rib::ip6_addr& src, const rib::ip6_addr& dst, uint8_t nh, const bytes& payload) {
-    bytes b(40);
-    b[0] = 0x60;
-    put16(b, 4, static_cast<uint16_t>(payload.size()));
-    b[6] = nh;
-    b[7] = 64;
-    std::memcpy(b.data() + 8, src.bytes.data(), 16);
-    std::memcpy(b.data() + 24, dst.bytes.data(), 16);
-    b.insert(b.end(), payload.begin(), payload.end());
-    return b;
+floor_nh fwd_nh(uint16_t port, const mac& dst, const mac& src) {
+    floor_nh n;
+    n.kind = floor_nh::forward;
+    n.port = port;
+    std::memcpy(n.eth, dst.b, 6);
+    std::memcpy(n.eth + 6, src.b, 6);
+    return n;
 }
 
-bytes udp(uint16_t sport) {
-    bytes u(8 + 10);
-    put16(u, 0, sport);
-    put16(u, 2, 4789);
-    put16(u, 4, 18);
-    return u;
+floor_nh encap_nh(uint16_t port, bool l2, bool reduced, uint8_t inner, const std::vector<rib::ip6_addr>& sids,
+                  const rib::ip6_addr& src) {
+    floor_nh n = fwd_nh(port, core_gw_mac, core_mac);
+    n.kind = floor_nh::encap;
+    n.l2 = l2;
+    const bytes h = encap_header(reduced, l2 ? 143 : inner, sids, src, n.nh_off);
+    n.len = static_cast<uint16_t>(h.size());
+    std::memcpy(n.tmpl, h.data(), h.size());
+    return n;
 }
 
-rib::ip6_addr with_word(rib::ip6_addr a, size_t at, uint16_t v) {
-    a.bytes[at] = static_cast<uint8_t>(v >> 8);
-    a.bytes[at + 1] = static_cast<uint8_t>(v);
-    return a;
-}
-
-struct bench_port {
-    uint16_t id = 0;
-    rte_ring* rx = nullptr;
-    rte_ring* tx = nullptr;
+struct bench_case {
+    const char* name;
+    const bench_port* in;
+    std::vector<bytes> f;
 };
 
-bench_port make_port(const std::string& n, rte_mempool* pool) {
-    bench_port p;
-    p.rx = rte_ring_create((n + "_rx").c_str(), 1024, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-    p.tx = rte_ring_create((n + "_tx").c_str(), 1024, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-    p.id = static_cast<uint16_t>(rte_eth_from_rings(n.c_str(), &p.rx, 1, &p.tx, 1, 0));
-    rte_eth_conf conf{};
-    rte_eth_dev_configure(p.id, 1, 1, &conf);
-    rte_eth_rx_queue_setup(p.id, 0, 1024, 0, nullptr, pool);
-    rte_eth_tx_queue_setup(p.id, 0, 1024, 0, nullptr);
-    rte_eth_dev_start(p.id);
-    return p;
-}
-
-// The frame index an mbuf carries, in its private area.
-uint32_t& frame_of(rte_mbuf* m) { return *static_cast<uint32_t*>(rte_mbuf_to_priv(m)); }
-
-void refill(rte_mbuf* m, const bytes& f) {
-    rte_pktmbuf_reset(m);
-    std::memcpy(rte_pktmbuf_mtod(m, uint8_t*), f.data(), f.size());
-    m->data_len = static_cast<uint16_t>(f.size());
-    m->pkt_len = static_cast<uint32_t>(f.size());
-}
-
-struct result {
-    double cycles = 0;
-    uint64_t packets = 0;
-    uint64_t dropped = 0;
-};
-
-struct harness {
-    rte_mempool* pool = nullptr;
-    bench_port ce, core;
-    uint64_t packets = 4'000'000;
-
-    // Puts 512 mbufs carrying `frames` (round robin) into `in`'s rx ring.
-    void load(const bench_port& in, const std::vector<bytes>& frames) {
-        rte_mbuf* ms[512];
-        if (rte_pktmbuf_alloc_bulk(pool, ms, 512) != 0) {
-            std::fprintf(stderr, "pool empty\n");
-            std::exit(1);
-        }
-        for (uint32_t i = 0; i < 512; ++i) {
-            frame_of(ms[i]) = i % static_cast<uint32_t>(frames.size());
-            refill(ms[i], frames[frame_of(ms[i])]);
-        }
-        rte_ring_enqueue_bulk(in.rx, reinterpret_cast<void**>(ms), 512, nullptr);
-    }
-    // Output back to the input, frames restored. Returns how many came out.
-    unsigned recycle(const bench_port& in, const std::vector<bytes>& frames) {
-        rte_mbuf* ms[64];
-        unsigned total = 0;
-        for (const bench_port* p : {&ce, &core}) {
-            unsigned n;
-            while ((n = rte_ring_dequeue_burst(p->tx, reinterpret_cast<void**>(ms), 64, nullptr)) != 0) {
-                for (unsigned i = 0; i < n; ++i) {
-                    rte_mbuf* m = ms[i];
-                    // A chained header mbuf (long SID lists only) goes back to its pool.
-                    if (m->next != nullptr && m->pool != pool) {
-                        rte_mbuf* seg = m->next;
-                        m->next = nullptr;
-                        m->nb_segs = 1;
-                        rte_pktmbuf_free(m);
-                        m = seg;
-                    }
-                    refill(m, frames[frame_of(m)]);
-                    ms[i] = m;
-                }
-                rte_ring_enqueue_burst(in.rx, reinterpret_cast<void**>(ms), n, nullptr);
-                total += n;
-            }
-        }
-        return total;
-    }
-    void drain() {
-        rte_mbuf* m;
-        for (const bench_port* p : {&ce, &core})
-            for (rte_ring* r : {p->rx, p->tx})
-                while (rte_ring_dequeue(r, reinterpret_cast<void**>(&m)) == 0)
-                    rte_pktmbuf_free(m);
-    }
-
-    // Cycles per packet of `step` (one poll): the median over polls of the poll's cycles over
-    // the packets it sent. A median per poll, not a total over the run, so that the time slices
-    // another process takes on this shared 2-core machine do not land in the result.
-    template <class Step>
-    result run(const bench_port& in, const std::vector<bytes>& frames, Step&& step) {
-        load(in, frames);
-        std::vector<double> per;
-        per.reserve(packets / 16);
-        result r;
-        unsigned idle = 0;
-        while (r.packets < packets && idle < 1000) {
-            const uint64_t t0 = rte_rdtsc();
-            step();
-            const uint64_t dt = rte_rdtsc() - t0;
-            const unsigned got = recycle(in, frames);
-            if (got == 0) {
-                ++idle;  // everything dropped: the case is broken, the drop count says why
-                continue;
-            }
-            r.packets += got;
-            per.push_back(static_cast<double>(dt) / got);
-        }
-        drain();
-        if (per.empty())
-            return r;
-        std::nth_element(per.begin(), per.begin() + static_cast<std::ptrdiff_t>(per.size() / 2), per.end());
-        r.cycles = per[per.size() / 2];
-        return r;
-    }
+struct figures {
+    std::vector<double> io, srv6d, floor;
 };
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    uint64_t packets = 4'000'000;
-    std::string only;  // --case SUBSTRING: run the matching cases only (profiling)
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (std::string(argv[i]) == "--packets")
-            packets = std::stoull(argv[i + 1]);
-        else if (std::string(argv[i]) == "--case")
-            only = argv[i + 1];
+    uint64_t packets = 1'000'000;
+    int reps = 7;
+    uint32_t mbufs = 128;
+    std::string only, lcore = "1";
+    bool no_huge = false;
+    floor_lpm6 f6 = floor_lpm6::lpm6;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        const bool has = i + 1 < argc;
+        if (a == "--packets" && has)
+            packets = std::stoull(argv[++i]);
+        else if (a == "--reps" && has)
+            reps = std::stoi(argv[++i]);
+        else if (a == "--case" && has)
+            only = argv[++i];
+        else if (a == "--mbufs" && has)
+            mbufs = static_cast<uint32_t>(std::stoul(argv[++i]));
+        else if (a == "--lcore" && has)
+            lcore = argv[++i];
+        else if (a == "--floor6" && has)
+            f6 = std::string(argv[++i]) == "fib6" ? floor_lpm6::fib6 : floor_lpm6::lpm6;
+        else if (a == "--no-huge")
+            no_huge = true;
+    }
+    // Hugepages when there are enough free ones (the floor's tables and the mbufs: ~300 MiB).
+    const bool huge = !no_huge && huge_free() >= 200;
+    std::vector<std::string> eal = {"-l", lcore, "--no-pci", "--no-telemetry", "--log-level=lib.eal:error"};
+    if (huge) {
+        eal.insert(eal.end(), {"--in-memory", "--iova-mode=va"});
+    } else {
+        eal.insert(eal.end(), {"--no-huge", "-m", "1024"});
     }
     std::string err;
-    if (!fwd::eal_init("bench_dataplane", {"-l", "0", "--no-pci", "--no-huge", "-m", "1024", "--no-telemetry",
-                                           "--log-level=lib.eal:error"},
-                       err)) {
+    if (!fwd::eal_init("bench_dataplane", eal, err)) {
         std::fprintf(stderr, "eal: %s\n", err.c_str());
         return 1;
     }
     harness h;
-    h.packets = packets;
+    h.circulating = mbufs;
     h.pool = rte_pktmbuf_pool_create("bench_pkts", 4095, 256, 8, RTE_MBUF_DEFAULT_BUF_SIZE, 0);
     rte_mempool* hdr = fwd::headend_hdr_pool_create("bench_hdr", 1023, 0, 8);
     h.ce = make_port("bench_ce", h.pool);
     h.core = make_port("bench_core", h.pool);
 
-    // ---- tables: 1 000 VRFs (tables 1000..1999) x (1 000 IPv4 /24 + 1 000 IPv6 /48) over 4
-    // remote PEs each (H.Encaps.Red, 1 SID); the bench VRF "v1000" also holds the case routes.
+    // ---- srv6d's tables: 1 000 VRFs (tables 1000..1999) x (1 000 IPv4 /24 + 1 000 IPv6 /48)
+    // over 4 remote PEs each (H.Encaps.Red, 1 SID); the bench VRF "v1000" also holds the case
+    // routes. The floor gets the same routes of the VRFs its packets use.
+    auto fl_owner = std::make_unique<floor_fwd>(f6);  // freed before the EAL is
+    floor_fwd& fl = *fl_owner;
+    fl.make_vrf(0, 1 << 12);  // default
+    fl.make_vrf(1, 1 << 12);  // the bench VRF
+    if (!fl.ok()) {
+        std::fprintf(stderr, "floor: table creation failed\n");
+        return 1;
+    }
+    fl.ports({h.ce.id, h.core.id});
+    fl.port_vrf(h.ce.id, 1);
+    fl.port_vrf(h.core.id, 0);
+    const auto src_cfg = a6("fc00:1::1");
+
     fib::qsbr_domain rcu{2};
     rib::rib r;
     vrf::registry reg;
     vrf::encap_source_resolver src;
-    (void)src.set_configured(a6("fc00:1::1"));
+    (void)src.set_configured(src_cfg);
     auto via = [](const char* gw, uint32_t ifx) {
         rib::nexthop n;
         n.gateway = *rib::parse_addr(gw);
@@ -271,7 +184,19 @@ int main(int argc, char** argv) {
         x.nexthops = std::move(nhs);
         r.upsert_route(x);
     };
-    auto add_sid = [&](const char* pfx, rib::behavior b, std::optional<rib::table_id> vrftable) {
+    // The same route in srv6d and (fvrf >= 0) in the floor's VRF fvrf.
+    bool floor_ok = true;
+    auto both = [&](rib::table_id t, int fvrf, const std::string& pfx, std::vector<rib::nexthop> nhs, uint32_t fnh) {
+        add(t, pfx, std::move(nhs));
+        if (fvrf < 0)
+            return;
+        const rib::prefix p = *rib::parse_prefix(pfx);
+        if (p.af == rib::family::ipv4)
+            floor_ok &= fl.add4(static_cast<uint8_t>(fvrf), fib::key4(p.bytes.data()), p.len, fnh);
+        else
+            floor_ok &= fl.add6(static_cast<uint8_t>(fvrf), p.bytes.data(), p.len, fnh);
+    };
+    auto add_sid = [&](const char* pfx, rib::behavior b, std::optional<rib::table_id> vrftable, uint32_t fnh) {
         rib::nexthop n;
         n.ifindex = 11;
         rib::seg6local l;
@@ -283,7 +208,15 @@ int main(int argc, char** argv) {
         x.protocol = rib::proto::kernel;
         x.nexthops = {n};
         r.upsert_route(x);
+        const rib::prefix p = *rib::parse_prefix(pfx);
+        floor_ok &= fl.add6(0, p.bytes.data(), p.len, fnh);
     };
+    uint32_t pe_nh4[4], pe_nh6[4];
+    for (uint32_t pe = 0; pe < 4; ++pe) {
+        const auto sid = a6(("fc00:0:" + std::to_string(10 + pe) + "::1").c_str());
+        pe_nh4[pe] = fl.add_nh(encap_nh(h.core.id, false, true, 4, {sid}, src_cfg));
+        pe_nh6[pe] = fl.add_nh(encap_nh(h.core.id, false, true, 41, {sid}, src_cfg));
+    }
     for (uint32_t v = 0; v < 1000; ++v) {
         const rib::table_id t = 1000 + v;
         (void)reg.set(vrf::source::config, vrf::vrf_spec{"v" + std::to_string(t), t, {}, std::nullopt});
@@ -292,21 +225,38 @@ int main(int argc, char** argv) {
             char p4[32], p6[48];
             std::snprintf(p4, sizeof p4, "10.%u.%u.0/24", (i >> 8) + 100, i & 0xff);
             std::snprintf(p6, sizeof p6, "2001:db8:%x::/48", i + 0x1000);
-            add(t, p4, {enc(rib::encap_mode::encap_red, {pe})});
-            add(t, p6, {enc(rib::encap_mode::encap_red, {pe})});
+            const int fv = v == 0 ? 1 : -1;
+            both(t, fv, p4, {enc(rib::encap_mode::encap_red, {pe})}, pe_nh4[i % 4]);
+            both(t, fv, p6, {enc(rib::encap_mode::encap_red, {pe})}, pe_nh6[i % 4]);
         }
     }
     const rib::table_id bt = 1000;
-    add(bt, "10.99.0.0/16", {enc(rib::encap_mode::encap_red, {a6("fc00:0:2::d4")})});
-    add(bt, "fd99::/16", {enc(rib::encap_mode::encap, {a6("fc00:0:3::1"), a6("fc00:0:4::1"), a6("fc00:0:2::d6")})});
-    add(bt, "fd98::/16", {enc(rib::encap_mode::encap, {a6("fc00:0:2::d6")})});
-    add(bt, "10.98.0.0/16", {enc(rib::encap_mode::l2encap, {a6("fc00:0:2::d2")})});
-    add(bt, "10.1.0.0/16", {via("10.1.0.2", 11)});
-    add(bt, "fd01::/16", {via("fd01::2", 11)});
+    const uint16_t core = h.core.id;
+    both(bt, 1, "10.99.0.0/16", {enc(rib::encap_mode::encap_red, {a6("fc00:0:2::d4")})},
+         fl.add_nh(encap_nh(core, false, true, 4, {a6("fc00:0:2::d4")}, src_cfg)));
+    const std::vector<rib::ip6_addr> three = {a6("fc00:0:3::1"), a6("fc00:0:4::1"), a6("fc00:0:2::d6")};
+    both(bt, 1, "fd99::/16", {enc(rib::encap_mode::encap, three)}, fl.add_nh(encap_nh(core, false, false, 41, three, src_cfg)));
+    both(bt, 1, "fd98::/16", {enc(rib::encap_mode::encap, {a6("fc00:0:2::d6")})},
+         fl.add_nh(encap_nh(core, false, false, 41, {a6("fc00:0:2::d6")}, src_cfg)));
+    both(bt, 1, "10.98.0.0/16", {enc(rib::encap_mode::l2encap, {a6("fc00:0:2::d2")})},
+         fl.add_nh(encap_nh(core, true, false, 143, {a6("fc00:0:2::d2")}, src_cfg)));
+    const uint32_t to_ce = fl.add_nh(fwd_nh(h.ce.id, ce_host_mac, ce_mac));
+    both(bt, 1, "10.1.0.0/16", {via("10.1.0.2", 11)}, to_ce);
+    both(bt, 1, "fd01::/16", {via("fd01::2", 11)}, to_ce);
+    const uint32_t to_core = fl.add_nh(fwd_nh(core, core_gw_mac, core_mac));
     for (const char* p : {"fc00:0:2::/48", "fc00:0:3::/48", "fc00:0:10::/44", "2001:db8:20::/48"})
-        add(rib::main_table, p, {via("fc00:12::2", 12)});
-    add_sid("fc00:0:1::1/128", rib::behavior::end, std::nullopt);
-    add_sid("fc00:0:1::46/128", rib::behavior::end_dt46, bt);
+        both(rib::main_table, 0, p, {via("fc00:12::2", 12)}, to_core);
+    floor_nh end_nh;
+    end_nh.kind = floor_nh::end;
+    floor_nh dt46_nh;
+    dt46_nh.kind = floor_nh::dt46;
+    dt46_nh.vrf = 1;
+    add_sid("fc00:0:1::1/128", rib::behavior::end, std::nullopt, fl.add_nh(end_nh));
+    add_sid("fc00:0:1::46/128", rib::behavior::end_dt46, bt, fl.add_nh(dt46_nh));
+    if (!floor_ok) {
+        std::fprintf(stderr, "floor: a route was refused\n");
+        return 1;
+    }
     fib::compiler c{rcu};
     if (!c.compile(r, reg, src)) {
         std::fprintf(stderr, "compile failed\n");
@@ -314,10 +264,11 @@ int main(int argc, char** argv) {
     }
     const vrf::vrf_id bench_vrf = reg.find("v1000")->id;
 
-    std::vector<fwd::port_info> ports = {
-        {h.ce.id, bench_vrf, 1500, true, 11, {}},
-        {h.core.id, vrf::default_vrf_id, 9000, true, 12, {}},
-    };
+    fwd::port_info pce{h.ce.id, bench_vrf, 1500, true, 11, {}};
+    fwd::port_info pcore{h.core.id, vrf::default_vrf_id, 9000, true, 12, {}};
+    std::memcpy(pce.mac.bytes, ce_mac.b, 6);
+    std::memcpy(pcore.mac.bytes, core_mac.b, 6);
+    std::vector<fwd::port_info> ports = {pce, pcore};
     std::vector<fwd::neighbor> ns = {
         {h.core.id, *rib::parse_addr("fc00:12::2"), {{2, 0, 0, 0, 0xb, 2}}},
         {h.ce.id, *rib::parse_addr("10.1.0.2"), {{2, 0, 0, 0, 0xc, 1}}},
@@ -336,26 +287,19 @@ int main(int argc, char** argv) {
         return v;
     };
     const auto src6 = a6("fc00:0:9::1");
-    struct bench_case {
-        const char* name;
-        const bench_port* in;
-        std::vector<bytes> f;
-    };
+    auto e4 = [&](const bytes& l3) { return eth(ce_mac, sender_mac, 0x0800, l3); };
+    auto e6 = [&](const mac& to, const bytes& l3) { return eth(to, sender_mac, 0x86dd, l3); };
     std::vector<bench_case> cases = {
         {"IPv6 forward (default VRF)", &h.core,
-         frames([&](uint16_t i) { return eth(0x86dd, ip6(src6, with_word(a6("2001:db8:20::1"), 14, i), 17, udp(i))); })},
+         frames([&](uint16_t i) { return e6(core_mac, ip6(src6, with_word(a6("2001:db8:20::1"), 14, i), 17, udp(i))); })},
         {"IPv4 -> H.Encaps.Red, 1 SID", &h.ce,
-         frames([&](uint16_t i) { return eth(0x0800, ip4(0x0a010002, 0x0a630000u | i, static_cast<uint16_t>(1000 + i))); })},
+         frames([&](uint16_t i) { return e4(ip4(0x0a010002, 0x0a630000u | i, static_cast<uint16_t>(1000 + i))); })},
         {"IPv6 -> H.Encaps, 3 SIDs (SRH)", &h.ce,
-         frames([&](uint16_t i) {
-             return eth(0x86dd, ip6(a6("fd01::2"), with_word(a6("fd99:1::"), 14, i), 17, udp(i)));
-         })},
+         frames([&](uint16_t i) { return e6(ce_mac, ip6(a6("fd01::2"), with_word(a6("fd99:1::"), 14, i), 17, udp(i))); })},
         {"IPv6 -> H.Encaps, 1 SID (V6)", &h.ce,
-         frames([&](uint16_t i) {
-             return eth(0x86dd, ip6(a6("fd01::2"), with_word(a6("fd98:1::"), 14, i), 17, udp(i)));
-         })},
+         frames([&](uint16_t i) { return e6(ce_mac, ip6(a6("fd01::2"), with_word(a6("fd98:1::"), 14, i), 17, udp(i))); })},
         {"frame -> H.Encaps.L2, 1 SID", &h.ce,
-         frames([&](uint16_t i) { return eth(0x0800, ip4(0x0a010002, 0x0a620000u | i, static_cast<uint16_t>(1000 + i))); })},
+         frames([&](uint16_t i) { return e4(ip4(0x0a010002, 0x0a620000u | i, static_cast<uint16_t>(1000 + i))); })},
         {"End (SRH, SL 1 -> 0)", &h.core, frames([&](uint16_t i) {
              bytes s(8 + 32);
              s[0] = 4;
@@ -367,12 +311,12 @@ int main(int argc, char** argv) {
              std::memcpy(s.data() + 24, a6("fc00:0:1::1").bytes.data(), 16);
              const bytes in4 = ip4(0x0a090001, 0x0a010002, i);
              s.insert(s.end(), in4.begin(), in4.end());
-             return eth(0x86dd, ip6(src6, a6("fc00:0:1::1"), 43, s));
+             return e6(core_mac, ip6(src6, a6("fc00:0:1::1"), 43, s));
          })},
         {"End.DT46, IPv4 inner", &h.core,
-         frames([&](uint16_t i) { return eth(0x86dd, ip6(src6, a6("fc00:0:1::46"), 4, ip4(0x0a090001, 0x0a010000u | i, i))); })},
+         frames([&](uint16_t i) { return e6(core_mac, ip6(src6, a6("fc00:0:1::46"), 4, ip4(0x0a090001, 0x0a010000u | i, i))); })},
         {"End.DT46, IPv6 inner", &h.core, frames([&](uint16_t i) {
-             return eth(0x86dd, ip6(src6, a6("fc00:0:1::46"), 41, ip6(src6, with_word(a6("fd01::"), 14, i), 17, udp(i))));
+             return e6(core_mac, ip6(src6, a6("fc00:0:1::46"), 41, ip6(src6, with_word(a6("fd01::"), 14, i), 17, udp(i))));
          })},
     };
 
@@ -389,55 +333,116 @@ int main(int argc, char** argv) {
         }
     };
     auto worker_step = [&] { w.poll(); };
+    auto floor_step = [&] { fl.poll(); };
 
-    std::string cpu = "?";
-    {
-        std::ifstream in("/proc/cpuinfo");
-        for (std::string line; std::getline(in, line);)
-            if (line.rfind("model name", 0) == 0) {
-                cpu = line.substr(line.find(':') + 2);
-                break;
-            }
-    }
+    auto drops = [&] {
+        uint64_t d = 0;
+        for (size_t k = 0; k < fwd::drop_reason_count; ++k)
+            d += counters->drops[k].get();
+        return d;
+    };
+
     const double hz = static_cast<double>(rte_get_tsc_hz());
-    std::printf("CPU %s, TSC %.0f MHz, %llu packets per case (median over polls), 64-byte-class frames, 256 flows\n",
-                cpu.c_str(), hz / 1e6, static_cast<unsigned long long>(packets));
-    std::printf("tables: 1000 VRFs x (1000 IPv4 + 1000 IPv6) routes + the case routes\n\n");
-    std::printf("%-34s %10s %8s %9s %8s\n", "case", "cycles/pkt", "Mpps", "vs io", "drops");
-    double l2 = 0, v6 = 0, red_cfg = 0;
+    std::printf("CPU %s, TSC %.0f MHz, lcore %s (pinned), %s\n", cpu_model().c_str(), hz / 1e6, lcore.c_str(),
+                huge ? "2 MiB hugepages (--in-memory)" : "4 KiB pages (--no-huge)");
+    std::printf("%llu packets per run after a warm-up, %d repetitions (io, srv6d, floor interleaved), %u mbufs "
+                "circulating, 64-byte-class frames, 256 flows\n",
+                static_cast<unsigned long long>(packets), reps, mbufs);
+    std::printf("tables: srv6d 1000 VRFs x (1000 IPv4 + 1000 IPv6) routes + the case routes; floor: rte_lpm + %s "
+                "with the routes of the VRFs the packets use\n\n",
+                f6 == floor_lpm6::lpm6 ? "rte_lpm6" : "rte_fib6 (TRIE)");
+
+    // ---- outputs checked byte for byte, every frame of every case
     for (const auto& k : cases) {
         if (!only.empty() && std::string(k.name).find(only) == std::string::npos)
             continue;
-        const result io = h.run(*k.in, k.f, io_step);
-        uint64_t drops_before = 0;
-        for (size_t d = 0; d < fwd::drop_reason_count; ++d)
-            drops_before += counters->drops[d].get();
-        const result x = h.run(*k.in, k.f, worker_step);
-        uint64_t drops = 0;
-        for (size_t d = 0; d < fwd::drop_reason_count; ++d)
-            drops += counters->drops[d].get();
-        drops -= drops_before;
-        std::printf("%-34s %10.1f %8.1f %8.2fx %8llu   (io %.1f cycles)\n", k.name, x.cycles, hz / x.cycles / 1e6,
-                    x.cycles / io.cycles, static_cast<unsigned long long>(drops), io.cycles);
-        if (std::string(k.name).find("L2") != std::string::npos)
-            l2 = x.cycles;
-        if (std::string(k.name).find("(V6)") != std::string::npos)
-            v6 = x.cycles;
-        if (std::string(k.name).find("Red") != std::string::npos)
-            red_cfg = x.cycles;
+        const uint64_t d0 = drops();
+        const auto a = h.capture(*k.in, k.f, worker_step);
+        const auto b = h.capture(*k.in, k.f, floor_step);
+        for (size_t i = 0; i < k.f.size(); ++i) {
+            if (a[i].empty() || a[i] != b[i]) {
+                std::fprintf(stderr, "%s: frame %zu: srv6d %zu bytes, floor %zu bytes, differ (srv6d drops %llu)\n",
+                             k.name, i, a[i].size(), b[i].size(), static_cast<unsigned long long>(drops() - d0));
+                for (const auto* x : {&a[i], &b[i]}) {
+                    for (uint8_t byte : *x)
+                        std::fprintf(stderr, "%02x", byte);
+                    std::fprintf(stderr, "\n");
+                }
+                return 1;
+            }
+        }
     }
-    // The same H.Encaps.Red case with a derived source (no encap.source, a loopback to derive it
-    // from): the templates are rebuilt, the packet path does not change.
-    (void)src.set_configured(std::nullopt);
-    (void)src.set_derivation(a6("fc00:1::99"), std::nullopt);
-    c.compile(r, reg, src);
-    rcu.synchronize();
-    const result derived = h.run(h.ce, cases[1].f, worker_step);
-    std::printf("%-34s %10.1f %8.1f\n", "IPv4 -> H.Encaps.Red, derived src", derived.cycles, hz / derived.cycles / 1e6);
-    std::printf("\nsource configured / derived (cycles): %.3f\n", red_cfg / derived.cycles);
-    std::printf("H.Encaps.L2 / H.Encaps.V6 throughput (1 SID each): %.3f\n", v6 / l2);
+    std::printf("outputs: srv6d and the floor identical, byte for byte, for every frame of every case\n\n");
+
+    // ---- timing
+    const uint64_t warmup = packets / 10;
+    std::vector<figures> fig(cases.size());
+    std::vector<double> red_cfg, red_der;
+    const size_t red = 1;
+    for (int rep = 0; rep < reps; ++rep) {
+        for (size_t i = 0; i < cases.size(); ++i) {
+            const auto& k = cases[i];
+            if (!only.empty() && std::string(k.name).find(only) == std::string::npos)
+                continue;
+            fig[i].io.push_back(h.run(*k.in, k.f, packets, warmup, io_step).cycles);
+            fig[i].srv6d.push_back(h.run(*k.in, k.f, packets, warmup, worker_step).cycles);
+            fig[i].floor.push_back(h.run(*k.in, k.f, packets, warmup, floor_step).cycles);
+        }
+        if (only.empty() || std::string(cases[red].name).find(only) != std::string::npos) {
+            // The same H.Encaps.Red case with the source configured, then derived (no
+            // encap.source, a loopback to derive it from): the templates are recompiled, the
+            // packet path is the same.
+            (void)src.set_configured(std::nullopt);
+            (void)src.set_derivation(a6("fc00:1::99"), std::nullopt);
+            c.compile(r, reg, src);
+            rcu.synchronize();
+            red_der.push_back(h.run(h.ce, cases[red].f, packets, warmup, worker_step).cycles);
+            (void)src.set_configured(src_cfg);
+            c.compile(r, reg, src);
+            rcu.synchronize();
+            red_cfg.push_back(h.run(h.ce, cases[red].f, packets, warmup, worker_step).cycles);
+        }
+    }
+
+    // The ratio is taken per repetition (srv6d and the floor ran back to back): the machine's
+    // state moves both alike, so the ratio is steadier than either figure.
+    std::printf("%-32s %-20s %-20s %-20s %7s %7s %6s\n", "case", "srv6d cycles/pkt", "floor cycles/pkt",
+                "srv6d / floor", "Mpps", "floor", "io");
+    double l2 = 0, v6 = 0;
+    for (size_t i = 0; i < cases.size(); ++i) {
+        if (fig[i].srv6d.empty())
+            continue;
+        std::vector<double> ratio;
+        for (size_t k = 0; k < fig[i].srv6d.size(); ++k)
+            ratio.push_back(fig[i].srv6d[k] / fig[i].floor[k]);
+        const spread s = spread_of(fig[i].srv6d), f = spread_of(fig[i].floor), io = spread_of(fig[i].io),
+                     q = spread_of(ratio);
+        char a[32], b[32], c3[32];
+        std::snprintf(a, sizeof a, "%.1f (%.1f-%.1f)", s.med, s.min, s.max);
+        std::snprintf(b, sizeof b, "%.1f (%.1f-%.1f)", f.med, f.min, f.max);
+        std::snprintf(c3, sizeof c3, "%.2f (%.2f-%.2f)", q.med, q.min, q.max);
+        std::printf("%-32s %-20s %-20s %-20s %7.1f %7.1f %6.1f\n", cases[i].name, a, b, c3, hz / s.med / 1e6,
+                    hz / f.med / 1e6, io.med);
+        if (std::string(cases[i].name).find("L2") != std::string::npos)
+            l2 = s.med;
+        if (std::string(cases[i].name).find("(V6)") != std::string::npos)
+            v6 = s.med;
+    }
+    if (!red_cfg.empty()) {
+        std::vector<double> ratio;
+        for (size_t k = 0; k < red_cfg.size(); ++k)
+            ratio.push_back(red_cfg[k] / red_der[k]);
+        const spread cfg = spread_of(red_cfg), der = spread_of(red_der), q = spread_of(ratio);
+        std::printf("\nIPv4 -> H.Encaps.Red, source configured %.1f (%.1f-%.1f), derived %.1f (%.1f-%.1f): "
+                    "configured / derived %.3f (per repetition %.3f-%.3f)\n",
+                    cfg.med, cfg.min, cfg.max, der.med, der.min, der.max, q.med, q.min, q.max);
+    }
+    if (l2 > 0 && v6 > 0)
+        std::printf("H.Encaps.L2 / H.Encaps.V6 throughput (1 SID each): %.3f\n", v6 / l2);
+    std::printf("(Mpps: per core, TSC Hz / median cycles; io: io-forward, the transport alone)\n");
 
     fwd::adj_view::destroy(adj.exchange(nullptr));
+    fl_owner.reset();
     fwd::eal_cleanup();
     return 0;
 }

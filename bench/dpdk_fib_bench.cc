@@ -3,7 +3,10 @@
 // full IPv4 table and rte_fib6 (TRIE, 4-byte nexthops) with 100 k IPv6 routes: heap bytes,
 // add/delete CPU time per route, lookup cycles per address (bursts of 32, and 1 at a time).
 // EAL: --no-huge (ordinary memory, no hugepage budget), so the tables' sizes are not capped.
-// Run: build/bench/bench_dpdk_fib_bench [--quick]
+// Then (first, [lpm]) srv6d's compiled LPM against rte_lpm / rte_fib / rte_lpm6 / rte_fib6 on
+// the same prefixes and query addresses (bench/lpm_compare.hh): a 1 000-route customer VRF of
+// each family and the big default VRF (1 M IPv4, 100 k IPv6 routes).
+// Run: build/bench/bench_dpdk_fib_bench [--quick] [--huge] [--compare-only]
 #include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_fib.h>
@@ -15,13 +18,13 @@
 #include <cstring>
 #include <random>
 #include <string>
-#include <string>
 #include <thread>
 #include <vector>
 
 #include <time.h>
 
 #include "forward/control/eal.hh"
+#include "lpm_compare.hh"
 #include "prefix_gen.hh"
 
 namespace {
@@ -49,10 +52,11 @@ double tsc_hz() {
 }  // namespace
 
 int main(int argc, char** argv) {
-    bool quick = false, huge = false;
+    bool quick = false, huge = false, compare_only = false;
     for (int i = 1; i < argc; ++i) {
         quick = quick || std::strcmp(argv[i], "--quick") == 0;
         huge = huge || std::strcmp(argv[i], "--huge") == 0;
+        compare_only = compare_only || std::strcmp(argv[i], "--compare-only") == 0;
     }
     std::string err;
     // --huge: memfd hugepages (--in-memory), within the machine's shared 512 MiB budget.
@@ -66,6 +70,72 @@ int main(int argc, char** argv) {
     }
     const double hz = tsc_hz();
     const size_t n4 = quick ? 100'000 : 1'000'000, n6 = quick ? 20'000 : 100'000;
+    {
+        // --- [lpm] the same tables in srv6d's LPM and DPDK's
+        std::mt19937_64 g(9);
+        std::printf("[lpm] srv6d's compiled LPM vs DPDK's, same prefixes, same addresses, bursts of 32, TSC %.0f MHz\n",
+                    hz / 1e6);
+        auto routes4 = [&](size_t n, bool wide) {
+            std::vector<std::pair<uint32_t, uint8_t>> v;
+            for (size_t i = 0; i < n; ++i) {
+                const auto p = bench::random_prefix(rib::family::ipv4, g, wide);
+                v.emplace_back(fib::key4(p.bytes.data()), p.len);
+            }
+            return v;
+        };
+        auto routes6 = [&](size_t n, bool wide) {
+            std::vector<std::pair<fib::u128, uint8_t>> v;
+            for (size_t i = 0; i < n; ++i) {
+                const auto p = bench::random_prefix(rib::family::ipv6, g, wide);
+                v.emplace_back(fib::key6(p.bytes.data()), p.len);
+            }
+            return v;
+        };
+        // Queries: half uniform over the table's space, half inside its routes (so that deep
+        // prefixes are walked too).
+        auto q4 = [&](const std::vector<std::pair<uint32_t, uint8_t>>& r, bool wide) {
+            std::vector<uint32_t> q(1 << 18);
+            for (size_t i = 0; i < q.size(); ++i) {
+                if (i % 2) {
+                    const auto& x = r[g() % r.size()];
+                    q[i] = x.first | (static_cast<uint32_t>(g()) & ~fib::prefix_mask<uint32_t>(x.second));
+                } else {
+                    q[i] = wide ? static_cast<uint32_t>(1 + g() % 223) << 24 | static_cast<uint32_t>(g() & 0xffffff)
+                                : (10u << 24) | static_cast<uint32_t>(g() & 0xffffff);
+                }
+            }
+            return q;
+        };
+        auto q6 = [&](const std::vector<std::pair<fib::u128, uint8_t>>& r, bool wide) {
+            std::vector<bench::addr6> q(1 << 18);
+            for (size_t i = 0; i < q.size(); ++i) {
+                fib::u128 k;
+                if (i % 2) {
+                    const auto& x = r[g() % r.size()];
+                    k = x.first | (((fib::u128{g()} << 64) | g()) & ~fib::prefix_mask<fib::u128>(x.second));
+                } else {
+                    const fib::u128 hi = wide ? (fib::u128{0x2} << 124) | (fib::u128{g() & 0x0fffffff} << 96)
+                                              : fib::u128{0x20010db8} << 96;
+                    k = hi | (fib::u128{g()} << 32) | fib::u128{g() & 0xffffffff};
+                }
+                q[i] = fib::key6_bytes(k);
+            }
+            return q;
+        };
+        const auto v4 = routes4(1000, false);
+        bench::print_rows("customer VRF, 1 000 IPv4 routes (10.0.0.0/8)", bench::compare4(v4, q4(v4, false), false, "vrf4"));
+        const auto v6 = routes6(1000, false);
+        bench::print_rows("customer VRF, 1 000 IPv6 routes (2001:db8::/32)", bench::compare6(v6, q6(v6, false), true, "vrf6"));
+        const auto b4 = routes4(n4, true);
+        bench::print_rows("default VRF, IPv4 full table", bench::compare4(b4, q4(b4, true), true, "big4"));
+        const auto b6 = routes6(n6, true);
+        bench::print_rows("default VRF, IPv6 (2000::/4)", bench::compare6(b6, q6(b6, true), false, "big6"));
+        std::printf("\n");
+    }
+    if (compare_only) {
+        fwd::eal_cleanup();
+        return 0;
+    }
     std::mt19937_64 rng(3);
     std::printf("DPDK LPM bench: %zu IPv4 + %zu IPv6 routes, TSC %.0f MHz, %s\n", n4, n6, hz / 1e6,
                 huge ? "2 MiB hugepages (--in-memory)" : "4 KiB pages (--no-huge)");

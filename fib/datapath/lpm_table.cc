@@ -1,78 +1,109 @@
 #include "fib/datapath/lpm_table.hh"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <new>
 
 namespace fib {
 
+namespace detail {
+
+namespace {
+template <class K>
+unsigned key_bit_width(K v) {
+    if constexpr (sizeof(K) == 4) {
+        return static_cast<unsigned>(std::bit_width(v));
+    } else {
+        const auto hi = static_cast<uint64_t>(v >> 64), lo = static_cast<uint64_t>(v);
+        return hi ? 64 + static_cast<unsigned>(std::bit_width(hi)) : static_cast<unsigned>(std::bit_width(lo));
+    }
+}
+}  // namespace
+
+uint32_t key_dir_bits(uint32_t n, unsigned max_bits) {
+    return std::min<uint32_t>(static_cast<uint32_t>(std::bit_width(n)) + 1, max_bits);
+}
+
+template <class K>
+key_dir<K> plan_key_dir(const K* a, uint32_t n, unsigned bits) {
+    key_dir<K> p;
+    if (n < 2)
+        return p;
+    p.base = a[1];
+    p.end = a[n - 1];
+    if (n < 3)
+        return p;  // one inner key: below it or not
+    // Slots of 2^shift keys from a[1]: the widest span is a[n-1] - 1 - a[1].
+    const K span = static_cast<K>(p.end - 1 - p.base);
+    const unsigned width = key_bit_width<K>(span);
+    p.shift = width > bits ? width - bits : 0;
+    p.slots = static_cast<uint32_t>(static_cast<K>(span >> p.shift)) + 1;
+    return p;
+}
+
+template <class K, class E>
+void build_key_dir(const K* a, uint32_t n, const key_dir<K>& p, E* dir) {
+    uint32_t j = 0;
+    for (uint32_t s = 0; s <= p.slots; ++s) {
+        // Slot s starts at base + s << shift; the sentinel stands for the region's last key.
+        const K start = s < p.slots ? static_cast<K>(p.base + (static_cast<K>(s) << p.shift)) : static_cast<K>(p.end - 1);
+        while (j + 1 < n && a[j + 1] <= start)
+            ++j;
+        dir[s] = static_cast<E>(j);
+    }
+}
+
+template key_dir<uint32_t> plan_key_dir(const uint32_t*, uint32_t, unsigned);
+template key_dir<u128> plan_key_dir(const u128*, uint32_t, unsigned);
+template void build_key_dir(const uint32_t*, uint32_t, const key_dir<uint32_t>&, uint8_t*);
+template void build_key_dir(const uint32_t*, uint32_t, const key_dir<uint32_t>&, uint32_t*);
+template void build_key_dir(const u128*, uint32_t, const key_dir<u128>&, uint8_t*);
+template void build_key_dir(const u128*, uint32_t, const key_dir<u128>&, uint32_t*);
+
+}  // namespace detail
+
 template <class K>
 const lpm_chunk<K>* lpm_chunk<K>::create(const K* keys, const uint32_t* values, uint32_t n) {
-    void* mem = alloc_block(detail::lpm_mem_kind<K>(), bytes_for(n));
+    // About two directory slots per interval; none for a single interval or above dir_max_n.
+    detail::key_dir<K> p = detail::plan_key_dir(keys, n, detail::key_dir_bits(n, 8));
+    if (n > dir_max_n)
+        p.slots = 0;  // the entries would not fit in the directory's bytes
+    void* mem = alloc_block(detail::lpm_mem_kind<K>(), bytes_for(n, p.slots));
     auto* c = new (mem) lpm_chunk();
     c->_n = n;
-    c->_magic = lpm_live_magic;
+    c->_dir = p;
+    if (p.slots)
+        detail::build_key_dir(keys, n, p, const_cast<uint8_t*>(c->dir()));
     std::memcpy(const_cast<K*>(c->keys()), keys, sizeof(K) * n);
     std::memcpy(const_cast<uint32_t*>(c->values()), values, sizeof(uint32_t) * n);
+    c->_magic = lpm_live_magic;
     return c;
 }
 
 template <class K>
 void lpm_chunk<K>::destroy(const lpm_chunk* c) noexcept {
     if (c)
-        free_block(detail::lpm_mem_kind<K>(), const_cast<lpm_chunk*>(c), bytes_for(c->_n));
+        free_block(detail::lpm_mem_kind<K>(), const_cast<lpm_chunk*>(c), bytes_for(c->_n, c->_dir.slots));
 }
-
-namespace {
-template <class K>
-unsigned leading_zeros(K v) {
-    if constexpr (sizeof(K) == 4) {
-        return v ? static_cast<unsigned>(__builtin_clz(v)) : 32;
-    } else {
-        const auto hi = static_cast<uint64_t>(v >> 64), lo = static_cast<uint64_t>(v);
-        if (hi)
-            return static_cast<unsigned>(__builtin_clzll(hi));
-        return lo ? 64 + static_cast<unsigned>(__builtin_clzll(lo)) : 128;
-    }
-}
-}  // namespace
 
 template <class K>
 const lpm_index<K>* lpm_index<K>::create(const K* first, const lpm_chunk<K>* const* chunks, uint32_t n,
                                          uint64_t routes, const lpm_index* same_first) {
-    constexpr unsigned bits = key_traits<K>::bits;
-    const uint32_t dir_n = n >= dir_min_chunks ? (1u << dir_bits) + 1 : 0;
-    void* mem = alloc_block(detail::lpm_mem_kind<K>(), bytes_for(n, dir_n));
+    const bool reuse = same_first && same_first->_n == n;
+    const detail::key_dir<K> p = reuse ? same_first->_dir : detail::plan_key_dir(first, n, detail::key_dir_bits(n, dir_max_bits));
+    void* mem = alloc_block(detail::lpm_mem_kind<K>(), bytes_for(n, p.slots));
     auto* t = new (mem) lpm_index();
     t->_n = n;
     t->_routes = routes;
     std::memcpy(const_cast<K*>(t->first()), first, sizeof(K) * n);
     std::memcpy(const_cast<lpm_chunk<K>**>(t->chunks()), chunks, sizeof(void*) * n);
-    if (dir_n && same_first && same_first->_n == n && same_first->_dir_n == dir_n) {
-        t->_dir_n = dir_n;
-        t->_dir_shift = same_first->_dir_shift;
-        t->_dir_mask = same_first->_dir_mask;
-        t->_dir_base = same_first->_dir_base;
-        std::memcpy(const_cast<uint32_t*>(t->dir()), same_first->dir(), sizeof(uint32_t) * dir_n);
-    } else if (dir_n) {
-        // The region: the common prefix of first[1] .. first[n-1] (first[0] is always 0).
-        unsigned common = leading_zeros<K>(static_cast<K>(first[1] ^ first[n - 1]));
-        common = std::min(common, bits - dir_bits);
-        t->_dir_n = dir_n;
-        t->_dir_shift = bits - common - dir_bits;
-        t->_dir_mask = prefix_mask<K>(common);
-        t->_dir_base = static_cast<K>(first[1] & t->_dir_mask);
-        auto* d = const_cast<uint32_t*>(t->dir());
-        uint32_t j = 0;
-        for (uint32_t s = 0; s < dir_n; ++s) {
-            // Slot s starts at base | s << shift; the sentinel stands for the region's last key.
-            const K start = s + 1 < dir_n ? static_cast<K>(t->_dir_base | (static_cast<K>(s) << t->_dir_shift))
-                                          : prefix_last<K>(t->_dir_base, common);
-            while (j + 1 < n && first[j + 1] <= start)
-                ++j;
-            d[s] = j;
-        }
-    }
+    t->_dir = p;
+    auto* d = const_cast<uint32_t*>(t->dir());
+    if (reuse && p.slots)
+        std::memcpy(d, same_first->dir(), sizeof(uint32_t) * (p.slots + 1));
+    else if (p.slots)
+        detail::build_key_dir(first, n, p, d);
     t->_magic = lpm_live_magic;
     return t;
 }
@@ -80,7 +111,7 @@ const lpm_index<K>* lpm_index<K>::create(const K* first, const lpm_chunk<K>* con
 template <class K>
 void lpm_index<K>::destroy(const lpm_index* t) noexcept {
     if (t)
-        free_block(detail::lpm_mem_kind<K>(), const_cast<lpm_index*>(t), bytes_for(t->_n, t->_dir_n));
+        free_block(detail::lpm_mem_kind<K>(), const_cast<lpm_index*>(t), bytes_for(t->_n, t->_dir.slots));
 }
 
 template class lpm_chunk<uint32_t>;

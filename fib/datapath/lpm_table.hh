@@ -5,12 +5,14 @@
 //   lpm_index: first[i] = first key of chunk i (first[0] = 0), chunk[i] -> lpm_chunk
 //   lpm_chunk: keys[j] = start of interval j (keys[0] = first[i]), values[j] = nexthop index
 //
-// A lookup is two branch-free binary searches ("last key <= address"); large tables first narrow
-// the chunk search with a direct-indexed directory. The bulk lookup advances the searches of a
-// whole burst one step at a time, so their cache misses overlap (memory-level parallelism)
-// instead of queueing behind each other.
+// Each level has a direct-indexed directory (key_dir below) over the bits that follow the common
+// prefix of its boundaries, sized to about two slots per entry: a slot names the one or two
+// entries the address can be in, so a lookup is a few dependent loads (directory, index entry,
+// chunk directory, key, value) instead of two binary searches. The bulk lookup advances the
+// lookups of a whole burst stage by stage, so their cache misses overlap (memory-level
+// parallelism) instead of queueing behind each other.
 //
-// Both objects are built once by lpm_builder (control thread) and never written again; they are
+// Both objects are built once (lpm_builder, control thread) and never written again; they are
 // freed through the RCU domain (destroy() poisons them first). Nexthop index 0 means "no route".
 #pragma once
 
@@ -36,12 +38,74 @@ inline uint32_t last_le(const K* a, uint32_t n, K x) {
     }
     return static_cast<uint32_t>(base - a);
 }
+// Index of the last element <= x among a[lo .. lo + len) (a[lo] <= x): what follows a
+// directory, which leaves at most four candidates almost always (a prefix adds two boundaries,
+// often in one slot): three compares counted, no branch; a binary search beyond.
+template <class K>
+inline uint32_t pick(const K* a, uint32_t lo, uint32_t len, K x) {
+    if (__builtin_expect(len <= 4, 1)) {
+        const uint32_t last = len - 1;  // only a[lo .. lo + last] are read
+        const uint32_t k1 = last < 1 ? last : 1, k2 = last < 2 ? last : 2, k3 = last < 3 ? last : 3;
+        return lo + ((1 <= last) & (a[lo + k1] <= x)) + ((2 <= last) & (a[lo + k2] <= x)) +
+               ((3 <= last) & (a[lo + k3] <= x));
+    }
+    return lo + last_le(a + lo, len, x);
+}
 constexpr size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 template <class K>
 constexpr mem_kind lpm_mem_kind() { return sizeof(K) == 4 ? mem_kind::lpm4 : mem_kind::lpm6; }
+
+// A direct-indexed directory over a sorted key array a[0..n) with a[0] <= any address looked
+// up (a[0] is 0 for the index, the chunk's first key for a chunk). The region is
+// [a[1], a[n-1]): an address below it is in entry 0, one at or above its end in entry n-1.
+// Inside, `slots` slots of 2^shift keys each split it from its start; dir[s] is the entry
+// holding the slot's first key and dir[s + 1] the one holding the next slot's (dir[slots]: the
+// region's last key's), so the address is in entries dir[s] .. dir[s + 1]. A power-of-two
+// slot width over the keys' own span, not an aligned prefix: the slots cover the keys however
+// they sit. `slots` = 0 with n > 1: no directory (more entries than the entry type counts).
+template <class K>
+struct key_dir {
+    K base{};  // a[1]
+    K end{};   // a[n-1]
+    uint32_t shift = 0;
+    uint32_t slots = 0;
+
+    // The slot x falls in (0 outside the region): what narrow() reads, for a prefetch.
+    uint32_t slot(K x) const {
+        return x >= base && x < end ? static_cast<uint32_t>(static_cast<K>(x - base) >> shift) : 0;
+    }
+    // The candidate entries [lo, lo + len) of x.
+    template <class E>
+    void narrow(const E* dir, uint32_t n, K x, uint32_t& lo, uint32_t& len) const {
+        if (x < base) {
+            lo = 0;
+            len = 1;
+        } else if (x >= end) {
+            lo = n - 1;
+            len = 1;
+        } else if (slots == 0) {
+            lo = 0;
+            len = n;
+        } else {
+            const auto s = static_cast<uint32_t>(static_cast<K>(x - base) >> shift);
+            lo = dir[s];
+            len = static_cast<uint32_t>(dir[s + 1]) - lo + 1;
+        }
+    }
+};
+
+// The parameters of a[0..n)'s directory of at most 2^bits slots (n >= 1; base = end and no
+// slots for n < 3: nothing to narrow).
+template <class K>
+key_dir<K> plan_key_dir(const K* a, uint32_t n, unsigned bits);
+// Fills dir[0 .. p.slots] (p from plan_key_dir).
+template <class K, class E>
+void build_key_dir(const K* a, uint32_t n, const key_dir<K>& p, E* dir);
+// 2^bits for n entries: about two slots per entry, at most 2^max_bits.
+uint32_t key_dir_bits(uint32_t n, unsigned max_bits);
 }  // namespace detail
 
-constexpr uint32_t lpm_live_magic = 0x4c504d31;  // "LPM1"
+constexpr uint32_t lpm_live_magic = 0x4c504d32;  // "LPM2"
 
 template <class K>
 class lpm_chunk {
@@ -51,26 +115,41 @@ public:
 
     uint32_t size() const { return _n; }
     bool intact() const { return _magic == lpm_live_magic; }
-    const K* keys() const { return reinterpret_cast<const K*>(reinterpret_cast<const char*>(this) + keys_off); }
+    const K* keys() const { return reinterpret_cast<const K*>(reinterpret_cast<const char*>(this) + keys_off(_dir.slots)); }
     const uint32_t* values() const {
-        return reinterpret_cast<const uint32_t*>(reinterpret_cast<const char*>(this) + keys_off + sizeof(K) * _n);
+        return reinterpret_cast<const uint32_t*>(reinterpret_cast<const char*>(this) + keys_off(_dir.slots) +
+                                                 sizeof(K) * _n);
     }
-    uint32_t lookup(K x) const { return values()[detail::last_le(keys(), _n, x)]; }
-    static size_t bytes_for(uint32_t n) { return keys_off + (sizeof(K) + sizeof(uint32_t)) * n; }
+    // The candidate intervals of x (x >= keys()[0]).
+    void narrow(K x, uint32_t& lo, uint32_t& len) const { _dir.narrow(dir(), _n, x, lo, len); }
+    uint32_t lookup(K x) const {
+        uint32_t lo, len;
+        narrow(x, lo, len);
+        return values()[detail::pick(keys(), lo, len, x)];
+    }
+    static size_t bytes_for(uint32_t n, uint32_t slots) { return keys_off(slots) + (sizeof(K) + sizeof(uint32_t)) * n; }
+    // The directory slot narrow() will read for x (after the header is in cache).
+    void prefetch_slot(K x) const { __builtin_prefetch(dir() + _dir.slot(x)); }
+
+    // Chunks of at most this many intervals get a directory (uint8_t entries).
+    static constexpr uint32_t dir_max_n = 255;
 
 private:
-    static constexpr size_t keys_off = detail::align_up(16, alignof(K));
+    static constexpr size_t dir_off() { return sizeof(lpm_chunk); }
+    static size_t keys_off(uint32_t slots) {
+        return detail::align_up(dir_off() + (slots ? slots + 1 : 0), alignof(K));
+    }
+    const uint8_t* dir() const { return reinterpret_cast<const uint8_t*>(this) + dir_off(); }
     lpm_chunk() = default;
     uint32_t _n = 0;
     uint32_t _magic = 0;
+    detail::key_dir<K> _dir;
 };
 
 template <class K>
 class lpm_index {
 public:
-    // Tables with at least this many chunks get a direct-indexed first level (256 KiB).
-    static constexpr uint32_t dir_min_chunks = 256;
-    static constexpr uint32_t dir_bits = 16;
+    static constexpr unsigned dir_max_bits = 16;  // 256 KiB at most (a 1 M-route table)
 
     // `same_first`: a published index with the same first keys (the same chunk boundaries): its
     // directory is copied instead of recomputed.
@@ -80,7 +159,7 @@ public:
 
     uint32_t chunk_count() const { return _n; }
     uint64_t routes() const { return _routes; }
-    bool has_directory() const { return _dir_n != 0; }
+    bool has_directory() const { return _dir.slots != 0; }
     bool intact() const { return _magic == lpm_live_magic; }
     const K* first() const { return reinterpret_cast<const K*>(reinterpret_cast<const char*>(this) + first_off()); }
     const lpm_chunk<K>* const* chunks() const {
@@ -88,32 +167,24 @@ public:
     }
 
     uint32_t lookup(K x) const {
-        const K* f = first();
-        uint32_t lo = 0, len = _n;
-        narrow(x, lo, len);
-        return chunks()[lo + detail::last_le(f + lo, len, x)]->lookup(x);
+        uint32_t lo, len;
+        _dir.narrow(dir(), _n, x, lo, len);
+        return chunks()[detail::pick(first(), lo, len, x)]->lookup(x);
     }
-    // out[i] = lookup(xs[i]); the searches of up to `burst` addresses advance in lockstep.
+    // out[i] = lookup(xs[i]); the lookups of up to `burst` addresses advance in lockstep.
     void lookup_bulk(const K* xs, uint32_t* out, uint32_t n) const;
 
     static constexpr uint32_t burst = 32;
+    // Tables of at most this many chunks (~8 k intervals, <= ~100 KiB) skip the prefetch stages.
+    static constexpr uint32_t small_chunks = 128;
 
 private:
-    // The directory covers the keys sharing the common prefix of the chunks' first keys: the
-    // next dir_bits bits pick a slot, dir[slot] .. dir[slot + 1] are the chunks that can hold
-    // such a key. Keys outside that region search every chunk.
-    void narrow(K x, uint32_t& lo, uint32_t& len) const {
-        if (_dir_n && static_cast<K>(x & _dir_mask) == _dir_base) {
-            const uint32_t* d = dir();
-            const auto s = static_cast<uint32_t>(x >> _dir_shift) & ((1u << dir_bits) - 1);
-            lo = d[s];
-            len = d[s + 1] - lo + 1;
-        }
-    }
     static size_t first_off() { return detail::align_up(sizeof(lpm_index), alignof(K)); }
     static size_t chunks_off(uint32_t n) { return detail::align_up(first_off() + sizeof(K) * n, alignof(void*)); }
     static size_t dir_off(uint32_t n) { return chunks_off(n) + sizeof(void*) * n; }
-    static size_t bytes_for(uint32_t n, uint32_t dir_n) { return dir_off(n) + sizeof(uint32_t) * dir_n; }
+    static size_t bytes_for(uint32_t n, uint32_t slots) {
+        return dir_off(n) + sizeof(uint32_t) * (slots ? slots + 1 : 0);
+    }
     const uint32_t* dir() const {
         return reinterpret_cast<const uint32_t*>(reinterpret_cast<const char*>(this) + dir_off(_n));
     }
@@ -121,61 +192,51 @@ private:
     uint32_t _n = 0;
     uint32_t _magic = 0;
     uint64_t _routes = 0;
-    uint32_t _dir_n = 0;  // 2^dir_bits + 1 with a directory, else 0
-    uint32_t _dir_shift = 0;
-    K _dir_base{};
-    K _dir_mask{};
+    detail::key_dir<K> _dir;
 };
+
 
 template <class K>
 void lpm_index<K>::lookup_bulk(const K* xs, uint32_t* out, uint32_t n) const {
     const K* first_keys = first();
     const lpm_chunk<K>* const* ch = chunks();
+    const uint32_t* d = dir();
+    // A large table misses in cache at every level: its lookups go stage by stage over the
+    // burst, each stage prefetching what the next reads, so that the misses of different
+    // addresses overlap. A small one is in L1/L2 and skips the prefetch stages.
+    const bool large = _n > small_chunks;
     for (uint32_t off = 0; off < n; off += burst) {
         const uint32_t m = n - off < burst ? n - off : burst;
         const K* x = xs + off;
-        const K* base[burst];
-        uint32_t len[burst];
-        uint32_t steps = 0;
-        // Level 1: the chunk index, through the directory when there is one. Searches of
-        // different lengths run in lockstep: a finished one (len 1) takes half = 0 steps.
+        if (large)
+            for (uint32_t i = 0; i < m; ++i)
+                __builtin_prefetch(d + _dir.slot(x[i]));
+        uint32_t lo[burst], len[burst];
         for (uint32_t i = 0; i < m; ++i) {
-            uint32_t lo = 0, l = _n;
-            narrow(x[i], lo, l);
-            base[i] = first_keys + lo;
-            len[i] = l;
-            __builtin_prefetch(base[i] + l / 2);
-            steps = l > steps ? l : steps;
-        }
-        while (steps > 1) {
-            for (uint32_t i = 0; i < m; ++i) {
-                const uint32_t half = len[i] / 2;
-                base[i] = (base[i][half] <= x[i]) ? base[i] + half : base[i];
-                len[i] -= half;
-                __builtin_prefetch(base[i] + len[i] / 2);
+            _dir.narrow(d, _n, x[i], lo[i], len[i]);
+            if (large) {
+                __builtin_prefetch(first_keys + lo[i]);
+                __builtin_prefetch(ch + lo[i]);
             }
-            steps -= steps / 2;
         }
-        // Level 2: inside the chunk.
         const lpm_chunk<K>* c[burst];
         for (uint32_t i = 0; i < m; ++i) {
-            c[i] = ch[base[i] - first_keys];
-            base[i] = c[i]->keys();
-            len[i] = c[i]->size();
-            __builtin_prefetch(base[i] + len[i] / 2);
-            steps = len[i] > steps ? len[i] : steps;
+            c[i] = ch[detail::pick(first_keys, lo[i], len[i], x[i])];
+            if (large)
+                __builtin_prefetch(c[i]);  // its header
         }
-        while (steps > 1) {
-            for (uint32_t i = 0; i < m; ++i) {
-                const uint32_t half = len[i] / 2;
-                base[i] = (base[i][half] <= x[i]) ? base[i] + half : base[i];
-                len[i] -= half;
-                __builtin_prefetch(base[i] + len[i] / 2);
+        if (large)
+            for (uint32_t i = 0; i < m; ++i)
+                c[i]->prefetch_slot(x[i]);
+        for (uint32_t i = 0; i < m; ++i) {
+            c[i]->narrow(x[i], lo[i], len[i]);
+            if (large) {
+                __builtin_prefetch(c[i]->keys() + lo[i]);
+                __builtin_prefetch(c[i]->values() + lo[i]);
             }
-            steps -= steps / 2;
         }
         for (uint32_t i = 0; i < m; ++i)
-            out[off + i] = c[i]->values()[base[i] - c[i]->keys()];
+            out[off + i] = c[i]->values()[detail::pick(c[i]->keys(), lo[i], len[i], x[i])];
     }
 }
 

@@ -56,7 +56,7 @@ addr "$H2" lan 2001:db8:9::5/64
 ip -n "$H2" route add default via 10.0.1.1
 ip -n "$H2" -6 route add default via fd00:1::1
 
-PORT="$(free_port)"
+PORT="$(free_port "$DUT")"
 SRV6D_SOCK="$LIVE_WORK/srv6d.sock"
 cat >"$LIVE_WORK/srv6d.conf" <<EOF
 [fpm]

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "fib/control/lpm_builder.hh"
@@ -202,6 +203,40 @@ TYPED_TEST(lpm_diff, large_tables_use_the_directory) {
     t = b.publish(old);
     check_all(b, t, ref, probes);
     b.retire_all(old);
+}
+
+TYPED_TEST(lpm_diff, tiny_and_edge_tables) {
+    // The directories' corner cases: 1, 2 and 3 intervals, prefixes at the ends of the key
+    // space, a host route at the very top; every boundary and its neighbours probed.
+    using K = TypeParam;
+    constexpr unsigned bits = key_traits<K>::bits;
+    const K top = static_cast<K>(~K{0});
+    const std::vector<std::vector<std::tuple<K, unsigned, uint32_t>>> tables = {
+        {},
+        {{K{0}, 0, 1}},
+        {{K{0}, 1, 2}},
+        {{static_cast<K>(K{1} << (bits - 1)), 1, 3}},
+        {{top, bits, 4}},
+        {{K{0}, bits, 5}, {top, bits, 6}},
+        {{K{0}, 0, 1}, {static_cast<K>(K{5} << (bits - 8)), 8, 2}, {top, bits, 3}},
+        {{static_cast<K>(K{0x12} << (bits - 8)), 16, 7}, {static_cast<K>(K{0x12} << (bits - 8)), 24, 8}},
+    };
+    for (const auto& routes : tables) {
+        lpm_builder<K> b;
+        reference_lpm<K> ref;
+        std::vector<K> probes = {K{0}, K{1}, top, static_cast<K>(top - 1)};
+        for (const auto& [a, l, nh] : routes) {
+            b.set(a, l, nh);
+            ref.routes[{l, static_cast<K>(a & prefix_mask<K>(l))}] = nh;
+            const K lo = static_cast<K>(a & prefix_mask<K>(l)), hi = prefix_last<K>(lo, l);
+            for (K p : {lo, hi, static_cast<K>(lo - 1), static_cast<K>(hi + 1), static_cast<K>(lo + 1)})
+                probes.push_back(p);
+        }
+        retire_batch old;
+        const auto* t = b.publish(old);
+        check_all(b, t, ref, probes);
+        b.retire_all(old);
+    }
 }
 
 TYPED_TEST(lpm_diff, prefix_map_matches_std_map) {

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# bench.sh [dataplane|lpm|compile|kernel|all] [-- extra args for the bench]: runs the benchmarks
+# BENCHMARKS.md publishes, from the release build (scripts/build.sh release builds them).
+#   dataplane  bench_dataplane_bench: srv6d's worker against the DPDK floor (7 interleaved reps)
+#   lpm        bench_dpdk_fib_bench --compare-only: srv6d's LPM against rte_lpm/rte_fib/rte_lpm6/rte_fib6
+#   compile    bench_fib_compile_bench: compiled tables' memory, updates/s with a reader, lookups
+#   kernel     bench/kernel_bench.sh: the Linux kernel's cycles per forwarded packet (root, netns)
+#   all        dataplane, lpm, compile, kernel
+# It prints the machine (CPU, TSC, load averages before and after) with every run. For the
+# dataplane it reserves 2 MiB hugepages when it may (root, BENCH_HUGEPAGES pages, default 256 =
+# 512 MiB) and gives the previous reservation back at the end; without them the bench falls back
+# to 4 KiB pages (--no-huge) and says so. The lcore is pinned to CPU BENCH_LCORE (default: the
+# last CPU).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what=${1:-all}
+shift || true
+[ "${1:-}" = "--" ] && shift
+build=${BUILD_DIR:-build}
+lcore=${BENCH_LCORE:-$(( $(nproc) - 1 ))}
+
+machine() {
+  echo "== $(date -u '+%F %T UTC') $(uname -r), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+  echo "== load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+with_hugepages() {
+  local want=${BENCH_HUGEPAGES:-256} before=""
+  if [ -w /proc/sys/vm/nr_hugepages ]; then
+    before=$(cat /proc/sys/vm/nr_hugepages)
+    if [ "$before" -lt "$want" ]; then
+      echo "$want" > /proc/sys/vm/nr_hugepages || true
+    fi
+    echo "== hugepages: $(grep -E 'HugePages_(Total|Free)' /proc/meminfo | tr -s ' ' | tr '\n' ' ')(reserved for this run; was $before)"
+  else
+    echo "== hugepages: not root, none reserved (the bench falls back to 4 KiB pages)"
+  fi
+  local rc=0
+  "$@" || rc=$?
+  if [ -n "$before" ]; then
+    echo "$before" > /proc/sys/vm/nr_hugepages || true
+  fi
+  return $rc
+}
+
+run_dataplane() {
+  ninja -C "$build" bench_dataplane_bench >/dev/null
+  machine
+  with_hugepages "$build/bench/bench_dataplane_bench" --lcore "$lcore" "$@" 2> >(grep -v 'encap-source' >&2)
+  machine
+}
+
+run_lpm() {
+  ninja -C "$build" bench_dpdk_fib_bench >/dev/null
+  machine
+  taskset -c "$lcore" "$build/bench/bench_dpdk_fib_bench" --compare-only "$@"
+  machine
+}
+
+run_compile() {
+  ninja -C "$build" bench_fib_compile_bench >/dev/null
+  machine
+  "$build/bench/bench_fib_compile_bench" "$@"
+  machine
+}
+
+run_kernel() {
+  machine
+  bash bench/kernel_bench.sh "$@"
+  machine
+}
+
+case "$what" in
+  dataplane) run_dataplane "$@" ;;
+  lpm) run_lpm "$@" ;;
+  compile) run_compile "$@" ;;
+  kernel) run_kernel "$@" ;;
+  all) run_dataplane; run_lpm; run_compile; run_kernel ;;
+  *) echo "usage: $0 [dataplane|lpm|compile|kernel|all] [-- args]" >&2; exit 2 ;;
+esac

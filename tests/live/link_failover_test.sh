@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# Live test of link state and ECMP local repair (docs/dataplane.md "Link state"): a route with
+# two paths over two DPDK ports, 32 UDP flows spread over them, one link's carrier lost at the
+# far end. srv6d must notice within its 100 ms poll, mark the port and its TAP mirror down, move
+# the flows of the dead path to the live one without waiting for zebra, leave the other flows
+# alone, and use both paths again when the link returns. The loss window is printed.
+#
+#   sudo tests/live/link_failover_test.sh [BUILD_DIR]
+#
+#   host1 [h0] ---- [d0] DUT: srv6d port p0 (tap pe0: 10.0.0.1/24)
+#                   [d1]      srv6d port p1 (tap pe1: 10.0.1.1/24) ---- [a0] R (10.0.1.2)
+#                   [d2]      srv6d port p2 (tap pe2: 10.0.2.1/24) ---- [b0] R (10.0.2.2)
+#   R owns 10.9.0.5 (the flows' sink). staticd routes 10.9.0.0/24 over both paths; zebra
+#   (dplane_fpm_nl) gives it to srv6d over FPM.
+#
+# Runs on any kernel (no SRv6 routes needed).
+set -u
+if [ $# -ge 1 ]; then
+	: "${SRV6D:=$1/apps/srv6d}" "${SRV6CTL:=$1/apps/srv6ctl}"
+	export SRV6D SRV6CTL
+fi
+source "$(dirname "$0")/lib.sh"
+
+live_require
+command -v ethtool >/dev/null || live_die "missing tool: ethtool"
+live_init "${LIVE_PREFIX:-s6l-$$}"
+
+DUT="$LIVE_PREFIX-dut"
+H1="$LIVE_PREFIX-h1"
+R="$LIVE_PREFIX-r"
+ns_add "$DUT"
+ns_add "$H1"
+ns_add "$R"
+veth "$DUT" d0 "$H1" h0
+veth "$DUT" d1 "$R" a0
+veth "$DUT" d2 "$R" b0
+for d in d0 d1 d2; do
+	# only the TAPs carry the kernel's addresses, and the kernel must not route what af_packet sees
+	ip netns exec "$DUT" sysctl -qw "net.ipv6.conf.$d.disable_ipv6=1" "net.ipv4.conf.$d.forwarding=0"
+done
+ip netns exec "$H1" ethtool -K h0 tx off >/dev/null 2>&1
+ip netns exec "$R" ethtool -K a0 tx off >/dev/null 2>&1
+ip netns exec "$R" ethtool -K b0 tx off >/dev/null 2>&1
+addr "$H1" h0 10.0.0.2/24
+ip -n "$H1" route add default via 10.0.0.1
+addr "$R" a0 10.0.1.2/24
+addr "$R" b0 10.0.2.2/24
+stub_if "$R" lan
+addr "$R" lan 10.9.0.5/24
+ip -n "$R" route add 10.0.0.0/24 via 10.0.2.1  # replies (pings only) over the link that stays up
+# the sink takes the flows on either link
+ip netns exec "$R" sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0 \
+	net.ipv4.conf.a0.rp_filter=0 net.ipv4.conf.b0.rp_filter=0
+
+PORT="$(free_port "$DUT")"
+SRV6D_SOCK="$LIVE_WORK/srv6d.sock"
+cat >"$LIVE_WORK/srv6d.conf" <<EOF
+[fpm]
+listen = 127.0.0.1
+port = $PORT
+resync-quiet-ms = 1000
+[mgmt]
+socket = $SRV6D_SOCK
+[log]
+level = info
+[eal]
+args = -l 0 --no-pci --no-huge -m 512 --no-telemetry --log-level=lib.eal:error
+[dataplane]
+enabled = true
+mbufs = 16383
+port = p0 net_af_packet0,iface=d0 tap=pe0
+port = p1 net_af_packet1,iface=d1 tap=pe1
+port = p2 net_af_packet2,iface=d2 tap=pe2
+EOF
+ip netns exec "$DUT" "$SRV6D" -c "$LIVE_WORK/srv6d.conf" >"$LIVE_WORK/srv6d.log" 2>&1 &
+SRV6D_PID=$!
+echo "$SRV6D_PID" >"$LIVE_WORK/srv6d.pid"
+LIVE_PIDS+=("$SRV6D_PID")
+wait_until 20 "srv6d up with its TAPs" eval "[ -S $SRV6D_SOCK ] && ip -n $DUT link show pe2 >/dev/null" ||
+	{ tail -30 "$LIVE_WORK/srv6d.log" >&2; live_die "srv6d did not come up"; }
+for t in pe0 pe1 pe2; do ip -n "$DUT" link set "$t" up; done
+addr "$DUT" pe0 10.0.0.1/24
+addr "$DUT" pe1 10.0.1.1/24
+addr "$DUT" pe2 10.0.2.1/24
+
+printf 'hostname dut\nfpm address 127.0.0.1 port %s\n' "$PORT" >"$LIVE_WORK/dut-zebra.conf"
+# staticd's two-path route: zebra re-evaluates it on link changes (a kernel route's dead path
+# is not revived by zebra when the link returns)
+printf 'hostname dut\nip route 10.9.0.0/24 10.0.1.2\nip route 10.9.0.0/24 10.0.2.2\n' >"$LIVE_WORK/dut-staticd.conf"
+frr_start "$DUT" zebra "$LIVE_WORK/dut-zebra.conf" -M dplane_fpm_nl
+frr_start "$DUT" staticd "$LIVE_WORK/dut-staticd.conf"
+
+paths_in_srv6d() { # the number of paths srv6d has for 10.9.0.0/24
+	srv6ctl show routes --json | jq -r '[.. | objects | select(.prefix? == "10.9.0.0/24")][0]
+		| [.. | objects | select(.gateway? != null)] | length'
+}
+check "the two-path route reached srv6d over FPM" wait_until 20 "10.9.0.0/24 with 2 paths in srv6d" \
+	eval '[ "$(paths_in_srv6d)" = 2 ]'
+# neighbors: the kernel resolves them through the TAPs, srv6d mirrors them
+ping4() { ip netns exec "$1" "$LIVE_PY" "$LIVE_HOME/icmp_ping.py" -c 1 -W 1 "$2"; }
+check "the DUT's kernel reaches both next hops through the TAPs" eval \
+	'wait_until 10 "10.0.1.2" ping4 "$DUT" 10.0.1.2 && wait_until 10 "10.0.2.2" ping4 "$DUT" 10.0.2.2'
+check "host1 reaches the sink through srv6d" wait_until 15 "host1 -> 10.9.0.5" ping4 "$H1" 10.9.0.5
+
+ifx_a0="$(ip -n "$R" -j link show a0 | jq -r '.[0].ifindex')"
+port_up() { srv6ctl show counters --json | jq -r --arg p "$1" '.ports[] | select(.name == $p) | .linkUp // false'; }
+flows() { # flows LOG SECONDS: 32 flows from host1 to the sink, recorded by R
+	rm -f "$LIVE_WORK/recv.stop"
+	ip netns exec "$R" "$LIVE_PY" "$LIVE_HOME/flow_tool.py" recv "$1" "$LIVE_WORK/recv.stop" &
+	local rcv=$!
+	LIVE_PIDS+=("$rcv")
+	sleep 0.3
+	ip netns exec "$H1" "$LIVE_PY" "$LIVE_HOME/flow_tool.py" send 10.9.0.5 "$2" >"$1.sent"
+	sleep 0.3
+	touch "$LIVE_WORK/recv.stop"
+	wait "$rcv"
+}
+paths_used() { jq -r '[.[] | .[4]] | unique | length' "$1"; }
+
+# ---- both paths in use ------------------------------------------------------------------------
+flows "$LIVE_WORK/steady.json" 1
+check "the 32 flows use both paths" eval '[ "$(paths_used "$LIVE_WORK/steady.json")" = 2 ]'
+
+# ---- a0 loses carrier (the far end goes down): p1 and its flows ---------------------------------
+rm -f "$LIVE_WORK/recv.stop"
+ip netns exec "$R" "$LIVE_PY" "$LIVE_HOME/flow_tool.py" recv "$LIVE_WORK/fail.json" "$LIVE_WORK/recv.stop" &
+RCV=$!
+LIVE_PIDS+=("$RCV")
+sleep 0.3
+ip netns exec "$H1" "$LIVE_PY" "$LIVE_HOME/flow_tool.py" send 10.9.0.5 4 >"$LIVE_WORK/fail.sent" &
+SND=$!
+sleep 1.5
+FAIL_AT="$(date +%s.%N)"
+ip -n "$R" link set a0 down
+wait "$SND"
+sleep 0.3
+touch "$LIVE_WORK/recv.stop"
+wait "$RCV"
+res="$("$LIVE_PY" "$LIVE_HOME/flow_tool.py" analyse "$LIVE_WORK/fail.json" "$FAIL_AT" "$ifx_a0")"
+live_log "link a0 down at $FAIL_AT: $res"
+grep -E "port p1 link (down|up)" "$LIVE_WORK/srv6d.log" >&2
+on_failed="$(jq -r .on_failed_path <<<"$res")"
+check "some flows were on the failed path" eval '[ "$on_failed" -gt 0 ]'
+check "every one of them moved to the live path" eval '[ "$(jq -r .moved <<<"$res")" = "$on_failed" ]'
+check "the flows on the live path lost nothing" eval '[ "$(jq -r .others_lost <<<"$res")" = 0 ]'
+check "the loss window stays under 500 ms (poll 100 ms)" eval \
+	'[ "$(jq -r ".window_max_ms // 1e9 | . < 500" <<<"$res")" = true ]'
+check "srv6d logged the link down" grep -q "port p1 link down" "$LIVE_WORK/srv6d.log"
+check "show counters: p1 link down" eval '[ "$(port_up p1)" = false ]'
+check "the TAP mirror pe1 is down (the kernel and zebra see it)" eval \
+	'! ip -n "$DUT" link show pe1 | grep -q "state UP"'
+
+# ---- a0 back: both paths again -----------------------------------------------------------------
+ip -n "$R" link set a0 up
+check "show counters: p1 link up again" wait_until 5 "p1 up" eval '[ "$(port_up p1)" = true ]'
+check "srv6d logged the link up" grep -q "port p1 link up" "$LIVE_WORK/srv6d.log"
+# The TAP comes back up; the kernel (and zebra, then srv6d) restore the second path.
+check "srv6d has both paths again" wait_until 20 "2 paths" eval '[ "$(paths_in_srv6d)" = 2 ]'
+wait_until 10 "10.0.1.2 again" ping4 "$DUT" 10.0.1.2 >/dev/null
+flows "$LIVE_WORK/back.json" 1
+check "the flows use both paths again" eval '[ "$(paths_used "$LIVE_WORK/back.json")" = 2 ]'
+
+srv6ctl show counters >"$LIVE_WORK/counters.txt"
+cat "$LIVE_WORK/counters.txt"
+live_finish
