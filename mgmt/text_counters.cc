@@ -66,6 +66,9 @@ std::string format_counters(const pb::Counters& c) {
         out += fmt::format("\nNeighbor resolution (for rewritten packets): {} requested, {} lost (queue full), {} "
                            "sent to the kernel, {} rate-limited, {} failed\n",
                            nr.queued(), nr.queue_full(), nr.sent(), nr.rate_limited(), nr.failed());
+    if (nr.held() || nr.hold_dropped())
+        out += fmt::format("Held for an unresolved neighbor: {} held, {} sent once resolved, {} dropped\n", nr.held(),
+                           nr.released(), nr.hold_dropped());
     return out;
 }
 

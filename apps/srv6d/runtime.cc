@@ -218,6 +218,10 @@ void control_plane::fill_counters(::mgmt::pb::Counters& c) const {
     nr->set_sent(s.resolve_sent);
     nr->set_rate_limited(s.resolve_limited);
     nr->set_failed(s.resolve_failed);
+    nr->set_held(s.held);
+    nr->set_released(s.released);
+    nr->set_hold_dropped(s.drops[static_cast<size_t>(fwd::drop_reason::neigh_hold_full)] +
+                         s.drops[static_cast<size_t>(fwd::drop_reason::neigh_hold_timeout)]);
     auto* ic = c.mutable_icmp();
     for (size_t k = 0; k < fwd::icmp_kinds; ++k) {
         auto* o = ic->add_sent();

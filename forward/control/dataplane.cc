@@ -34,6 +34,7 @@ struct dataplane::raw {
     uint64_t chained = 0;
     std::array<uint64_t, headend_modes> headend{};
     uint64_t resolve_queued = 0, resolve_lost = 0, resolve_sent = 0, resolve_limited = 0, resolve_failed = 0;
+    uint64_t held = 0, released = 0;
     std::array<uint64_t, icmp_kinds> icmp{};
     uint64_t icmp_rate_limited = 0, icmp_no_source = 0;
 };
@@ -326,6 +327,8 @@ dataplane::raw dataplane::sum() const {
             r.headend[m] += c.headend[m].get();
         r.resolve_queued += c.resolve_queued.get();
         r.resolve_lost += c.resolve_lost.get();
+        r.held += c.held.get();
+        r.released += c.released.get();
         for (size_t k = 0; k < icmp_kinds; ++k)
             r.icmp[k] += c.icmp.sent[k].get();
         r.icmp_rate_limited += c.icmp.rate_limited.get();
@@ -386,6 +389,8 @@ counters_snapshot dataplane::counters() const {
         s.headend[m] = now.headend[m] - b.headend[m];
     s.resolve_queued = now.resolve_queued - b.resolve_queued;
     s.resolve_lost = now.resolve_lost - b.resolve_lost;
+    s.held = now.held - b.held;
+    s.released = now.released - b.released;
     s.resolve_sent = now.resolve_sent - b.resolve_sent;
     s.resolve_limited = now.resolve_limited - b.resolve_limited;
     s.resolve_failed = now.resolve_failed - b.resolve_failed;

@@ -79,6 +79,8 @@ struct counters_snapshot {
     // Neighbor resolution for rewritten packets: requests the workers queued, those refused by
     // a full queue, and what the control thread did with them (count_resolutions).
     uint64_t resolve_queued = 0, resolve_lost = 0, resolve_sent = 0, resolve_limited = 0, resolve_failed = 0;
+    // Packets held for an unresolved neighbor and those sent once it was (worker_hold.hh).
+    uint64_t held = 0, released = 0;
     std::array<uint64_t, icmp_kinds> icmp{};  // ICMP messages sent, by icmp_kind
     uint64_t icmp_rate_limited = 0, icmp_no_source = 0;
     unsigned workers = 0;

@@ -111,6 +111,9 @@ struct alignas(64) worker_counters {
     // Neighbor resolution requests for rewritten packets (resolve_queue.hh): handed to the
     // control thread, and refused because its ring was full.
     counter resolve_queued, resolve_lost;
+    // Packets held while their neighbor was resolved (worker_hold.hh), and those that left once
+    // it was; the rest were dropped (drop reasons neigh_hold_full, neigh_hold_timeout).
+    counter held, released;
     icmp_counters icmp;
 
     void drop(drop_reason r) noexcept { drops[static_cast<size_t>(r)].add(1); }

@@ -12,6 +12,7 @@
 #include "forward/datapath/worker_endpoint.hh"
 #include "forward/datapath/worker_forward.hh"
 #include "forward/datapath/worker_headend.hh"
+#include "forward/datapath/worker_hold.hh"
 #include "forward/datapath/worker_icmp.hh"
 #include "forward/datapath/worker_l2.hh"
 #include "forward/datapath/worker_local.hh"
@@ -32,6 +33,14 @@ worker::worker(std::vector<rx_queue> rx, uint16_t tx_queue, published tables, rt
     _he.hdr_pool = hdr_pool;
 }
 
+worker::~worker() {
+    for (hold_slot& s : _hold)
+        for (uint8_t i = 0; i < s.n; ++i)
+            rte_pktmbuf_free(s.pk[i].m);
+}
+
+void worker::expire_held(uint64_t now) { expire_old(now); }
+
 void worker::set_icmp_limit(uint32_t rate, uint32_t burst) {
     _icmp_rate = rate;
     _icmp_burst = burst == 0 ? 1 : burst;
@@ -43,6 +52,10 @@ uint32_t worker::poll() {
     const fib::dataplane_view* fv = _tables.fib->load();
     const adj_view* av = _tables.adj->load();
     _av = av;  // tx() reads it for injected packets too: never one from before a quiescent state
+    if (_held != 0) {
+        release_held(av);
+        expire_old(rte_rdtsc());
+    }
     uint32_t got = 0;
     rte_mbuf* pkts[burst_size];
     for (const rx_queue& q : _rx) {
@@ -94,6 +107,8 @@ void worker::process(rte_mbuf** pkts, uint16_t n, uint16_t in_port, const fib::d
     _fv = fv;
     _av = av;
     _in = in;
+    if (_held != 0)
+        release_held(av);  // before this burst: held packets leave first
     _outer_from = UINT32_MAX;
     _l2_from = UINT32_MAX;
 

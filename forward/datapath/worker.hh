@@ -44,6 +44,9 @@ public:
     // a packet it rewrote (resolve_queue.hh); nullptr: nobody to ask.
     worker(std::vector<rx_queue> rx, uint16_t tx_queue, published tables, rte_mempool* hdr_pool,
            worker_counters& counters, rte_ring* resolve = nullptr);
+    ~worker();  // frees the packets it still holds
+    worker(const worker&) = delete;
+    worker& operator=(const worker&) = delete;
 
     // One pass: load both snapshots, receive a burst from every queue, process, transmit.
     // Returns the packets received. Call the RCU quiescent state after it.
@@ -55,6 +58,10 @@ public:
     void flush();
 
     worker_counters& counters() { return _c; }
+    // Drops what was held for a neighbor longer than the hold time as of TSC `now` (poll() calls
+    // it; public so that a test need not wait a second). worker_hold.hh.
+    void expire_held(uint64_t now);
+    unsigned held() const { return _held; }
     // ICMP messages this worker may send: a token bucket of `rate` per second and `burst`
     // (RFC 4443 §2.4(f)); rate 0: none at all (worker_icmp.hh).
     void set_icmp_limit(uint32_t rate, uint32_t burst);
@@ -74,6 +81,10 @@ private:
     void drop(pkt& p, drop_reason r);
     void punt(pkt& p);
     void want_neighbor(uint16_t port, rib::family af, const uint8_t* addr);
+    // A rewritten packet whose neighbor is unresolved waits for it (worker_hold.hh).
+    void hold(pkt& p, uint16_t port, rib::family naf, const uint8_t* addr);
+    void release_held(const adj_view* av);
+    void expire_old(uint64_t now);
     bool is_own(const pkt& p) const;
     // ICMP errors and own addresses reached through the VPN (worker_icmp.hh, worker_local.hh).
     bool icmp_send(pkt& p, icmp_kind k, uint8_t type, uint8_t code, uint32_t rest, vrf::vrf_id vrf,
@@ -133,6 +144,30 @@ private:
     resolve_request _last_req;
     uint64_t _last_req_tsc = 0;
     static_assert(max_ports <= 32);
+
+    // Packets held while their neighbor is resolved, as Linux queues a few per neighbor
+    // (unres_qlen): preallocated, owned by this worker alone. A slot is one neighbor (port,
+    // family, address) and holds its packets in arrival order; they leave when a newer adjacency
+    // snapshot has the neighbor, or are dropped after hold_time (worker_hold.hh).
+    static constexpr unsigned hold_neighbors = 64, hold_per_neighbor = 3;
+    struct held_pkt {
+        rte_mbuf* m;
+        uint64_t since;  // TSC when held
+        uint16_t l3;
+        uint8_t af;
+    };
+    struct hold_slot {
+        uint8_t n = 0;  // packets held; 0: free
+        uint8_t naf = 0;
+        uint16_t port = 0;
+        uint8_t addr[16]{};
+        held_pkt pk[hold_per_neighbor];
+    };
+    hold_slot _hold[hold_neighbors];
+    unsigned _held = 0;                // packets held, all slots
+    const adj_view* _hold_av = nullptr;  // the snapshot the held packets missed in
+    uint64_t _hold_epoch = 0;
+    uint64_t _hold_next_check = 0;     // TSC of the next expiry scan
 };
 
 }  // namespace fwd

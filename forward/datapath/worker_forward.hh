@@ -4,6 +4,7 @@
 #include <rte_mbuf.h>
 
 #include "forward/datapath/worker_classify.hh"
+#include "forward/datapath/worker_hold.hh"
 #include "forward/datapath/worker_icmp.hh"
 #include "forward/datapath/worker_local.hh"
 #include "forward/datapath/worker_pkt.hh"
@@ -15,6 +16,9 @@ inline void worker::do_forward(pkt& p, const fib::compiled_nh& nh) {
     const fib::nh_via& via = nh.via();
     const port_info* out;
     const mac_addr* mac;
+    uint16_t miss_port = port_none;  // the neighbor is unresolved: the packet waits for it
+    rib::family miss_af{};
+    const uint8_t* miss_nb = nullptr;
     if (via.gw_family != 0 && nh.index() == _l2_from) {
         out = _l2_port;
         mac = _l2_mac;
@@ -48,8 +52,9 @@ inline void worker::do_forward(pkt& p, const fib::compiled_nh& nh) {
                 return expire(p);
             if (pristine(p))  // the host resolves it and forwards this one itself
                 return punt(p);
-            want_neighbor(out->port_id, naf, nb);
-            return drop(p, drop_reason::neigh_unresolved);
+            miss_port = out->port_id;  // held below, once TTL and MTU are done
+            miss_af = naf;
+            miss_nb = nb;
         }
     }
     if (!(p.flags & f_no_ttl)) {
@@ -62,6 +67,8 @@ inline void worker::do_forward(pkt& p, const fib::compiled_nh& nh) {
     } else if (p.m->pkt_len - p.l3u() > out->mtu) {
         return drop(p, drop_reason::mtu_exceeded);
     }
+    if (miss_port != port_none)
+        return hold(p, miss_port, miss_af, miss_nb);
     l2_write(p, *out, *mac);
 }
 

@@ -4,6 +4,7 @@
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 
+#include "forward/datapath/worker_hold.hh"
 #include "forward/datapath/worker_pkt.hh"
 
 namespace fwd {
@@ -14,10 +15,8 @@ inline void worker::l2_out(pkt& p, const port_info& port, rib::family naf, const
     if (p.m->pkt_len - p.l3u() > port.mtu)
         return drop(p, drop_reason::mtu_exceeded);
     const mac_addr* mac = _av->neighbor_mac(port.port_id, naf, addr);
-    if (mac == nullptr) {
-        want_neighbor(port.port_id, naf, addr);
-        return drop(p, drop_reason::neigh_unresolved);
-    }
+    if (mac == nullptr)
+        return hold(p, port.port_id, naf, addr);
     l2_write(p, port, *mac);
 }
 

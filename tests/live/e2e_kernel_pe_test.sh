@@ -49,6 +49,14 @@ check "encap source is the configured one" eval \
 # PE1's kernel pings PE2 over the core TAP: ND through the kernel; srv6d then has fc00:12::2
 check "PE1's kernel reaches PE2 across the core port (ND through the kernel)" ping6 "$PE1" fc00:12::2
 check "srv6d mirrors the core neighbor" wait_until 5 "fc00:12::2 in srv6d" neigh_in core fc00:12::2
+# The first VPN packet towards a CE PE1's kernel has not resolved: srv6d decapsulates it, holds
+# it while the kernel resolves 10.1.0.2 on the TAP, then sends it (docs/host-path.md). One echo,
+# one reply, no retry: Linux as a PE does the same (unres_qlen).
+check "the first echo CE2-red -> CE1-red, towards an unresolved CE1-red, is held, not lost" \
+	ping4 "$CE2R" 10.1.0.2 1
+srv6ctl show counters --json | jq -c '.neighResolution' >&2
+check "srv6d held it and sent it once resolved" eval \
+	'[ "$(srv6ctl show counters --json | jq -r ".neighResolution.released // 0")" -ge 1 ]'
 e2e_warm_all || live_log "warm-up incomplete"
 
 # ---- red: both directions, IPv4 and IPv6 ---------------------------------------------------------

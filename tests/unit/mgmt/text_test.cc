@@ -350,6 +350,21 @@ TEST_F(TextTest, CountersShowNeighborResolutionOnlyWhenAsked) {
         << text;
 }
 
+TEST_F(TextTest, CountersShowHeldPacketsOnlyWhenAny) {
+    pb::Counters c;
+    c.set_dataplane(true);
+    c.set_workers(1);
+    EXPECT_EQ(format_counters(c).find("Held for"), std::string::npos);
+    auto* nr = c.mutable_neigh_resolution();
+    nr->set_queued(1);
+    nr->set_held(3);
+    nr->set_released(1);
+    nr->set_hold_dropped(2);
+    const std::string text = format_counters(c);
+    EXPECT_NE(text.find("\nHeld for an unresolved neighbor: 3 held, 1 sent once resolved, 2 dropped\n"), std::string::npos)
+        << text;
+}
+
 TEST_F(TextTest, CountersShowIcmpOnlyWhenAny) {
     pb::Counters c;
     c.set_dataplane(true);
