@@ -37,6 +37,8 @@ struct daemon_view {
     std::function<void(pb::Counters&)> counters;
     std::function<void()> clear_counters;
     std::function<void(pb::NeighborTable&)> neighbors;
+    // Changes the log level; returns an error text ("" when done). Absent: not supported.
+    std::function<std::string(const std::string& level, pb::LogLevel&)> set_log_level;
 };
 
 // Dispatches on the request's command; a request without a known command gets an error

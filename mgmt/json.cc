@@ -68,6 +68,7 @@ std::string to_json(const pb::Response& r) {
     case pb::Response::kEncapSource: return print(r.encap_source(), true);
     case pb::Response::kCounters: return print(r.counters(), true);
     case pb::Response::kNeighbors: return print(r.neighbors(), true);
+    case pb::Response::kLogLevel: return print(r.log_level(), true);
     case pb::Response::RESULT_NOT_SET: break;
     }
     return print(r, true);  // an error response, or one from a newer srv6d

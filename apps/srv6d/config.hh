@@ -30,6 +30,7 @@ struct config {
     std::string mgmt_socket = "/run/srv6d/srv6d.sock";
     // [log]
     util::level log_level = util::level::info;
+    util::target log_target = util::target::automatic;  // the journal under systemd, else stderr
     // [eal]
     std::vector<std::string> eal_args;      // defaults to fwd::default_eal_args()
     // [dataplane]
@@ -56,6 +57,7 @@ enum class action : uint8_t { run, help, version, error };
 
 struct parse_result {
     action what = action::run;
+    bool check_only = false;  // --check-config FILE: validate, print the verdict, do not start
     config cfg;
     std::string text;  // help or version text, or the error (naming the key and the value)
 };
