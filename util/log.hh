@@ -71,9 +71,14 @@ void write_limited(const void* site, level l, std::string_view msg);
 // all: every count held, windows over or not (at exit).
 void flush_suppressed(bool all = false);
 
+// Debug lines are never held back: whoever turns debug on wants every update.
 template <typename... Args>
 void log(level l, fmt::format_string<Args...> f, Args&&... args) {
-    if (l <= current_level())
+    if (l > current_level())
+        return;
+    if (l == level::debug)
+        write(l, fmt::format(f, std::forward<Args>(args)...));
+    else
         write_limited(static_cast<fmt::string_view>(f).data(), l, fmt::format(f, std::forward<Args>(args)...));
 }
 

@@ -179,6 +179,18 @@ TEST(Log, NextLineAfterTheWindowCarriesTheCount) {
     util::set_repeat_policy({});
 }
 
+TEST(Log, DebugLinesAreNeverHeldBack) {
+    capture_stderr cap;
+    util::set_target(util::target::stderr_lines);
+    util::set_level(util::level::debug);
+    util::set_repeat_policy({2, 1h});
+    for (int i = 0; i < 50; ++i)
+        util::log(util::level::debug, "fpm: +route 10.0.{}.0/24", i);
+    util::set_level(util::level::info);
+    util::set_repeat_policy({});
+    EXPECT_EQ(count_of(cap.text(), "fpm: +route"), 50u);
+}
+
 TEST(Log, LevelFiltersBeforeTheRepeatFilter) {
     capture_stderr cap;
     util::set_level(util::level::warn);
