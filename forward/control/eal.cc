@@ -25,7 +25,8 @@ std::vector<std::string> split_args(const std::string& s) {
     return out;
 }
 
-std::string eal_preflight(const std::vector<std::string>& args, const std::string& hugepages_dir) {
+std::string eal_preflight(const std::vector<std::string>& args, const std::string& hugepages_dir,
+                          const std::string& mounts) {
     const auto has = [&](std::string_view a) { return std::find(args.begin(), args.end(), a) != args.end(); };
     if (has("--no-huge")) {
         if (has("--in-memory"))
@@ -42,8 +43,17 @@ std::string eal_preflight(const std::vector<std::string>& args, const std::strin
         if (in >> n)
             free_pages += n;
     }
-    if (free_pages > 0)
-        return {};
+    if (free_pages > 0) {
+        // Without --in-memory, EAL maps its pages from a hugetlbfs mount.
+        if (has("--in-memory"))
+            return {};
+        std::ifstream in(mounts);
+        for (std::string line; std::getline(in, line);)
+            if (line.find(" hugetlbfs ") != std::string::npos)
+                return {};
+        return "no hugetlbfs mounted (" + mounts +
+               "): add --in-memory to eal.args (the default has it) or mount one (mount -t hugetlbfs nodev /dev/hugepages)";
+    }
     return "no free hugepages (" + hugepages_dir +
            "/*/free_hugepages are all 0): reserve some (echo 512 > "
            "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages, or hugepages=N on the kernel command line; "

@@ -226,6 +226,13 @@ TEST(Config, EalPreflightSaysWhatIsMissing) {
     EXPECT_NE(e.find("--no-huge -m 256 --no-shconf"), std::string::npos) << e;
     std::ofstream(dir / "hugepages-2048kB" / "free_hugepages") << "12\n";
     EXPECT_EQ(fwd::eal_preflight(fwd::default_eal_args(), dir.string()), "");
+    // Pages but no --in-memory: a hugetlbfs mount is needed.
+    std::ofstream(dir / "mounts") << "proc /proc proc rw 0 0\n";
+    const std::vector<std::string> no_in_memory{"-l", "0", "--no-pci"};
+    EXPECT_NE(fwd::eal_preflight(no_in_memory, dir.string(), (dir / "mounts").string()).find("no hugetlbfs mounted"),
+              std::string::npos);
+    std::ofstream(dir / "mounts", std::ios::app) << "hugetlbfs /dev/hugepages hugetlbfs rw,pagesize=2M 0 0\n";
+    EXPECT_EQ(fwd::eal_preflight(no_in_memory, dir.string(), (dir / "mounts").string()), "");
     std::filesystem::remove_all(dir);
 }
 
