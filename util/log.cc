@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 #include <syslog.h>
+#include <unistd.h>
 #include <systemd/sd-journal.h>
 
 #include <atomic>
@@ -29,9 +30,15 @@ std::mutex g_repeat_mutex;
 repeat_policy g_policy;
 std::unordered_map<const void*, site_state> g_sites;
 
+// sd_journal_send drops a message silently when no journald listens: then the stderr line.
+bool journal_available() {
+    static const bool available = access("/run/systemd/journal/socket", W_OK) == 0;
+    return available;
+}
+
 void write_locked(level l, std::string_view msg) {
     const target t = g_target.load(std::memory_order_relaxed);
-    if (t == target::journal) {
+    if (t == target::journal && journal_available()) {
         // SYSLOG_IDENTIFIER as journalctl -t expects; PRIORITY is syslog's.
         if (sd_journal_send("MESSAGE=%.*s", static_cast<int>(msg.size()), msg.data(), "PRIORITY=%d", syslog_priority(l),
                             "SYSLOG_IDENTIFIER=srv6d", nullptr) == 0)

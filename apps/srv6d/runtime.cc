@@ -52,10 +52,10 @@ void notify(const std::string& state) {
         log(level::warn, "srv6d: cannot notify systemd ({}): {}", state.substr(0, state.find('\n')), std::strerror(-rc));
 }
 
-std::string join(const std::vector<std::string>& v) {
+std::string join(const std::vector<std::string>& v, std::string_view sep = " ") {
     std::string out;
     for (const auto& s : v)
-        out += (out.empty() ? "" : " ") + s;
+        out += (out.empty() ? "" : std::string(sep)) + s;
     return out;
 }
 

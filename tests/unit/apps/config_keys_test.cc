@@ -174,8 +174,10 @@ TEST(ConfigKeys, ManPageListsEveryKeyWithItsDefault) {
             ADD_FAILURE() << k.key() << " is not in man/srv6d.conf.5";
             continue;
         }
-        if (*k.def)
-            EXPECT_NE(it->second.find(k.def), std::string::npos) << k.key() << ": man/srv6d.conf.5 does not show the default " << k.def;
+        if (*k.def) {
+            EXPECT_NE(it->second.find(k.def), std::string::npos)
+                << k.key() << ": man/srv6d.conf.5 does not show the default " << k.def;
+        }
     }
     for (const auto& [key, text] : entries)
         EXPECT_NE(find_config_key(key), nullptr) << "man/srv6d.conf.5 documents '" << key << "', which srv6d does not know";
