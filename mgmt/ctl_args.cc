@@ -68,7 +68,8 @@ bool parse_words(const std::vector<std::string>& words, pb::Request& req, std::s
         return false;
     }
     constexpr std::array<std::string_view, 3> verbs{"show", "clear", "set"};
-    const auto verb = match(words[0], verbs, error);
+    // `s` meant `show` before `set` existed, and is the word typed most: it stays `show`.
+    const auto verb = words[0] == "s" ? std::optional<std::string_view>("show") : match(words[0], verbs, error);
     if (!verb)
         return false;
     if (*verb == "set") {

@@ -35,6 +35,29 @@ TEST(CtlArgs, ShowEachThing) {
     EXPECT_FALSE(p.args->request.show_routes().has_table());
 }
 
+TEST(CtlArgs, SetLogLevel) {
+    auto p = parse({"set", "log-level", "debug"});
+    ASSERT_TRUE(p.args) << p.error;
+    EXPECT_EQ(p.args->request.set_log_level().level(), "debug");
+    p = parse({"se", "l", "w", "json"});  // abbreviated, trailing json
+    ASSERT_TRUE(p.args) << p.error;
+    EXPECT_EQ(p.args->request.set_log_level().level(), "warn");
+    EXPECT_TRUE(p.args->json);
+    p = parse({"set", "log-level", "loud"});
+    ASSERT_FALSE(p.args);
+    EXPECT_EQ(p.error, "unknown command 'loud'; one of: error, warn, info, debug");
+    p = parse({"set", "log-level"});
+    ASSERT_FALSE(p.args);
+    EXPECT_EQ(p.error, "log-level needs a level: error, warn, info or debug");
+    p = parse({"s", "fpm"});
+    ASSERT_TRUE(p.args) << "s stays show";
+    EXPECT_TRUE(p.args->request.has_show_fpm());
+    p = parse({"se", "log-level", "info"});
+    ASSERT_TRUE(p.args) << p.error;
+    EXPECT_TRUE(p.args->request.has_set_log_level());
+    EXPECT_FALSE(parse({"set", "log-level", "info", "extra"}).args);
+}
+
 TEST(CtlArgs, RoutesTable) {
     auto p = parse({"show", "routes", "table", "100"});
     ASSERT_TRUE(p.args) << p.error;
