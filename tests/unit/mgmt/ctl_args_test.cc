@@ -112,6 +112,7 @@ TEST(CtlArgs, Help) {
     EXPECT_NE(ctl_usage().find("show encap-source"), std::string::npos);
     EXPECT_NE(ctl_usage().find("show counters"), std::string::npos);
     EXPECT_NE(ctl_usage().find("clear counters"), std::string::npos);
+    EXPECT_NE(ctl_usage().find("set log-level"), std::string::npos);
     EXPECT_NE(ctl_usage().find("--socket"), std::string::npos);
 }
 
@@ -148,7 +149,7 @@ TEST(CtlArgs, Counters) {
 
 TEST(CtlArgs, Errors) {
     expect_error({}, "missing command");
-    expect_error({"frobnicate"}, "unknown command 'frobnicate'; one of: show, clear");
+    expect_error({"frobnicate"}, "unknown command 'frobnicate'; one of: show, clear, set");
     expect_error({"show"}, "show what? fpm, routes, nexthops, sids, vrfs, encap-source, counters or neighbors");
     expect_error({"clear"}, "clear what? counters");
     expect_error({"clear", "routes"}, "unknown command 'routes'; one of: counters");
