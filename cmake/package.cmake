@@ -21,6 +21,7 @@ set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "frr, dpdk")
 # Always a /usr package (Debian's layout), whatever prefix `cmake --install` defaults to. DESTDIR
 # staging, so that install(CODE)'s absolute /etc and /lib/systemd/system land in the package.
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_INSTALL_PREFIX /usr)  # the prefix DESTDIR staging installs with
 set(CPACK_SET_DESTDIR ON)
 # conffiles: an edited /etc/srv6d/srv6d.conf survives upgrades (dpkg asks before replacing it).
 file(WRITE ${CMAKE_BINARY_DIR}/dist/deb/conffiles "/etc/srv6d/srv6d.conf\n")
