@@ -10,6 +10,8 @@ if(_dpdk_opts)
   set_target_properties(PkgConfig::DPDK PROPERTIES INTERFACE_COMPILE_OPTIONS "${_dpdk_opts}")
 endif()
 pkg_check_modules(LIBNL REQUIRED IMPORTED_TARGET libnl-3.0 libnl-genl-3.0 libnl-route-3.0)
+# sd_journal_send (util/log), sd_notify (apps/srv6d): the journal and systemd's Type=notify.
+pkg_check_modules(SYSTEMD REQUIRED IMPORTED_TARGET libsystemd)
 
 find_package(Threads REQUIRED)
 find_package(fmt REQUIRED)

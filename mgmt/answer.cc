@@ -87,6 +87,17 @@ pb::Response answer(const pb::Request& req, const daemon_view& d) {
         else
             resp.set_error("this srv6d has no compiled tables");
         break;
+    case pb::Request::kSetLogLevel: {
+        if (!d.set_log_level) {
+            resp.set_error("this srv6d cannot change its log level");
+            break;
+        }
+        if (std::string e = d.set_log_level(req.set_log_level().level(), *resp.mutable_log_level()); !e.empty()) {
+            resp.clear_log_level();
+            resp.set_error(std::move(e));
+        }
+        break;
+    }
     case pb::Request::CMD_NOT_SET:
         resp.set_error("unknown or empty request (is srv6ctl newer than srv6d?)");
         break;

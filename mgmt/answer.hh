@@ -42,6 +42,8 @@ struct daemon_view {
     std::function<void(pb::NeighborTable&)> neighbors;
     // `show route ADDR`: the compiled tables' answer into the response (absent: no tables).
     std::function<void(const pb::ShowRoute&, pb::Response&)> route_lookup;
+    // Changes the log level; returns an error text ("" when done). Absent: not supported.
+    std::function<std::string(const std::string& level, pb::LogLevel&)> set_log_level;
 };
 
 // Dispatches on the request's command; a request without a known command gets an error

@@ -67,10 +67,34 @@ bool parse_words(const std::vector<std::string>& words, pb::Request& req, std::s
         error = "missing command";
         return false;
     }
-    constexpr std::array<std::string_view, 2> verbs{"show", "clear"};
-    const auto verb = match(words[0], verbs, error);
+    constexpr std::array<std::string_view, 3> verbs{"show", "clear", "set"};
+    // `s` meant `show` before `set` existed, and is the word typed most: it stays `show`.
+    const auto verb = words[0] == "s" ? std::optional<std::string_view>("show") : match(words[0], verbs, error);
     if (!verb)
         return false;
+    if (*verb == "set") {
+        constexpr std::array<std::string_view, 1> what{"log-level"};
+        constexpr std::array<std::string_view, 4> levels{"error", "warn", "info", "debug"};
+        if (words.size() < 2) {
+            error = "set what? log-level";
+            return false;
+        }
+        if (!match(words[1], what, error))
+            return false;
+        if (words.size() < 3) {
+            error = "log-level needs a level: error, warn, info or debug";
+            return false;
+        }
+        const auto level = match(words[2], levels, error);
+        if (!level)
+            return false;
+        if (words.size() > 3) {
+            error = fmt::format("unexpected '{}'", words[3]);
+            return false;
+        }
+        req.mutable_set_log_level()->set_level(std::string(*level));
+        return true;
+    }
     if (*verb == "clear") {
         constexpr std::array<std::string_view, 1> what{"counters"};
         if (words.size() < 2) {
@@ -179,6 +203,7 @@ std::string ctl_usage() {
           "       srv6ctl [options] show counters\n"
           "       srv6ctl [options] show neighbors\n"
           "       srv6ctl [options] clear counters\n"
+          "       srv6ctl [options] set log-level error|warn|info|debug\n"
           "Options may also follow the command; words may be abbreviated (sh ro = show routes);\n"
           "a last word `json` is --json (show fpm json).\n\n"
        << visible_options(nullptr);

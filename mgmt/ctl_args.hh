@@ -1,7 +1,7 @@
 // srv6ctl's command line, parsed into the request to send: testable without a daemon.
 //   srv6ctl [--socket PATH] [--json] show fpm | routes [table N | vrf NAME] | route ADDR [vrf NAME]
 //                                        | nexthops | sids | vrfs | encap-source | counters | neighbors
-//   srv6ctl [--socket PATH] [--json] clear counters
+//        srv6ctl [...] clear counters | set log-level LEVEL
 // Options may come before or after the command; command words may be abbreviated to any
 // unambiguous prefix, as in vtysh ("sh ro" = "show routes").
 #pragma once

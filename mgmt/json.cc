@@ -121,6 +121,7 @@ std::string to_json(const pb::Response& r) {
     case pb::Response::kCounters: return document(r.counters());
     case pb::Response::kNeighbors: return document(r.neighbors());
     case pb::Response::kRoute: return document(r.route());
+    case pb::Response::kLogLevel: return document(r.log_level());
     case pb::Response::RESULT_NOT_SET: break;
     }
     return document(r);  // an error response, or one from a newer srv6d

@@ -91,6 +91,10 @@ std::string format_response(const pb::Response& r) {
     case pb::Response::kCounters: return format_counters(r.counters());
     case pb::Response::kNeighbors: return format_neighbors(r.neighbors());
     case pb::Response::kRoute: return format_route_lookup(r.route());
+    case pb::Response::kLogLevel:
+        return r.log_level().previous() == r.log_level().level()
+                   ? fmt::format("log level: {} (unchanged)\n", r.log_level().level())
+                   : fmt::format("log level: {} (was {})\n", r.log_level().level(), r.log_level().previous());
     case pb::Response::RESULT_NOT_SET: break;
     }
     return {};

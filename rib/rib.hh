@@ -87,6 +87,9 @@ public:
     // config one, which comes back when zebra deletes its route or a sweep removes it.
     // Adds or replaces the config route at r.key; returns true if the installed route changed.
     bool add_config_route(route r);
+    // Removes the config route at k (a [sids] line gone at reload); a route of zebra's that
+    // shadows it stays. Returns true if the installed route went.
+    bool remove_config_route(const route_key& k);
     const std::map<route_key, config_route>& config_routes() const { return _config; }
     // Who installed the route now at k (fpm when there is none).
     origin origin_of(const route_key& k) const;

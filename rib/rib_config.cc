@@ -46,6 +46,26 @@ bool rib::add_config_route(route r) {
     return true;
 }
 
+bool rib::remove_config_route(const route_key& k) {
+    auto it = _config.find(k);
+    if (it == _config.end())
+        return false;
+    const bool shadowed = it->second.shadowed;
+    _config.erase(it);
+    if (shadowed)
+        return false;  // zebra's route holds the slot, and stays
+    --_pinned;
+    const uint32_t slot = _routes.find_slot(k);
+    if (slot == route_table::npos)
+        return false;
+    // A pinned route is never counted stale (forget() has nothing to undo).
+    index_route(slot, false);
+    remove_route_slot(slot);
+    note(k);
+    touch();
+    return true;
+}
+
 origin rib::origin_of(const route_key& k) const {
     if (_config.empty())
         return origin::fpm;

@@ -8,12 +8,15 @@ PKGS=(
   cmake ninja-build g++ clang libclang-rt-14-dev pkg-config
   libdpdk-dev dpdk libboost-dev libboost-program-options-dev libfmt-dev
   libprotobuf-dev protobuf-compiler libnl-3-dev libnl-route-3-dev libnl-genl-3-dev
+  libsystemd-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
   # live and traffic tests: real FRR, kernel SRv6 peer, captures
   frr iproute2 ethtool tcpdump python3 python3-scapy jq procps
   # the metrics test parses the scrape with the Prometheus client's own parser
   python3-prometheus-client
+  # packaging and service tests: dpkg-shlibdeps, systemd-analyze, the completion framework
+  dpkg-dev systemd bash-completion
 )
 
 missing=()

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, builds the release and the sanitizer
-# flavours, and runs every test of both (unit, fuzz, live FRR tests; the VM test, label vm, in the
-# release build only). Exit status 0 = all passed.
+# flavours, and runs every test of both (unit, fuzz, service, live FRR tests; the VM test, label vm,
+# and the Debian package test, label package, in the release build only). Exit status 0 = all passed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
@@ -13,5 +13,5 @@ status=0
 echo "== release build: all tests"
 ctest --test-dir build --output-on-failure -j 2 || status=1
 echo "== sanitizer build (ASan+UBSan, clang): all tests"
-ctest --test-dir build-san --output-on-failure -j 2 -LE 'live|vm' || status=1
+ctest --test-dir build-san --output-on-failure -j 2 -LE 'live|vm|package' || status=1
 exit $status

@@ -1,8 +1,12 @@
-// Minimal leveled logger for the control plane (never called from the packet path).
+// Leveled logger for the control plane (never called from the packet path). Lines go to stderr
+// (date, time, severity), syslog(3) or the systemd journal (docs/srv6d.md, "Logging"); a message
+// repeated faster than repeat_policy allows is held back and counted, and the count rides on the
+// next line of the same call site that passes.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <ctime>
 #include <fmt/format.h>
 #include <string>
 #include <string_view>
@@ -16,12 +20,66 @@ level current_level();
 bool parse_level(std::string_view s, level& out);
 std::string_view to_string(level l);
 
+// Where lines go. `automatic`: the journal when stderr is the journal's stream (systemd sets
+// JOURNAL_STREAM to its device:inode), else stderr.
+enum class target : uint8_t { automatic, stderr_lines, syslog, journal };
+bool parse_target(std::string_view s, target& out);  // "auto", "stderr", "syslog", "journal"
+std::string_view to_string(target t);
+void set_target(target t);
+target current_target();  // resolved: never `automatic`
+target detect_target();   // what `automatic` resolves to in this process
+
+// "2026-12-04 05:22:46.123 warn  fpm: ..." (UTC): the stderr line, newline included.
+std::string stderr_line(const timespec& ts, level l, std::string_view msg);
+int syslog_priority(level l);  // LOG_ERR, LOG_WARNING, LOG_INFO, LOG_DEBUG
+
+// Writes one line to the current target, unconditionally (no level check, no repeat filter).
 void write(level l, std::string_view msg);
 
+// Per call site: at most `burst` lines per `window`; beyond that, lines are counted, not written.
+struct repeat_policy {
+    uint32_t burst = 10;
+    std::chrono::milliseconds window{std::chrono::seconds(10)};
+};
+void set_repeat_policy(repeat_policy p);
+
+// The repeat filter of one call site, on an explicit clock (testable without waiting).
+class repeat_filter {
+public:
+    using time_point = std::chrono::steady_clock::time_point;
+    // True if the line may be written now; then `suppressed` is how many were held back since
+    // the last line written (0 when none).
+    bool offer(time_point now, const repeat_policy& p, uint64_t& suppressed);
+    // When lines were held back and their window is over: takes their count (true), so that a
+    // flood that stopped is still told about.
+    bool take_expired(time_point now, const repeat_policy& p, uint64_t& suppressed);
+    uint64_t held() const { return _held; }
+
+private:
+    time_point _window_start{};
+    uint32_t _in_window = 0;
+    bool _ever = false;
+    uint64_t _held = 0;
+};
+
+// Writes `msg` if the call site `site` (its format string) passes its repeat filter, with
+// " (N similar messages suppressed)" appended when some were held back.
+void write_limited(const void* site, level l, std::string_view msg);
+// Writes "N similar messages suppressed: <last one>" for every call site whose window has ended
+// with lines held back: so that the count is told even when the flood stops. Cheap; called by
+// srv6d every few seconds and at exit.
+// all: every count held, windows over or not (at exit).
+void flush_suppressed(bool all = false);
+
+// Debug lines are never held back: whoever turns debug on wants every update.
 template <typename... Args>
 void log(level l, fmt::format_string<Args...> f, Args&&... args) {
-    if (l <= current_level())
+    if (l > current_level())
+        return;
+    if (l == level::debug)
         write(l, fmt::format(f, std::forward<Args>(args)...));
+    else
+        write_limited(static_cast<fmt::string_view>(f).data(), l, fmt::format(f, std::forward<Args>(args)...));
 }
 
 // Lets one message through per interval and counts what it held back, so a flood of the

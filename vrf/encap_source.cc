@@ -10,7 +10,8 @@ namespace vrf {
 namespace {
 
 constexpr std::string_view route_text = "route's own source (SEG6_IPTUNNEL_SRC / SONiC ENCAP_SRC_ADDR)";
-constexpr std::string_view kernel_text = "kernel tunsrc, set by FRR zebra";
+// The kernel cannot say who wrote its tunsrc: zebra (FRR's `encapsulation source-address`) or a person.
+constexpr std::string_view kernel_text = "kernel tunsrc, from FRR's source-address or ip sr tunsrc set";
 constexpr std::string_view config_text = "srv6d config encap-source";
 
 // The first address of a locator: the prefix itself (often the uN SID, and for a /64 the

@@ -34,7 +34,7 @@ struct encap_src {
     bool operator==(const encap_src&) const = default;
 };
 
-// "fc00:0:1::1 (kernel tunsrc, set by FRR zebra)" / "none (...)", for `srv6ctl show encap-source`.
+// "fc00:0:1::1 (kernel tunsrc, from FRR's source-address or ip sr tunsrc set)" / "none (...)", for `srv6ctl show encap-source`.
 std::string to_string(const encap_src& s);
 
 // Why `a` cannot source encapsulated packets (::, loopback, multicast, link-local, IPv4-mapped),

@@ -43,6 +43,13 @@ void bindings::start() {
     sync_now();
 }
 
+void bindings::reload() {
+    for (const auto& e : _reg.sync(vrf::source::config, _cfg.vrfs))
+        log(level::warn, "vrf: {}", e);  // a registry change re-binds the SIDs (subscribed above)
+    if (_encap.set_configured(_cfg.encap_source))
+        rib_changed();  // rewrite the templates that use the configured source
+}
+
 void bindings::stop() {
     _stopped = true;
     _tunsrc_timer.cancel();

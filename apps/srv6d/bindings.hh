@@ -42,6 +42,9 @@ public:
     void start();
     // Cancels the waits (on the control thread); nothing is re-armed afterwards.
     void stop();
+    // The config's VRF lines and encap source changed (SIGHUP): the registry's config claims
+    // follow them (refusals logged) and the configured encap source is replaced.
+    void reload();
 
     // The RIB changed: re-bind its SIDs soon (coalesced: once per burst, not once per frame).
     void rib_changed();

@@ -4,7 +4,10 @@
 
 #include <boost/program_options.hpp>
 
+#include <filesystem>
 #include <fstream>
+#include <cerrno>
+#include <cstring>
 #include <sstream>
 #include <string_view>
 
@@ -92,7 +95,8 @@ parse_result parse_args(int argc, const char* const* argv) {
     generic.add_options()
         ("help,h", "print this help and exit")
         ("version,V", "print the version and exit")
-        ("config,c", new text_value("FILE"), "read settings from FILE (INI)");
+        ("config,c", new text_value("FILE"), "read settings from FILE (INI)")
+        ("check-config", new text_value("FILE"), "validate FILE (and any --section.key) and exit: 0 valid, 1 not");
     po::options_description settings(
         "Settings (INI key 'key' in section [section], or --section.key VALUE on the command line, which wins)");
     for (const auto& k : config_keys()) {
@@ -123,6 +127,7 @@ parse_result parse_args(int argc, const char* const* argv) {
     if (cli.count("help")) {
         std::ostringstream out;
         out << "Usage: srv6d [-c FILE] [--section.key VALUE ...]\n"
+            << "       srv6d --check-config FILE [--section.key VALUE ...]\n"
             << "SRv6 L3VPN forwarding backend fed by FRR zebra over FPM.\n"
             << all;
         r.what = action::help;
@@ -134,12 +139,29 @@ parse_result parse_args(int argc, const char* const* argv) {
         r.text = "srv6d " SRV6D_VERSION "\n";
         return r;
     }
-    if (cli.count("config")) {
-        r.cfg.config_file = cli["config"].as<std::string>();
+    if (cli.count("check-config")) {
+        if (cli.count("config")) {
+            r.what = action::error;
+            r.text = "--check-config FILE takes the place of -c FILE: give one of them";
+            return r;
+        }
+        r.check_only = true;
+    }
+    if (cli.count("config") || r.check_only) {
+        r.cfg.config_file = cli[r.check_only ? "check-config" : "config"].as<std::string>();
+        // A directory opens as a stream that reads nothing: it would start with every default.
+        std::error_code ec;
+        const auto st = std::filesystem::status(r.cfg.config_file, ec);
+        if (!ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st)) {
+            r.what = action::error;
+            r.text = fmt::format("config file '{}' is not a regular file{}", r.cfg.config_file,
+                                 std::filesystem::is_directory(st) ? " (a directory)" : "");
+            return r;
+        }
         std::ifstream in(r.cfg.config_file);
         if (!in) {
             r.what = action::error;
-            r.text = fmt::format("cannot read config file '{}'", r.cfg.config_file);
+            r.text = fmt::format("cannot read config file '{}': {}", r.cfg.config_file, std::strerror(errno));
             return r;
         }
         try {

@@ -33,6 +33,7 @@ struct config {
     std::optional<mgmt::listen_addr> metrics_listen;
     // [log]
     util::level log_level = util::level::info;
+    util::target log_target = util::target::automatic;  // the journal under systemd, else stderr
     // [eal]
     std::vector<std::string> eal_args;      // defaults to fwd::default_eal_args()
     // [dataplane]
@@ -61,6 +62,7 @@ enum class action : uint8_t { run, help, version, error };
 
 struct parse_result {
     action what = action::run;
+    bool check_only = false;  // --check-config FILE: validate, print the verdict, do not start
     config cfg;
     std::string text;  // help or version text, or the error (naming the key and the value)
 };

@@ -184,6 +184,8 @@ const config_key table[] = {
     {"metrics", "listen", "VALUE", "Prometheus metrics endpoint ADDRESS:PORT (empty = off)", "", one, metrics_listen},
     {"log", "level", "VALUE", "error | warn | info | debug", "info", one,
      [](config& c, in k, in v) { return util::parse_level(v, c.log_level) ? std::string() : invalid(k, v, "error, warn, info or debug"); }},
+    {"log", "target", "VALUE", "auto | stderr | syslog | journal (auto: the journal when stderr is it)", "auto", one,
+     [](config& c, in k, in v) { return util::parse_target(v, c.log_target) ? std::string() : invalid(k, v, "auto, stderr, syslog or journal"); }},
     {"eal", "args", "VALUE", "DPDK EAL arguments, whitespace separated",
      "-l 0 --no-pci --in-memory --no-telemetry --iova-mode=va --log-level=lib.eal:error", one,
      [](config& c, in, in v) { c.eal_args = fwd::split_args(v); return std::string(); }},

@@ -8,6 +8,14 @@
 
 int main(int argc, char** argv) {
     const auto r = srv6d::parse_args(argc, argv);
+    if (r.check_only) {
+        if (r.what == srv6d::action::error) {
+            std::fprintf(stderr, "srv6d: %s\n", r.text.c_str());
+            return 1;
+        }
+        std::printf("srv6d: %s: configuration OK\n", r.cfg.config_file.c_str());
+        return 0;
+    }
     switch (r.what) {
     case srv6d::action::help:
     case srv6d::action::version:
@@ -20,8 +28,9 @@ int main(int argc, char** argv) {
         break;
     }
     util::set_level(r.cfg.log_level);
+    util::set_target(r.cfg.log_target);
     try {
-        return srv6d::run(r.cfg, argc > 0 ? argv[0] : "srv6d");
+        return srv6d::run(r.cfg, argc > 0 ? argv[0] : "srv6d", [argc, argv] { return srv6d::parse_args(argc, argv); });
     } catch (const std::exception& e) {
         util::log(util::level::error, "srv6d: {}", e.what());
         return 1;

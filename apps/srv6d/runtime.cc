@@ -9,10 +9,14 @@
 #pragma GCC diagnostic pop
 
 #include <net/if.h>
+#include <systemd/sd-daemon.h>
+
 #include <pthread.h>
 #include <sched.h>
 
+#include <algorithm>
 #include <csignal>
+#include <cstring>
 #include <exception>
 #include <memory>
 #include <optional>
@@ -49,19 +53,27 @@ namespace {
 using util::level;
 using util::log;
 
-std::string join(const std::vector<std::string>& v) {
+// systemd's Type=notify protocol; a no-op without NOTIFY_SOCKET (not run by systemd).
+void notify(const std::string& state) {
+    if (const int rc = sd_notify(0, state.c_str()); rc < 0)
+        log(level::warn, "srv6d: cannot notify systemd ({}): {}", state.substr(0, state.find('\n')), std::strerror(-rc));
+}
+
+std::string join(const std::vector<std::string>& v, std::string_view sep = " ") {
     std::string out;
     for (const auto& s : v)
-        out += (out.empty() ? "" : " ") + s;
+        out += (out.empty() ? "" : std::string(sep)) + s;
     return out;
 }
 
 // Everything the control thread owns. Members are destroyed in reverse order: the io objects
 // (mgmt server, listener) go before the state their handlers read.
 struct control_plane {
-    explicit control_plane(const config& c) : cfg(c) {}
+    control_plane(const config& c, reparse_fn rp) : cfg(c), reparse(std::move(rp)) {}
 
-    const config& cfg;
+    // The configuration in force: what a reload changed replaces its fields (bindings reads it).
+    config cfg;
+    reparse_fn reparse;
     boost::asio::io_context io;
     rib::rib rib;
     fpm::ingest_stats stats;
@@ -83,7 +95,12 @@ struct control_plane {
     std::optional<::mgmt::server> mgmt;  // ::mgmt: srv6d::mgmt is the generated protobuf namespace
     std::optional<::mgmt::metrics_server> metrics;  // metrics.listen set
     std::string scrape() const;
-    boost::asio::signal_set signals{io, SIGINT, SIGTERM};
+    boost::asio::signal_set signals{io, SIGINT, SIGTERM, SIGHUP};
+    void reload();
+    std::string status() const;
+    // Lines a flood held back are told about (util/log.hh) even when the flood stopped.
+    boost::asio::steady_timer log_timer{io};
+    void flush_log();
     boost::asio::steady_timer link_timer{io};  // port link state, polled every 100 ms
     void poll_links();
     // The kernel's neighbors and addresses on the TAP mirrors (only with a host path).
@@ -282,6 +299,7 @@ bool control_plane::start() {
     if (!start_fpm() || !start_mgmt() || !start_metrics())
         return false;
     watch_signals();
+    flush_log();
     return true;
 }
 
@@ -372,6 +390,16 @@ bool control_plane::start_mgmt() {
                 view.clear_counters = [this] { dp->clear_counters(); };
                 view.sid_counters = [this] { return sid_counters(); };
             }
+            view.set_log_level = [](const std::string& s, ::mgmt::pb::LogLevel& out) {
+                util::level l{};
+                if (!util::parse_level(s, l))
+                    return fmt::format("unknown log level '{}': error, warn, info or debug", s);
+                out.set_previous(std::string(util::to_string(util::current_level())));
+                out.set_level(std::string(util::to_string(l)));
+                util::set_level(l);
+                log(level::info, "srv6d: log level {} (was {}), set by srv6ctl", out.level(), out.previous());
+                return std::string();
+            };
             return ::mgmt::answer(req, view);
         });
     } catch (const std::exception& e) {
@@ -398,9 +426,114 @@ void control_plane::watch_signals() {
     signals.async_wait([this](const boost::system::error_code& ec, int signo) {
         if (ec)
             return;
+        if (signo == SIGHUP) {
+            reload();
+            watch_signals();
+            return;
+        }
         log(level::info, "srv6d: {} received, shutting down", signo == SIGINT ? "SIGINT" : "SIGTERM");
         shutdown();
     });
+}
+
+void control_plane::flush_log() {
+    log_timer.expires_after(std::chrono::seconds(5));
+    log_timer.async_wait([this](const boost::system::error_code& ec) {
+        if (ec)
+            return;
+        util::flush_suppressed();
+        flush_log();
+    });
+}
+
+std::string control_plane::status() const {
+    return fmt::format("FPM on {}:{}, {}", cfg.fpm_listen, listener ? listener->port() : cfg.fpm_port,
+                       dp ? fmt::format("forwarding on {} port(s)", cfg.ports.size()) : std::string("no dataplane"));
+}
+
+// SIGHUP: the file again, with the same command line (which still wins). What can change at run
+// time is applied on this thread like any other change (VRF claims, config SIDs and the encap
+// source go through the registry and the RIB, then one paced compile; the punt policer with the
+// next adjacency snapshot); the workers keep forwarding throughout. What cannot is reported.
+void control_plane::reload() {
+    notify("RELOADING=1\nSTATUS=reloading the configuration");
+    log(level::info, "srv6d: SIGHUP: reloading {}", cfg.config_file.empty() ? "(no config file: the command line)" : cfg.config_file);
+    const parse_result r = reparse();
+    if (r.what != action::run) {
+        log(level::error, "reload: {}: nothing changed", r.text);
+        notify("READY=1\nSTATUS=" + status());
+        return;
+    }
+    const config& n = r.cfg;
+    auto restart_only = [](bool changed, std::string_view keys) {
+        if (changed)
+            log(level::warn, "reload: {} changed: this takes a restart, the running value stays", keys);
+    };
+    restart_only(n.fpm_listen != cfg.fpm_listen || n.fpm_port != cfg.fpm_port, "fpm.listen/fpm.port");
+    restart_only(n.resync_quiet != cfg.resync_quiet || n.resync_max != cfg.resync_max,
+                 "fpm.resync-quiet-ms/fpm.resync-max-ms");
+    restart_only(n.mgmt_socket != cfg.mgmt_socket, "mgmt.socket");
+    restart_only(n.eal_args != cfg.eal_args, "eal.args");
+    restart_only(n.dataplane_enabled != cfg.dataplane_enabled, "dataplane.enabled");
+    restart_only(n.ports != cfg.ports, "dataplane.port");
+    restart_only(n.neighbors != cfg.neighbors, "dataplane.neighbor");
+    restart_only(n.mbufs != cfg.mbufs, "dataplane.mbufs");
+
+    std::vector<std::string> applied;
+    // Against the level in force: `srv6ctl set log-level` lasts until the next reload.
+    if (n.log_level != util::current_level()) {
+        applied.push_back(fmt::format("log.level {} (was {})", util::to_string(n.log_level), util::to_string(util::current_level())));
+        util::set_level(n.log_level);
+    }
+    cfg.log_level = n.log_level;
+    if (n.log_target != cfg.log_target) {
+        applied.push_back(fmt::format("log.target {}", util::to_string(n.log_target)));
+        cfg.log_target = n.log_target;
+        util::set_target(n.log_target);
+    }
+    if (n.punt_rate != cfg.punt_rate || n.punt_burst != cfg.punt_burst) {
+        applied.push_back(fmt::format("dataplane.punt-rate {} punt-burst {}", n.punt_rate, n.punt_burst));
+        cfg.punt_rate = n.punt_rate;
+        cfg.punt_burst = n.punt_burst;
+        if (dp)
+            dp->set_punt(cfg.punt_rate, cfg.punt_burst);
+    }
+    bool bindings_changed = false;
+    if (n.encap_source != cfg.encap_source) {
+        applied.push_back(fmt::format("encap.source {}", n.encap_source ? rib::to_string(*n.encap_source) : "(none)"));
+        cfg.encap_source = n.encap_source;
+        bindings_changed = true;
+    }
+    if (n.vrfs != cfg.vrfs) {
+        applied.push_back(fmt::format("vrf lines ({} now)", n.vrfs.size()));
+        cfg.vrfs = n.vrfs;
+        bindings_changed = true;
+    }
+    if (n.sids != cfg.sids) {
+        size_t removed = 0, added = 0;
+        for (const auto& o : cfg.sids) {
+            const bool kept = std::any_of(n.sids.begin(), n.sids.end(), [&](const auto& s) { return s.sid == o.sid; });
+            if (!kept) {
+                rib.remove_config_route(vrf::to_route(o).key);
+                ++removed;
+            }
+        }
+        for (const auto& s : n.sids) {
+            const bool same = std::find(cfg.sids.begin(), cfg.sids.end(), s) != cfg.sids.end();
+            if (!same) {
+                rib.add_config_route(vrf::to_route(s));
+                ++added;
+            }
+        }
+        applied.push_back(fmt::format("sids: {} added or changed, {} removed ({} now)", added, removed, n.sids.size()));
+        cfg.sids = n.sids;
+        pacer.changed(added + removed);
+        vrfs.rib_changed();  // bind the new SIDs, then compile
+    }
+    if (bindings_changed)
+        vrfs.reload();
+    log(level::info, "reload: {}", applied.empty() ? std::string("nothing to apply") : "applied " + join(applied, "; "));
+    notify("READY=1\nSTATUS=" + status());
 }
 
 void control_plane::fill_neighbors(::mgmt::pb::NeighborTable& t) const {
@@ -510,7 +643,9 @@ void control_plane::poll_links() {
 
 // On the control thread. Once every io object is closed, io.run() runs out of work and returns.
 void control_plane::shutdown() {
+    notify("STOPPING=1\nSTATUS=shutting down");
     boost::system::error_code ignored;
+    log_timer.cancel();
     signals.cancel(ignored);
     link_timer.cancel();
     resolve_timer.cancel();
@@ -530,10 +665,12 @@ void control_plane::shutdown() {
 
 }  // namespace
 
-int run(const config& cfg, const std::string& prog) {
+int run(const config& cfg, const std::string& prog, reparse_fn reparse) {
     // Peers that vanish mid-write must not kill the daemon (Asio sends with MSG_NOSIGNAL, but
-    // libraries may not).
+    // libraries may not). A SIGHUP before the control thread handles it (during EAL start-up)
+    // must not either: it is ignored until then.
     std::signal(SIGPIPE, SIG_IGN);
+    std::signal(SIGHUP, SIG_IGN);
 
     log(level::info, "srv6d starting: fpm {}:{}, mgmt {}, dataplane {}{}", cfg.fpm_listen, cfg.fpm_port,
         cfg.mgmt_socket, cfg.dataplane_enabled ? "on" : "off",
@@ -549,7 +686,11 @@ int run(const config& cfg, const std::string& prog) {
         cpu_set_t allowed;
         CPU_ZERO(&allowed);
         const bool have_allowed = sched_getaffinity(0, sizeof allowed, &allowed) == 0;
-        std::string error;
+        std::string error = fwd::eal_preflight(cfg.eal_args);
+        if (!error.empty()) {
+            log(level::error, "eal: {}", error);
+            return 1;
+        }
         log(level::info, "eal: {}", join(cfg.eal_args));
         if (!fwd::eal_init(prog, cfg.eal_args, error)) {
             log(level::error, "eal: {} (set [dataplane] enabled = false to run the control plane alone)", error);
@@ -564,10 +705,12 @@ int run(const config& cfg, const std::string& prog) {
 
     int rc = 0;
     {
-        control_plane cp(cfg);
+        control_plane cp(cfg, std::move(reparse));
         if (!cp.start()) {
             rc = 1;
         } else {
+            // Ports started (open() in start()), the FPM listener bound: zebra may connect.
+            notify("READY=1\nSTATUS=" + cp.status());
             // The control thread: sole owner of the RIB, the FPM connection and the mgmt socket.
             std::thread control([&cp, &rc, &control_cpus] {
                 pthread_setname_np(pthread_self(), "srv6d-control");
@@ -592,6 +735,7 @@ int run(const config& cfg, const std::string& prog) {
     }
     if (cfg.dataplane_enabled)
         fwd::eal_cleanup();
+    util::flush_suppressed(true);
     log(level::info, "srv6d stopped");
     return rc;
 }

@@ -209,6 +209,23 @@ bool dataplane::has_taps() const {
     return false;
 }
 
+void dataplane::set_punt(uint32_t rate, uint32_t burst) {
+    _opt.punt_rate = rate;
+    _opt.punt_burst = burst;
+    const unsigned n = std::max(1u, workers());
+    bool changed = false;
+    for (auto& p : _ports) {
+        if (p.tap_port == port_none)
+            continue;
+        const uint32_t r = std::max(1u, rate / n), b = std::max(1u, burst / n);
+        changed |= p.punt_rate != r || p.punt_burst != b;
+        p.punt_rate = r;
+        p.punt_burst = b;
+    }
+    if (changed)
+        publish_adjacency();
+}
+
 void dataplane::set_kernel_view(const kernel_view& k) {
     _kernel = k;
     publish_adjacency();

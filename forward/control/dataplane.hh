@@ -107,6 +107,10 @@ public:
     // (those win) and published when they changed.
     void set_kernel_view(const kernel_view& k);
     bool has_taps() const;
+    // The punt policer of every mirrored port (srv6d's reload): rate and burst per port, split
+    // among the workers as at open(); published with a new adjacency snapshot when it changed.
+    // The workers' token buckets carry over (capped at the new burst): no packet is dropped for it.
+    void set_punt(uint32_t rate, uint32_t burst);
 
     // Starts a worker on every EAL worker lcore; returns how many. With none, the caller runs
     // run_here() on the main lcore.

@@ -4,7 +4,12 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
+#include <string_view>
 
 namespace fwd {
 
@@ -18,6 +23,42 @@ std::vector<std::string> split_args(const std::string& s) {
     for (std::string w; in >> w;)
         out.push_back(w);
     return out;
+}
+
+std::string eal_preflight(const std::vector<std::string>& args, const std::string& hugepages_dir,
+                          const std::string& mounts) {
+    const auto has = [&](std::string_view a) { return std::find(args.begin(), args.end(), a) != args.end(); };
+    if (has("--no-huge")) {
+        if (has("--in-memory"))
+            return "eal.args: --in-memory and --no-huge cannot be combined (DPDK refuses the pair): "
+                   "with --no-huge, use --no-shconf instead of --in-memory";
+        return {};
+    }
+    // Free pages of every size (hugepages-2048kB, hugepages-1048576kB): one is enough to try.
+    uint64_t free_pages = 0;
+    std::error_code ec;
+    for (const auto& d : std::filesystem::directory_iterator(hugepages_dir, ec)) {
+        std::ifstream in(d.path() / "free_hugepages");
+        uint64_t n = 0;
+        if (in >> n)
+            free_pages += n;
+    }
+    if (free_pages > 0) {
+        // Without --in-memory, EAL maps its pages from a hugetlbfs mount.
+        if (has("--in-memory"))
+            return {};
+        std::ifstream in(mounts);
+        for (std::string line; std::getline(in, line);)
+            if (line.find(" hugetlbfs ") != std::string::npos)
+                return {};
+        return "no hugetlbfs mounted (" + mounts +
+               "): add --in-memory to eal.args (the default has it) or mount one (mount -t hugetlbfs nodev /dev/hugepages)";
+    }
+    return "no free hugepages (" + hugepages_dir +
+           "/*/free_hugepages are all 0): reserve some (echo 512 > "
+           "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages, or hugepages=N on the kernel command line; "
+           "docs/operating.md), or run without them: in eal.args replace --in-memory by --no-huge -m 256 "
+           "--no-shconf (4 KiB pages: slower, no physical NIC), or set dataplane.enabled = false";
 }
 
 bool eal_init(const std::string& prog, const std::vector<std::string>& args, std::string& error) {

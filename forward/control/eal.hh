@@ -8,12 +8,21 @@
 
 namespace fwd {
 
-// Defaults that work on machines without hugetlbfs or PCI NICs (see docs/operations.md):
+// Defaults that work on machines without hugetlbfs or PCI NICs (see docs/operating.md):
 // memfd hugepages, no PCI probing, no telemetry socket.
 std::vector<std::string> default_eal_args();
 
 // Splits a config string ("-l 0 --no-pci ...") on whitespace; no quoting is needed for EAL flags.
 std::vector<std::string> split_args(const std::string& s);
+
+// What rte_eal_init would fail on with a misleading message, said plainly before calling it:
+// --in-memory together with --no-huge (DPDK 22.11 refuses the pair), or hugepages needed (no
+// --no-huge) but none free, or neither --in-memory nor a hugetlbfs mount (rte_eal_init then
+// says "Permission denied" or "Cannot allocate memory"). `hugepages_dir` and `mounts` are where
+// the kernel lists them (parameters for tests). "" = go on.
+std::string eal_preflight(const std::vector<std::string>& args,
+                          const std::string& hugepages_dir = "/sys/kernel/mm/hugepages",
+                          const std::string& mounts = "/proc/mounts");
 
 // rte_eal_init with argv[0] = `prog`. Returns false and fills `error` on failure.
 bool eal_init(const std::string& prog, const std::vector<std::string>& args, std::string& error);

@@ -23,6 +23,8 @@ struct port_spec {
     uint32_t ifindex = 0;  // or that interface's index given directly
     uint16_t mtu = 1500;   // largest L3 packet srv6d sends out of it
     std::string tap;       // kernel mirror interface (net_tap) to create: the host path; empty = none
+
+    bool operator==(const port_spec&) const = default;
 };
 
 // "NAME DEVARGS [vrf=VRF] [tap=IF] [ifname=IF] [ifindex=N] [mtu=N]". nullopt with `err` on error.
@@ -32,6 +34,8 @@ struct neighbor_spec {
     std::string port;
     rib::ip_addr addr;
     mac_addr mac;
+
+    bool operator==(const neighbor_spec&) const = default;
 };
 
 // "PORT ADDRESS MAC" (a static neighbor; the kernel's are mirrored by the host path).

@@ -151,5 +151,37 @@ TEST(ConfigKeys, SampleConfigShowsEveryKeyWithItsDefault) {
         EXPECT_NE(find_config_key(key), nullptr) << "etc/srv6d.conf has '" << key << "', which srv6d does not know";
 }
 
+// man/srv6d.conf.5 (installed): a ".TP" / ".B key" entry per key, its default in the entry,
+// and no entry for a key srv6d does not know.
+TEST(ConfigKeys, ManPageListsEveryKeyWithItsDefault) {
+    std::string man = read("man/srv6d.conf.5");
+    ASSERT_FALSE(man.empty());
+    for (const std::string esc : {"\\-", "\\&"})  // roff's escaped hyphen, zero-width space
+        for (size_t p = man.find(esc); p != std::string::npos; p = man.find(esc, p))
+            man.replace(p, esc.size(), esc == "\\-" ? "-" : "");
+    const size_t keys = man.find(".SH KEYS");
+    ASSERT_NE(keys, std::string::npos);
+    const std::string section = man.substr(keys, man.find(".SH ", keys + 1) - keys);
+    std::map<std::string, std::string> entries;  // key -> its entry's text
+    const std::regex entry(R"(\.TP\n\.B ([a-z.-]+)\n)");
+    for (auto it = std::sregex_iterator(section.begin(), section.end(), entry); it != std::sregex_iterator(); ++it) {
+        const size_t from = static_cast<size_t>(it->position(0) + it->length(0));
+        entries[(*it)[1]] = section.substr(from, section.find(".TP", from) - from);
+    }
+    for (const auto& k : config_keys()) {
+        const auto it = entries.find(k.key());
+        if (it == entries.end()) {
+            ADD_FAILURE() << k.key() << " is not in man/srv6d.conf.5";
+            continue;
+        }
+        if (*k.def) {
+            EXPECT_NE(it->second.find(k.def), std::string::npos)
+                << k.key() << ": man/srv6d.conf.5 does not show the default " << k.def;
+        }
+    }
+    for (const auto& [key, text] : entries)
+        EXPECT_NE(find_config_key(key), nullptr) << "man/srv6d.conf.5 documents '" << key << "', which srv6d does not know";
+}
+
 }  // namespace
 }  // namespace srv6d

@@ -171,6 +171,71 @@ TEST(Config, MissingFileIsAnError) {
     EXPECT_NE(r.text.find("/nonexistent/srv6d.conf"), std::string::npos) << r.text;
 }
 
+TEST(Config, DirectoryAsConfigFileIsAnError) {
+    const std::string dir = std::filesystem::temp_directory_path().string();
+    const auto r = run({"-c", dir});
+    ASSERT_EQ(r.what, action::error);
+    EXPECT_EQ(r.text, "config file '" + dir + "' is not a regular file (a directory)");
+}
+
+TEST(Config, CheckConfigValidatesWithoutStarting) {
+    const temp_file good("[fpm]\nport = 2621\n");
+    auto r = run({"--check-config", good.path()});
+    EXPECT_TRUE(r.check_only);
+    EXPECT_EQ(r.what, action::run) << r.text;
+    EXPECT_EQ(r.cfg.fpm_port, 2621);
+    EXPECT_EQ(r.cfg.config_file, good.path());
+
+    const temp_file bad("[fpm]\nport = seventy\n");
+    r = run({"--check-config", bad.path()});
+    EXPECT_TRUE(r.check_only);
+    ASSERT_EQ(r.what, action::error);
+    EXPECT_NE(r.text.find("invalid value 'seventy' for fpm.port"), std::string::npos) << r.text;
+
+    // The command line's overrides are checked with the file, as srv6d would start with them.
+    r = run({"--check-config", good.path(), "--log.level", "loud"});
+    EXPECT_TRUE(r.check_only);
+    EXPECT_EQ(r.what, action::error);
+
+    r = run({"--check-config", good.path(), "-c", good.path()});
+    EXPECT_EQ(r.what, action::error) << "one file or the other";
+}
+
+TEST(Config, LogTarget) {
+    EXPECT_EQ(run({}).cfg.log_target, util::target::automatic);
+    EXPECT_EQ(run({"--log.target", "syslog"}).cfg.log_target, util::target::syslog);
+    EXPECT_EQ(run({"--log.target", "journal"}).cfg.log_target, util::target::journal);
+    const auto r = run({"--log.target", "file"});
+    ASSERT_EQ(r.what, action::error);
+    EXPECT_EQ(r.text, "invalid value 'file' for log.target: expected auto, stderr, syslog or journal");
+}
+
+TEST(Config, EalPreflightSaysWhatIsMissing) {
+    // --in-memory with --no-huge: DPDK refuses the pair with a message that does not say why.
+    EXPECT_NE(fwd::eal_preflight({"-l", "0", "--in-memory", "--no-huge", "-m", "256"}).find("cannot be combined"),
+              std::string::npos);
+    EXPECT_EQ(fwd::eal_preflight({"-l", "0", "--no-huge", "-m", "256", "--no-shconf"}), "");
+    // Hugepages needed: none free is said as such (not rte_eal_init's "Permission denied").
+    const auto dir = std::filesystem::temp_directory_path() / ("srv6d_hp_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir / "hugepages-2048kB");
+    std::filesystem::create_directories(dir / "hugepages-1048576kB");
+    std::ofstream(dir / "hugepages-2048kB" / "free_hugepages") << "0\n";
+    std::ofstream(dir / "hugepages-1048576kB" / "free_hugepages") << "0\n";
+    const std::string e = fwd::eal_preflight(fwd::default_eal_args(), dir.string());
+    EXPECT_NE(e.find("no free hugepages"), std::string::npos) << e;
+    EXPECT_NE(e.find("--no-huge -m 256 --no-shconf"), std::string::npos) << e;
+    std::ofstream(dir / "hugepages-2048kB" / "free_hugepages") << "12\n";
+    EXPECT_EQ(fwd::eal_preflight(fwd::default_eal_args(), dir.string()), "");
+    // Pages but no --in-memory: a hugetlbfs mount is needed.
+    std::ofstream(dir / "mounts") << "proc /proc proc rw 0 0\n";
+    const std::vector<std::string> no_in_memory{"-l", "0", "--no-pci"};
+    EXPECT_NE(fwd::eal_preflight(no_in_memory, dir.string(), (dir / "mounts").string()).find("no hugetlbfs mounted"),
+              std::string::npos);
+    std::ofstream(dir / "mounts", std::ios::app) << "hugetlbfs /dev/hugepages hugetlbfs rw,pagesize=2M 0 0\n";
+    EXPECT_EQ(fwd::eal_preflight(no_in_memory, dir.string(), (dir / "mounts").string()), "");
+    std::filesystem::remove_all(dir);
+}
+
 TEST(Config, ResyncMaxBelowQuietIsAnError) {
     const auto r = run({"--fpm.resync-quiet-ms", "2000", "--fpm.resync-max-ms", "1000"});
     ASSERT_EQ(r.what, action::error);

@@ -35,6 +35,29 @@ TEST(CtlArgs, ShowEachThing) {
     EXPECT_FALSE(p.args->request.show_routes().has_table());
 }
 
+TEST(CtlArgs, SetLogLevel) {
+    auto p = parse({"set", "log-level", "debug"});
+    ASSERT_TRUE(p.args) << p.error;
+    EXPECT_EQ(p.args->request.set_log_level().level(), "debug");
+    p = parse({"se", "l", "w", "json"});  // abbreviated, trailing json
+    ASSERT_TRUE(p.args) << p.error;
+    EXPECT_EQ(p.args->request.set_log_level().level(), "warn");
+    EXPECT_TRUE(p.args->json);
+    p = parse({"set", "log-level", "loud"});
+    ASSERT_FALSE(p.args);
+    EXPECT_EQ(p.error, "unknown command 'loud'; one of: error, warn, info, debug");
+    p = parse({"set", "log-level"});
+    ASSERT_FALSE(p.args);
+    EXPECT_EQ(p.error, "log-level needs a level: error, warn, info or debug");
+    p = parse({"s", "fpm"});
+    ASSERT_TRUE(p.args) << "s stays show";
+    EXPECT_TRUE(p.args->request.has_show_fpm());
+    p = parse({"se", "log-level", "info"});
+    ASSERT_TRUE(p.args) << p.error;
+    EXPECT_TRUE(p.args->request.has_set_log_level());
+    EXPECT_FALSE(parse({"set", "log-level", "info", "extra"}).args);
+}
+
 TEST(CtlArgs, RoutesTable) {
     auto p = parse({"show", "routes", "table", "100"});
     ASSERT_TRUE(p.args) << p.error;
@@ -108,6 +131,7 @@ TEST(CtlArgs, Help) {
     EXPECT_NE(ctl_usage().find("show encap-source"), std::string::npos);
     EXPECT_NE(ctl_usage().find("show counters"), std::string::npos);
     EXPECT_NE(ctl_usage().find("clear counters"), std::string::npos);
+    EXPECT_NE(ctl_usage().find("set log-level"), std::string::npos);
     EXPECT_NE(ctl_usage().find("--socket"), std::string::npos);
 }
 
@@ -144,7 +168,7 @@ TEST(CtlArgs, Counters) {
 
 TEST(CtlArgs, Errors) {
     expect_error({}, "missing command");
-    expect_error({"frobnicate"}, "unknown command 'frobnicate'; one of: show, clear");
+    expect_error({"frobnicate"}, "unknown command 'frobnicate'; one of: show, clear, set");
     expect_error({"show"}, "show what? fpm, route, routes, nexthops, sids, vrfs, encap-source, counters or neighbors");
     expect_error({"clear"}, "clear what? counters");
     expect_error({"clear", "routes"}, "unknown command 'routes'; one of: counters");

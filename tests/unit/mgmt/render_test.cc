@@ -368,7 +368,7 @@ TEST_F(RenderTest, EncapSourceByOrigin) {
     e = render_encap_source(res, cfg);
     EXPECT_EQ(e.address(), "fc00:0:1::1");
     EXPECT_EQ(e.origin(), "kernel-tunsrc");
-    EXPECT_EQ(e.text(), "fc00:0:1::1 (kernel tunsrc, set by FRR zebra)");
+    EXPECT_EQ(e.text(), "fc00:0:1::1 (kernel tunsrc, from FRR's source-address or ip sr tunsrc set)");
     EXPECT_EQ(e.version(), res.version());
 }
 

@@ -194,19 +194,19 @@ TEST_F(TextTest, EncapSource) {
     res.set_configured(rib::parse_ip6("fc00:0:1::9"));
     res.set_kernel_tunsrc(vrf::tunsrc_reading{true, rib::parse_ip6("fc00:0:1::1"), {}});
     EXPECT_EQ(format_encap_source(render_encap_source(res, rib::parse_ip6("fc00:0:1::9"))),
-              "Encap source: fc00:0:1::1 (kernel tunsrc, set by FRR zebra)\n"
+              "Encap source: fc00:0:1::1 (kernel tunsrc, from FRR's source-address or ip sr tunsrc set)\n"
               "  Kernel tunsrc: unknown\n"
               "  Configured (encap.source): fc00:0:1::9\n");
     // With a poller: its last reading (here a message built by hand: no kernel in this test).
     pb::EncapSource e;
-    e.set_text("fc00:0:1::1 (kernel tunsrc, set by FRR zebra)");
+    e.set_text("fc00:0:1::1 (kernel tunsrc, from FRR's source-address or ip sr tunsrc set)");
     e.set_kernel_tunsrc("fc00:0:1::1");
     e.set_poll_interval_ms(2000);
     e.set_kernel_reads(12);
     e.set_kernel_read_failures(1);
     e.set_kernel_error("timeout");
     EXPECT_EQ(format_encap_source(e),
-              "Encap source: fc00:0:1::1 (kernel tunsrc, set by FRR zebra)\n"
+              "Encap source: fc00:0:1::1 (kernel tunsrc, from FRR's source-address or ip sr tunsrc set)\n"
               "  Kernel tunsrc: fc00:0:1::1 (re-read every 2000 ms: 12 reads, 1 failed)\n"
               "  Last read error: timeout\n"
               "  Configured (encap.source): none\n");

@@ -50,6 +50,33 @@ TEST(RibConfig, AConfigRouteIsALocalSidOfOriginConfig) {
     EXPECT_EQ(r.counters().route_upserts, 0u) << "zebra's counters are zebra's";
 }
 
+// A [sids] line gone at reload: its route leaves the RIB (and the journal says so), or, when
+// zebra's route shadows it, zebra's stays and nothing comes back when zebra's goes.
+TEST(RibConfig, RemovedConfigRouteLeavesTheRib) {
+    rib r;
+    r.enable_journal();
+    r.add_config_route(config_dt46());
+    r.drain_changes();
+    EXPECT_TRUE(r.remove_config_route(key("fc00:1::d46/128")));
+    EXPECT_EQ(r.find_route(key("fc00:1::d46/128")), nullptr);
+    EXPECT_TRUE(has_route_key(r.drain_changes(), key("fc00:1::d46/128"))) << "the compiler removes it";
+    EXPECT_TRUE(r.local_sids().empty());
+    EXPECT_TRUE(r.config_routes().empty());
+    EXPECT_FALSE(r.remove_config_route(key("fc00:1::d46/128"))) << "twice is nothing";
+    r.begin_resync();
+    EXPECT_EQ(r.stale_count(), 0u) << "the pinned count went with it";
+
+    rib s;
+    s.add_config_route(config_dt46());
+    s.upsert_route(zebra_dt4());
+    EXPECT_FALSE(s.remove_config_route(key("fc00:1::d46/128"))) << "zebra's route stays";
+    EXPECT_EQ(s.find_route(key("fc00:1::d46/128"))->protocol, proto::zstatic);
+    EXPECT_TRUE(s.delete_route(key("fc00:1::d46/128")));
+    EXPECT_EQ(s.find_route(key("fc00:1::d46/128")), nullptr) << "no config route to restore any more";
+    s.begin_resync();
+    EXPECT_EQ(s.stale_count(), 0u);
+}
+
 TEST(RibConfig, NeverStaleNeverSwept) {
     rib r;
     r.add_config_route(config_dt46());

@@ -50,7 +50,7 @@ TEST(EncapSource, Precedence) {
     // 2. kernel tunsrc (FRR's global source-address)
     s = r.resolve(encap());
     EXPECT_EQ(s.origin, encap_origin::kernel_tunsrc);
-    EXPECT_EQ(to_string(s), "fc00:0:1::1 (kernel tunsrc, set by FRR zebra)");
+    EXPECT_EQ(to_string(s), "fc00:0:1::1 (kernel tunsrc, from FRR's source-address or ip sr tunsrc set)");
     EXPECT_EQ(r.global(), s);
     // 3. srv6d config
     r.set_kernel_tunsrc(kernel_says(std::nullopt));
@@ -113,9 +113,9 @@ TEST(EncapSource, KernelReadErrors) {
     EXPECT_FALSE(r.set_kernel_tunsrc(kernel_fails("no reply within 1 s")));
     EXPECT_EQ(r.version(), v);
     EXPECT_EQ(r.global().addr, a6("fc00:0:1::1"));
-    EXPECT_EQ(r.global().detail, "kernel tunsrc, set by FRR zebra; last re-read failed: no reply within 1 s");
+    EXPECT_EQ(r.global().detail, "kernel tunsrc, from FRR's source-address or ip sr tunsrc set; last re-read failed: no reply within 1 s");
     EXPECT_FALSE(r.set_kernel_tunsrc(kernel_says("fc00:0:1::1")));
-    EXPECT_EQ(r.global().detail, "kernel tunsrc, set by FRR zebra");
+    EXPECT_EQ(r.global().detail, "kernel tunsrc, from FRR's source-address or ip sr tunsrc set");
 }
 
 TEST(EncapSource, VersionMovesWhenTheAddressOrOriginChanges) {

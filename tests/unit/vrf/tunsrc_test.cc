@@ -68,7 +68,7 @@ TEST(Tunsrc, PollerFeedsTheResolver) {
         const uint64_t v = res.version();
         f.expect(poller.poll(), "a new tunsrc is a change");
         f.expect(res.version() == v + 1, "version moves once");
-        f.expect(to_string(res.global()) == "fc00:0:1::1 (kernel tunsrc, set by FRR zebra)",
+        f.expect(to_string(res.global()) == "fc00:0:1::1 (kernel tunsrc, from FRR's source-address or ip sr tunsrc set)",
                  "show encap-source: " + to_string(res.global()));
         f.expect(!poller.poll(), "re-reading the same value is no change");
 

@@ -1,0 +1,202 @@
+// util/log: the stderr line's date and severity, syslog priorities, the target switch, and the
+// repeat filter (on its own clock, then through log() with stderr captured in a file).
+#include "util/log.hh"
+
+#include <gtest/gtest.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/stat.h>
+
+namespace {
+
+using namespace std::chrono_literals;
+
+// Sends fd 2 to a temporary file for the lifetime of the object; text() reads what was written.
+class capture_stderr {
+public:
+    capture_stderr() {
+        std::fflush(stderr);
+        _file = std::tmpfile();
+        _saved = dup(2);
+        dup2(fileno(_file), 2);
+    }
+    ~capture_stderr() {
+        std::fflush(stderr);
+        dup2(_saved, 2);
+        close(_saved);
+        std::fclose(_file);
+    }
+    std::string text() {
+        std::fflush(stderr);
+        std::string out;
+        std::rewind(_file);
+        char buf[4096];
+        size_t n = 0;
+        while ((n = std::fread(buf, 1, sizeof buf, _file)) > 0)
+            out.append(buf, n);
+        return out;
+    }
+
+private:
+    std::FILE* _file = nullptr;
+    int _saved = -1;
+};
+
+size_t count_of(const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1))
+        ++n;
+    return n;
+}
+
+TEST(Log, StderrLineHasDateTimeUtcAndSeverity) {
+    timespec ts{};
+    ts.tv_sec = 1796361766;  // 2026-12-04 05:22:46 UTC
+    ts.tv_nsec = 123'456'789;
+    EXPECT_EQ(util::stderr_line(ts, util::level::warn, "fpm: refusing"), "2026-12-04 05:22:46.123 warn  fpm: refusing\n");
+    EXPECT_EQ(util::stderr_line(ts, util::level::error, "x"), "2026-12-04 05:22:46.123 error x\n");
+}
+
+TEST(Log, SeveritiesMapToSyslogPriorities) {
+    EXPECT_EQ(util::syslog_priority(util::level::error), LOG_ERR);
+    EXPECT_EQ(util::syslog_priority(util::level::warn), LOG_WARNING);
+    EXPECT_EQ(util::syslog_priority(util::level::info), LOG_INFO);
+    EXPECT_EQ(util::syslog_priority(util::level::debug), LOG_DEBUG);
+}
+
+TEST(Log, TargetsParseAndAutoFollowsJournalStream) {
+    util::target t{};
+    for (const char* s : {"auto", "stderr", "syslog", "journal"}) {
+        ASSERT_TRUE(util::parse_target(s, t)) << s;
+        EXPECT_EQ(util::to_string(t), s);
+    }
+    EXPECT_FALSE(util::parse_target("file", t));
+
+    // JOURNAL_STREAM naming our stderr (here: the capture file) means the journal; naming
+    // another stream (stderr was redirected since), or absent, means stderr.
+    capture_stderr cap;
+    struct stat st {};
+    ASSERT_EQ(fstat(2, &st), 0);
+    const std::string mine = std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino);
+    setenv("JOURNAL_STREAM", mine.c_str(), 1);
+    EXPECT_EQ(util::detect_target(), util::target::journal);
+    util::set_target(util::target::automatic);
+    EXPECT_EQ(util::current_target(), util::target::journal);
+    setenv("JOURNAL_STREAM", (std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino + 1)).c_str(), 1);
+    EXPECT_EQ(util::detect_target(), util::target::stderr_lines);
+    unsetenv("JOURNAL_STREAM");
+    EXPECT_EQ(util::detect_target(), util::target::stderr_lines);
+    util::set_target(util::target::stderr_lines);
+}
+
+TEST(Log, JournalTargetWithoutAJournalFallsBackToStderr) {
+    if (access("/run/systemd/journal/socket", F_OK) == 0)
+        GTEST_SKIP() << "a journal runs here: the line would go there";
+    capture_stderr cap;
+    util::set_target(util::target::journal);
+    util::write(util::level::warn, "to the journal if there is one");
+    util::set_target(util::target::stderr_lines);
+    EXPECT_NE(cap.text().find(" warn  to the journal if there is one\n"), std::string::npos) << cap.text();
+}
+
+TEST(RepeatFilter, BurstPassesThenCountsUntilTheWindowEnds) {
+    util::repeat_filter f;
+    const util::repeat_policy p{3, 10s};
+    const auto t0 = std::chrono::steady_clock::time_point{} + 1h;
+    uint64_t n = 99;
+    for (int i = 0; i < 3; ++i) {
+        ASSERT_TRUE(f.offer(t0 + std::chrono::milliseconds(i), p, n));
+        EXPECT_EQ(n, 0u);
+    }
+    for (int i = 0; i < 1216; ++i)
+        EXPECT_FALSE(f.offer(t0 + 1s, p, n));
+    EXPECT_EQ(f.held(), 1216u);
+    EXPECT_FALSE(f.take_expired(t0 + 9s, p, n)) << "the window is not over";
+    // The next line after the window carries the count.
+    ASSERT_TRUE(f.offer(t0 + 10s, p, n));
+    EXPECT_EQ(n, 1216u);
+    EXPECT_EQ(f.held(), 0u);
+}
+
+TEST(RepeatFilter, ExpiredCountIsTakenOnce) {
+    util::repeat_filter f;
+    const util::repeat_policy p{1, 10s};
+    const auto t0 = std::chrono::steady_clock::time_point{} + 1h;
+    uint64_t n = 0;
+    ASSERT_TRUE(f.offer(t0, p, n));
+    EXPECT_FALSE(f.offer(t0 + 1s, p, n));
+    EXPECT_FALSE(f.offer(t0 + 2s, p, n));
+    ASSERT_TRUE(f.take_expired(t0 + 10s, p, n));
+    EXPECT_EQ(n, 2u);
+    EXPECT_FALSE(f.take_expired(t0 + 11s, p, n));
+    ASSERT_TRUE(f.offer(t0 + 12s, p, n));
+    EXPECT_EQ(n, 0u) << "already told";
+}
+
+// Through log(): one call site flooding, another one unaffected; stderr captured.
+TEST(Log, RepeatedMessageIsSuppressedWithACount) {
+    capture_stderr cap;
+    util::set_target(util::target::stderr_lines);
+    util::set_level(util::level::info);
+    util::set_repeat_policy({10, 1h});
+    for (int i = 0; i < 1219; ++i)
+        util::log(util::level::warn, "fpm: refusing second FPM connection from 127.0.0.1:{}", 40000 + i);
+    util::log(util::level::info, "another call site");
+    const std::string out = cap.text();
+    EXPECT_EQ(count_of(out, "refusing second FPM connection"), 10u) << out;
+    EXPECT_EQ(count_of(out, "another call site"), 1u);
+    // The window is not over: nothing to flush yet.
+    util::flush_suppressed();
+    EXPECT_EQ(count_of(cap.text(), "suppressed"), 0u);
+    // A zero-length window ends at once: the count of the 1209 held back is told with the last one.
+    util::set_repeat_policy({10, 0ms});
+    util::flush_suppressed();
+    const std::string after = cap.text();
+    EXPECT_NE(after.find("warn  1209 similar messages suppressed, the last: fpm: refusing second FPM connection from "
+                         "127.0.0.1:41218\n"),
+              std::string::npos)
+        << after;
+    util::set_repeat_policy({});
+}
+
+TEST(Log, NextLineAfterTheWindowCarriesTheCount) {
+    capture_stderr cap;
+    util::set_target(util::target::stderr_lines);
+    util::set_repeat_policy({2, 1h});
+    for (int i = 0; i < 5; ++i)
+        util::log(util::level::error, "mgmt: bad request {}", i);
+    util::set_repeat_policy({2, 0ms});
+    util::log(util::level::error, "mgmt: bad request {}", 5);
+    const std::string out = cap.text();
+    EXPECT_EQ(count_of(out, "mgmt: bad request"), 3u) << out;
+    EXPECT_NE(out.find("mgmt: bad request 5 (3 similar messages suppressed)\n"), std::string::npos) << out;
+    util::set_repeat_policy({});
+}
+
+TEST(Log, DebugLinesAreNeverHeldBack) {
+    capture_stderr cap;
+    util::set_target(util::target::stderr_lines);
+    util::set_level(util::level::debug);
+    util::set_repeat_policy({2, 1h});
+    for (int i = 0; i < 50; ++i)
+        util::log(util::level::debug, "fpm: +route 10.0.{}.0/24", i);
+    util::set_level(util::level::info);
+    util::set_repeat_policy({});
+    EXPECT_EQ(count_of(cap.text(), "fpm: +route"), 50u);
+}
+
+TEST(Log, LevelFiltersBeforeTheRepeatFilter) {
+    capture_stderr cap;
+    util::set_level(util::level::warn);
+    util::log(util::level::info, "not shown");
+    util::set_level(util::level::info);
+    EXPECT_EQ(cap.text().find("not shown"), std::string::npos);
+}
+
+}  // namespace
