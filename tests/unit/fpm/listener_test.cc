@@ -15,11 +15,14 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <sys/fsuid.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <cstring>
 #include <fstream>
+#include <functional>
+#include <optional>
 #include <future>
 #include <iterator>
 #include <random>
@@ -68,7 +71,9 @@ rib::route_key key(const char* prefix, rib::table_id table = rib::main_table) {
 // A blocking BSD-socket client: nothing shared with the code under test.
 class client {
 public:
-    client(const std::string& addr, uint16_t port) {
+    // `fsuid`: the socket is created under this fsuid, so the kernel records that user as its
+    // owner (what sock_diag reports), as if another user's process had opened it. Root only.
+    client(const std::string& addr, uint16_t port, std::optional<uint32_t> fsuid = std::nullopt) {
         sockaddr_storage ss{};
         socklen_t len = 0;
         if (addr.find(':') != std::string::npos) {
@@ -84,7 +89,11 @@ public:
             ::inet_pton(AF_INET, addr.c_str(), &s4->sin_addr);
             len = sizeof(sockaddr_in);
         }
+        if (fsuid)
+            ::setfsuid(*fsuid);  // per thread; the test's thread only
         _fd = ::socket(ss.ss_family, SOCK_STREAM, 0);
+        if (fsuid)
+            ::setfsuid(0);
         const int one = 1;  // small chunks leave as small segments
         ::setsockopt(_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
         connected = ::connect(_fd, reinterpret_cast<sockaddr*>(&ss), len) == 0;
@@ -146,20 +155,29 @@ private:
     int _fd = -1;
 };
 
-// The listener with its io_context running on a thread of its own.
+// The listener with its io_context running on a thread of its own. Its clients are this
+// process's sockets: it admits this process's user (and, for the tests that need a second
+// user, `other_user`: a client socket created under that fsuid, see client's constructor).
 class harness {
 public:
-    explicit harness(listener_options o) {
+    static constexpr uint32_t other_user = 65534;
+
+    explicit harness(listener_options o, std::function<std::optional<std::vector<rib::route_key>>(
+                                             const std::vector<rib::table_id>&)> kernel = {}) {
         o.port = 0;
         if (o.address.empty())
             o.address = "127.0.0.1";
-        _l = std::make_unique<listener>(_io, o, _rib, _stats, _session,
-                                        listener_hooks{[this](std::span<const update> b) {
-                                                           ++batches;
-                                                           updates += b.size();
-                                                       },
-                                                       [this](size_t) { ++sweep_hooks; },
-                                                       [](rib::table_id t) { return t == vrf_table; }});
+        if (o.admission.uids == std::vector<uint32_t>{0})
+            o.admission.uids = {static_cast<uint32_t>(::geteuid())};
+        listener_hooks hooks;
+        hooks.on_batch_applied = [this](std::span<const update> b) {
+            ++batches;
+            updates += b.size();
+        };
+        hooks.on_sweep = [this](size_t) { ++sweep_hooks; };
+        hooks.replayed_table = [](rib::table_id t) { return t == vrf_table; };
+        hooks.kernel_routes = std::move(kernel);
+        _l = std::make_unique<listener>(_io, o, _rib, _stats, _session, std::move(hooks));
         std::string err;
         started = _l->start(err);
         EXPECT_TRUE(started) << err;
@@ -294,21 +312,27 @@ TEST(Listener, EveryChunkSizeFromOneByte) {
     EXPECT_TRUE(h.on_io([&] { return h._rib.routes() == expected.routes(); }));
 }
 
-TEST(Listener, SecondConnectionIsRefusedAndCounted) {
-    harness h(no_sweep_for_a_while());
+TEST(Listener, SecondConnectionOfAnotherUserIsRefusedWhileTheFirstTalks) {
+    if (::geteuid() != 0)
+        GTEST_SKIP() << "needs root (a socket of another user)";
+    listener_options o = no_sweep_for_a_while();
+    o.admission.uids = {0, harness::other_user};
+    harness h(o);
     client first("127.0.0.1", h.port());
     ASSERT_TRUE(first.connected);
-    ASSERT_TRUE(h.wait_connected(true));
+    std::mt19937 rng(1);
+    const auto stream = c1();
+    ASSERT_TRUE(first.send(std::span(stream).first(44)));  // one frame: it talks
+    ASSERT_TRUE(h.wait_frames(1));
     const std::string first_peer = h.session().peer;
 
-    client second("127.0.0.1", h.port());
+    client second("127.0.0.1", h.port(), harness::other_user);
     ASSERT_TRUE(second.connected);  // the kernel completes the handshake; srv6d closes it at once
     EXPECT_TRUE(second.closed_by_peer());
     EXPECT_TRUE(h.eventually([&] { return h._session.refused == 1; }));
 
     // The first connection is untouched and still feeds the RIB.
-    std::mt19937 rng(1);
-    ASSERT_TRUE(first.send_chunked(c1(), rng));
+    ASSERT_TRUE(first.send_chunked(std::span(stream).subspan(44), rng));
     ASSERT_TRUE(h.wait_frames(c1_frames));
     EXPECT_TRUE(h.has_route("192.0.2.0/24"));
     const auto s = h.session();
@@ -659,10 +683,10 @@ TEST(ListenerSweepScope, AnotherZebraInBetweenMakesTheNextSweepNonSelective) {
 TEST(ListenerSweepScope, UnknownPidSweepsEverything) {
     harness h(quick_sweep());
     connect_and_sweep(h, zebra_a, 1);
-    // A connection without a single netlink message (a protobuf stream; here an empty netlink
-    // frame) gives no port id: nothing proves it is the same zebra.
+    // A connection without a single netlink message (a protobuf stream; here a protobuf frame
+    // that does not parse) gives no port id: nothing proves it is the same zebra.
     client c("127.0.0.1", h.port());
-    ASSERT_TRUE(c.send(nl::frame({})));
+    ASSERT_TRUE(c.send(nl::frame({0xff}, 2)));
     ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == 2; }));
     EXPECT_FALSE(has(h, "192.0.2.0/24", 100));
     const auto s = h.session();

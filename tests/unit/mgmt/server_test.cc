@@ -13,9 +13,12 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <future>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/post.hpp>
@@ -338,19 +341,76 @@ TEST_F(ServerTest, IdleConnectionIsClosed) {
     EXPECT_TRUE(c.closed_by_peer());
 }
 
-TEST_F(ServerTest, ConnectionsBeyondTheLimitAreClosed) {
+// The case: forty idle connections, then srv6ctl. The idle ones make room.
+TEST_F(ServerTest, IdleConnectionsMakeRoomForANewClient) {
     server_options opt;
-    opt.max_connections = 1;
+    opt.max_connections = 4;
     start(opt);
-    raw_conn a(path);
-    a.write(frame(show_routes(1)));
-    ASSERT_TRUE(a.read_response());  // a is accepted and counted
-    raw_conn b(path);
-    EXPECT_TRUE(b.closed_by_peer());
-    a.write(frame(show_routes(2)));
-    const auto r = a.read_response();
+    std::vector<std::unique_ptr<raw_conn>> idle;
+    for (int i = 0; i < 40; ++i)
+        idle.push_back(std::make_unique<raw_conn>(path));
+    client c(path);
+    ASSERT_TRUE(c.connect()) << c.error();
+    const auto r = c.call(show_routes(5));
+    ASSERT_TRUE(r) << c.error();
+    EXPECT_EQ(r->routes().tables(0).table(), 5u);
+    // The oldest idle ones went first; never more than the bound at once.
+    EXPECT_TRUE(idle.front()->closed_by_peer());
+    std::promise<std::pair<size_t, size_t>> counts;
+    boost::asio::post(io, [&] { counts.set_value({srv->connections(), srv->evicted()}); });
+    const auto [open, evicted] = counts.get_future().get();
+    EXPECT_LE(open, 4u);
+    EXPECT_GE(evicted, 37u);
+}
+
+TEST_F(ServerTest, AConnectionInARequestGoesAfterTheIdleOnes) {
+    server_options opt;
+    opt.max_connections = 2;
+    start(opt);
+    raw_conn busy(path);
+    const std::string wire = frame(show_routes(7));
+    busy.write(std::string_view(wire).substr(0, 3));  // a request begun
+    std::this_thread::sleep_for(20ms);
+    raw_conn idle(path);  // newer, but idle
+    std::this_thread::sleep_for(20ms);
+    raw_conn newcomer(path);  // room is made: the idle one goes
+    EXPECT_TRUE(idle.closed_by_peer());
+    busy.write(std::string_view(wire).substr(3));
+    const auto r = busy.read_response();
     ASSERT_TRUE(r);
-    EXPECT_EQ(r->routes().tables(0).table(), 2u);
+    EXPECT_EQ(r->routes().tables(0).table(), 7u);
+    newcomer.write(frame(show_routes(8)));
+    const auto r2 = newcomer.read_response();
+    ASSERT_TRUE(r2);
+    EXPECT_EQ(r2->routes().tables(0).table(), 8u);
+}
+
+// The socket's group, and the directory srv6d creates for it: root's, the group may enter.
+TEST_F(ServerTest, GroupOfTheSocketAndItsDirectory) {
+    if (::geteuid() != 0)
+        GTEST_SKIP() << "needs root (chown to another group)";
+    server_options opt;
+    opt.group = "1";  // a gid: "daemon" on Debian, whatever its name
+    start(opt);
+    struct stat st {};
+    ASSERT_EQ(::stat(path.c_str(), &st), 0);
+    EXPECT_EQ(st.st_gid, 1u);
+    EXPECT_EQ(st.st_mode & 07777, 0660u);
+    ASSERT_EQ(::stat((dir + "/run").c_str(), &st), 0);
+    EXPECT_EQ(st.st_gid, 1u);
+    EXPECT_EQ(st.st_mode & 07777, 0750u);
+}
+
+TEST_F(ServerTest, UnknownGroupKeepsTheDaemonsOwn) {
+    server_options opt;
+    opt.group = "no-such-group-srv6d";
+    start(opt);
+    struct stat st {};
+    ASSERT_EQ(::stat(path.c_str(), &st), 0);
+    EXPECT_EQ(st.st_gid, ::getegid());
+    EXPECT_EQ(st.st_mode & 07777, 0660u);
+    ASSERT_EQ(::stat((dir + "/run").c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 07777, 0700u);  // nobody else may look in
 }
 
 }  // namespace
