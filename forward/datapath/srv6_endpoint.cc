@@ -211,8 +211,11 @@ endpoint_result decapsulate(packet& k, ip6::ext_cursor c, const sid_params& p, b
     if (inner_len < in_l3 && rte_pktmbuf_trim(k.m, static_cast<uint16_t>(in_l3 - inner_len)) != 0)
         return dropped(v4 ? drop_reason::ip4_truncated : drop_reason::ip6_truncated);
 
+    // End.DX4 sends to its IPv4 adjacency; End.X + USD (RFC 8986 §4.16.3) sends the inner
+    // packet, IPv4 or IPv6, to End.X's own adjacency, an IPv6 neighbor: send_v6 (the worker
+    // takes the packet's family from its version nibble).
     if (where == decap_to::adjacency)
-        return to(v4 ? endpoint_action::send_v4 : endpoint_action::send_v6);
+        return to(v4 && p.behavior != behavior::end_x ? endpoint_action::send_v4 : endpoint_action::send_v6);
     return to(v4 ? endpoint_action::lookup_v4 : endpoint_action::lookup_v6, p.vrf);
 }
 

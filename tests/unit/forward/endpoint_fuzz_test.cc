@@ -104,7 +104,9 @@ TEST(EndpointFuzz, CorruptedPacketsStayInBoundsAndCoherent) {
         ASSERT_EQ(m->pkt_len, m->data_len);
         ASSERT_LE(m->pkt_len, b.size());
         const uint8_t* d = rte_pktmbuf_mtod(m, const uint8_t*);
-        const bool v4 = r.action == endpoint_action::lookup_v4 || r.action == endpoint_action::send_v4;
+        // End.X + USD sends an inner IPv4 packet to its IPv6 adjacency (send_v6).
+        const bool v4 = r.action == endpoint_action::lookup_v4 || r.action == endpoint_action::send_v4 ||
+                        (r.action == endpoint_action::send_v6 && d[0] >> 4 == 4);
         ASSERT_GE(m->pkt_len, v4 ? 20u : 40u);
         ASSERT_EQ(d[0] >> 4, v4 ? 4 : 6);
         const uint32_t announced = v4 ? static_cast<uint32_t>(d[2] << 8 | d[3]) : 40u + static_cast<uint32_t>(d[4] << 8 | d[5]);

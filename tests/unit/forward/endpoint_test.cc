@@ -178,7 +178,8 @@ TEST(Endpoint, EndXSendsToTheAdjacency) {
 TEST(Endpoint, EndXWithUsdForwardsTheInnerPacketWithItsTtlDecremented) {
     const bytes in = three_sids(0, 64, s3, inner4("10.1.0.1", "10.2.0.1", 33));
     // Expected: built from scratch with TTL 32 and a freshly computed checksum.
-    expect_out(run(in, sid(behavior::end_x, flv::usd)), endpoint_action::send_v4, ip4_packet("10.1.0.1", "10.2.0.1", 32));
+    // To End.X's adjacency (an IPv6 neighbor), not to an IPv4 one End.X does not have.
+    expect_out(run(in, sid(behavior::end_x, flv::usd)), endpoint_action::send_v6, ip4_packet("10.1.0.1", "10.2.0.1", 32));
     const bytes in6pkt = three_sids(0, 64, s3, inner6("fd01::1", "fd02::1", 5));
     expect_out(run(in6pkt, sid(behavior::end_x, flv::usd)), endpoint_action::send_v6, inner6("fd01::1", "fd02::1", 4).b);
 }

@@ -216,6 +216,10 @@ protected:
             l.lcblock_bits = 32;
             l.lcnode_fn_bits = 16;
         }));
+        r.upsert_route(sid("fc00:0:1::18/128", rib::behavior::end_x, 12, [](rib::seg6local& l) {
+            l.nh6 = a6("fc00:12::2");
+            l.flavors = rib::flavor::usd;
+        }));
         r.upsert_route(sid("fc00:0:1::15/128", rib::behavior::end_t, 12, [](rib::seg6local& l) { l.table = 10; }));
         r.upsert_route(sid("fc00:0:1::16/128", rib::behavior::end_dx6, 11, [](rib::seg6local& l) { l.nh6 = a6("fd01::2"); }));
         r.upsert_route(sid("fc00:0:1::17/128", rib::behavior::end, 12, [](rib::seg6local& l) { l.flavors = rib::flavor::psp; }));
@@ -439,6 +443,22 @@ TEST_F(worker_test, config_sid_end_dt46_decapsulates_into_its_vrf) {
         const bytes in = ip6_packet(64, "fc00:0:9::1", "fc00:0:1::d46", {inner});
         expect_one(core, in_frame(in, t_ipv6), ce, eth(mac_ce1, mac_ce_port, v4 ? t_ipv4 : t_ipv6, ttl_minus_one(inner.b)));
     }
+}
+
+TEST_F(worker_test, end_x_usd_sends_an_inner_ipv4_packet_to_its_ipv6_adjacency) {
+    // RFC 8986 §4.16.3: the decapsulated packet goes to End.X's adjacency (fc00:12::2 on the
+    // core port), as IPv4 in its frame. It was dropped as neigh_unresolved, with a resolution
+    // request for 0.0.0.0, before End.X + USD stopped asking for an IPv4 adjacency it has none of.
+    const bytes in = ip6_packet(64, "fc00:0:9::1", "fc00:0:1::18", {inner4("10.9.0.1", "10.1.0.2", 33)});
+    rte_mbuf* ref = test::mbuf_of(in);
+    sid_params sp;
+    sp.behavior = rib::behavior::end_x;
+    sp.flavors = rib::flavor::usd;
+    ASSERT_EQ(process_endpoint(ref, sp).action, endpoint_action::send_v6);
+    const bytes l3 = test::bytes_of(ref);
+    rte_pktmbuf_free(ref);
+    ASSERT_EQ(l3[0] >> 4, 4);
+    expect_one(core, in_frame(in, t_ipv6), core, eth(mac_p, mac_core_port, t_ipv4, l3));
 }
 
 TEST_F(worker_test, end_dx4_and_end_x_send_to_their_adjacency) {
