@@ -217,8 +217,9 @@ std::string listener::impl::takeover_reason(const peer_identity& who) const {
         return fmt::format("same {} (zebra restarted, or its connection broke)", who.local ? "user" : "address");
     const auto idle = steady::now() - _conn->last_frame;
     if (idle >= _opts.takeover_idle)
-        return fmt::format("the active connection sent no valid frame for {} s",
-                           std::chrono::duration_cast<std::chrono::seconds>(idle).count());
+        return fmt::format("the active connection sent no valid frame for {} ms (fpm.takeover-idle-ms {})",
+                           std::chrono::duration_cast<std::chrono::milliseconds>(idle).count(),
+                           _opts.takeover_idle.count());
     return {};
 }
 
