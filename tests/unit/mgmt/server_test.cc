@@ -4,9 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <grp.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -411,6 +414,47 @@ TEST_F(ServerTest, UnknownGroupKeepsTheDaemonsOwn) {
     EXPECT_EQ(st.st_mode & 07777, 0660u);
     ASSERT_EQ(::stat((dir + "/run").c_str(), &st), 0);
     EXPECT_EQ(st.st_mode & 07777, 0700u);  // nobody else may look in
+}
+
+// An operator who is not root: a process of uid 65534, in the socket's group or not, asks
+// "show routes" as srv6ctl would. Exit status: 0 answered, 1 connect refused with EACCES, 2 no
+// answer, 3 could not become that user, 4 another connect error. A forked child, so only
+// async-signal-safe calls (the request is encoded before the fork).
+int ask_as(uid_t uid, const gid_t* groups, size_t ngroups, const std::string& path, const std::string& wire) {
+    sockaddr_un sa{};
+    sa.sun_family = AF_UNIX;
+    std::strncpy(sa.sun_path, path.c_str(), sizeof sa.sun_path - 1);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        if (::setgroups(ngroups, groups) != 0 || ::setresgid(uid, uid, uid) != 0 || ::setresuid(uid, uid, uid) != 0)
+            ::_exit(3);
+        const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+        if (::connect(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0)
+            ::_exit(errno == EACCES ? 1 : 4);
+        if (::send(fd, wire.data(), wire.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(wire.size()))
+            ::_exit(2);
+        pollfd p{fd, POLLIN, 0};
+        char b[64];
+        ::_exit(::poll(&p, 1, 5000) > 0 && ::recv(fd, b, sizeof b, 0) > 0 ? 0 : 2);
+    }
+    int st = 0;
+    if (pid < 0 || ::waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+        return -1;
+    return WEXITSTATUS(st);
+}
+
+TEST_F(ServerTest, AGroupMemberMayAskAndANonMemberMayNot) {
+    if (::geteuid() != 0)
+        GTEST_SKIP() << "needs root (to run processes as another user)";
+    ASSERT_EQ(::chmod(dir.c_str(), 0755), 0);  // mkdtemp's 0700 would stop everyone but root
+    server_options opt;
+    opt.group = "1";
+    start(opt);
+    const std::string wire = frame(show_routes(3));
+    const gid_t member[] = {1};
+    EXPECT_EQ(ask_as(65534, member, 1, path, wire), 0) << "a member of the socket's group was not answered";
+    EXPECT_EQ(ask_as(65534, nullptr, 0, path, wire), 1) << "a non-member reached the socket";
+    EXPECT_EQ(calls.load(), 1);
 }
 
 }  // namespace
