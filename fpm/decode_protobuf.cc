@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "fpm.pb.h"
+#include "rib/behaviors.hh"
 #include "fpm/decoder.hh"
 
 namespace fpm {
@@ -283,11 +284,17 @@ void localsid(const pb::Message& msg, decode_ctx& ctx, std::vector<update>& out)
     }
     if (!to_seg6local(m, ctx, sl))
         return;
+    // The contract's requirements (an End.X/uA nexthop given as IPv4 is no End.X adjacency).
+    const rib::behavior_info* info = rib::find_behavior(sl.action);
+    if (const uint16_t need = info ? info->missing(rib::present_params(sl)) : 0) {
+        ctx.report(reason::seg6local_missing_attr, fmt::format("SRv6LocalSID {} without {}", info->name,
+                                                               rib::sid_params_to_string(need)));
+        return;
+    }
     if ((sl.flavors & rib::flavor::next_csid) && sl.structure && sl.structure->block_len) {
-        sl.lcblock_bits = sl.structure->block_len;
-        // A uN C-SID is the node alone; uA/uDT carry a function after it.
-        sl.lcnode_fn_bits = static_cast<uint8_t>(sl.structure->node_len +
-                                                 (sl.action == rib::behavior::end ? 0 : sl.structure->func_len));
+        const rib::csid_lengths c = rib::csid_from_structure(sl.action, *sl.structure);
+        sl.lcblock_bits = c.block;
+        sl.lcnode_fn_bits = c.node_fn;
     }
     rib::route r;
     r.key = key;

@@ -32,9 +32,6 @@ constexpr uint16_t seg6_local_max = seg6_local_flavors;
 constexpr uint16_t flv_operation = 1;
 constexpr uint16_t flv_lcblock_bits = 2;
 constexpr uint16_t flv_lcnode_fn_bits = 3;
-// Kernel defaults when NEXT-C-SID comes without lengths (SEG6_LOCAL_LCBLOCK_DBITS/LCNODE_FN_DBITS).
-constexpr unsigned default_lcblock_bits = 32;
-constexpr unsigned default_lcnode_fn_bits = 16;
 
 struct flavor_attrs {
     uint32_t operation = 0;
@@ -96,9 +93,10 @@ bool decode_flavors(nl::bytes nest, decode_ctx& ctx, flavor_attrs& out) {
     // A flavor we do not know changes what the SID does: refuse rather than forward wrongly.
     if (f.operation & ~rib::known_flavors)
         return bad_flavors(ctx, fmt::format("unknown flavor bits {:#x}", f.operation & ~rib::known_flavors));
-    // The kernel's NEXT-C-SID rules: byte-aligned, non-zero, and block + node/function within 128.
-    const unsigned block = f.lcblock_bits.value_or(default_lcblock_bits);
-    const unsigned node_fn = f.lcnode_fn_bits.value_or(default_lcnode_fn_bits);
+    // The kernel's NEXT-C-SID rules: byte-aligned, non-zero, and block + node/function within
+    // 128; lengths not given are the kernel's defaults (the contract's csid_default).
+    const unsigned block = f.lcblock_bits.value_or(rib::csid_default.block);
+    const unsigned node_fn = f.lcnode_fn_bits.value_or(rib::csid_default.node_fn);
     if (!valid_csid_bits(block) || !valid_csid_bits(node_fn) || block + node_fn > 128)
         return bad_flavors(ctx, fmt::format("lcblock {} lcnode_fn {} bits", block, node_fn));
     out = f;

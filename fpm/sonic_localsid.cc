@@ -2,6 +2,7 @@
 // the default VRF's table, the shape dplane_fpm_nl gives them as seg6local routes.
 #include <fmt/format.h>
 
+#include "rib/behaviors.hh"
 #include "fpm/sonic_decode.hh"
 #include "fpm/sonic_wire.hh"
 
@@ -134,23 +135,36 @@ bool parse_attrs(nl::bytes attrs, bool is_new, decode_ctx& ctx, localsid_msg& ou
     return true;
 }
 
-// What each behavior cannot do without (the SONiC encoder always sends these).
-const char* missing_attr(rib::behavior b, const localsid_msg& m) {
-    using rib::behavior;
-    switch (b) {
-    case behavior::end_x:
-    case behavior::end_dx6:
-        return m.nh6 ? nullptr : "NH6";
-    case behavior::end_dx4:
-        return m.nh4 ? nullptr : "NH4";
-    case behavior::end_t:
-    case behavior::end_dt6:
-    case behavior::end_dt4:
-    case behavior::end_dt46:
-        return m.vrf_name.empty() ? "VRFNAME" : nullptr;
-    default:
-        return nullptr;
-    }
+// The message's behavior parameters as the contract (rib/behaviors.hh) names them.
+uint16_t sonic_params(const localsid_msg& m) {
+    namespace sp = rib::sid_param;
+    uint16_t p = 0;
+    auto set = [&p](bool has, uint16_t bit) {
+        if (has)
+            p = static_cast<uint16_t>(p | bit);
+    };
+    set(m.nh4.has_value(), sp::nh4);
+    set(m.nh6.has_value(), sp::nh6);
+    set(!m.vrf_name.empty(), sp::vrf_name);
+    set(!m.ifname.empty(), sp::ifname);
+    set(m.structure.has_value(), sp::structure);
+    return p;
+}
+
+// The SONiC attribute names of sid_param bits, for reports: "NH6", "VRFNAME".
+std::string sonic_names(uint16_t params) {
+    namespace sp = rib::sid_param;
+    struct entry {
+        uint16_t bit;
+        std::string_view name;
+    };
+    constexpr entry names[] = {{sp::nh4, "NH4"}, {sp::nh6, "NH6"}, {sp::vrf_name, "VRFNAME"}, {sp::ifname, "IFNAME"},
+                               {sp::structure, "FORMAT"}};
+    std::string out;
+    for (const auto& e : names)
+        if (params & e.bit)
+            out += fmt::format("{}{}", out.empty() ? "" : "|", e.name);
+    return out.empty() ? rib::sid_params_to_string(params) : out;
 }
 
 }  // namespace
@@ -190,8 +204,12 @@ void decode_localsid(const nl::message& m, decode_ctx& ctx, std::vector<update>&
         ctx.report(reason::sonic_bad_action, fmt::format("action code {}", *msg.action));
         return;
     }
-    if (const char* what = missing_attr(ep->behavior, msg)) {
-        ctx.report(reason::seg6local_missing_attr, fmt::format("SONiC action {} without {}", *msg.action, what));
+    // What the behavior cannot do without, from the contract. A behavior without a datapath
+    // handler (End.B6*, End.DX2: SONiC sends no segment list or L2 port with it) is not held up
+    // here: the compiler refuses it, visibly in `srv6ctl show sids`.
+    const rib::behavior_info* info = rib::find_behavior(ep->behavior);
+    if (const uint16_t need = !info || info->handler == rib::dp_handler::none ? 0 : info->missing(sonic_params(msg))) {
+        ctx.report(reason::seg6local_missing_attr, fmt::format("SONiC action {} without {}", *msg.action, sonic_names(need)));
         return;
     }
 
@@ -199,16 +217,15 @@ void decode_localsid(const nl::message& m, decode_ctx& ctx, std::vector<update>&
     sl.action = ep->behavior;
     sl.flavors = ep->flavors;
     sl.structure = msg.structure;
+    // Kept as sent (SONiC names the VRF of every SID); the compiler reads what the row uses.
     sl.vrf_name = std::move(msg.vrf_name);
     sl.ifname = std::move(msg.ifname);
     sl.nh4 = msg.nh4;
     sl.nh6 = msg.nh6;
     if ((sl.flavors & rib::flavor::next_csid) && msg.structure && msg.structure->block_len) {
-        // NEXT-C-SID lengths (RFC 9800): a uN C-SID is the node alone; uA/uDX/uDT SIDs carry
-        // their function after it.
-        const auto& s = *msg.structure;
-        sl.lcblock_bits = s.block_len;
-        sl.lcnode_fn_bits = static_cast<uint8_t>(s.node_len + (sl.action == rib::behavior::end ? 0 : s.func_len));
+        const rib::csid_lengths c = rib::csid_from_structure(sl.action, *msg.structure);
+        sl.lcblock_bits = c.block;
+        sl.lcnode_fn_bits = c.node_fn;
     }
 
     rib::route r;

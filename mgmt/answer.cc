@@ -44,12 +44,15 @@ pb::Response answer(const pb::Request& req, const daemon_view& d) {
         *resp.mutable_nexthops() = render_nexthops(d.rib);
         break;
     case pb::Request::kShowSids:
+    {
+        const sid_counter_reader counters = d.sid_counters ? d.sid_counters() : sid_counter_reader{};
         if (d.vrfs) {
-            *resp.mutable_sids() = render_sids(d.rib, *d.vrfs, d.sids);
+            *resp.mutable_sids() = render_sids(d.rib, *d.vrfs, d.sids, counters);
         } else {
             const vrf::registry only_default;
-            *resp.mutable_sids() = render_sids(d.rib, only_default, d.sids);
+            *resp.mutable_sids() = render_sids(d.rib, only_default, d.sids, counters);
         }
+    }
         break;
     case pb::Request::kShowVrfs:
         if (d.vrfs)

@@ -10,6 +10,7 @@
 #include "fpm/decode_ctx.hh"
 #include "fpm/session.hh"
 #include "mgmt/proto.hh"
+#include "mgmt/render.hh"
 #include "vrf/encap_source.hh"
 #include "vrf/registry.hh"
 #include "vrf/sid_binding.hh"
@@ -36,6 +37,8 @@ struct daemon_view {
     // The dataplane's counters (absent: srv6d runs without one); clear_counters resets them.
     std::function<void(pb::Counters&)> counters;
     std::function<void()> clear_counters;
+    // A reader of the local SIDs' counters, taken once per `show sids` (absent: no dataplane).
+    std::function<sid_counter_reader()> sid_counters;
     std::function<void(pb::NeighborTable&)> neighbors;
 };
 

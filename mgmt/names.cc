@@ -130,19 +130,4 @@ std::string printable(std::string_view s) {
     return out;
 }
 
-std::string behavior_display_name(rib::behavior b, uint32_t flavors) {
-    const std::string_view rfc = rib::behavior_name(b);
-    if (!(flavors & rib::flavor::next_csid))
-        return std::string(rfc);
-    // RFC 9800 names the NEXT-C-SID variants uN, uA, uDT4...; FRR prints them that way.
-    switch (b) {
-    case rib::behavior::end: return "uN";
-    case rib::behavior::end_x: return "uA";
-    default: break;
-    }
-    if (rfc.starts_with("End.D"))
-        return fmt::format("u{}", rfc.substr(4));  // End.DT46 -> uDT46, End.DX4 -> uDX4
-    return std::string(rfc);
-}
-
 }  // namespace mgmt

@@ -23,9 +23,8 @@ std::string_view route_type_name(rib::route_type t);      // unicast, local, bla
 std::string_view resolve_state_name(rib::resolve_state s); // ok, partial, unresolved, no_paths
 std::string_view encap_mode_name(rib::encap_mode m);       // RFC 8986: H.Encaps, H.Encaps.Red, ...
 
-// The behavior as FRR shows it: RFC 8986 name, or the NEXT-C-SID (RFC 9800) name when that
-// flavor is set: End -> uN, End.X -> uA, End.DT46 -> uDT46.
-std::string behavior_display_name(rib::behavior b, uint32_t flavors);
+// The behavior as FRR shows it (End -> uN with NEXT-C-SID...) is the contract's:
+// rib::behavior_display_name (rib/behaviors.hh).
 
 // Names that came off the wire (SONiC VRF and interface names, SID list names) may hold any
 // byte; proto3 strings must be UTF-8 and terminals should not get control codes. Every byte

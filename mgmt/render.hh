@@ -3,8 +3,11 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "rib/addr.hh"
 #include "rib/model.hh"
@@ -19,6 +22,10 @@
 
 namespace mgmt {
 
+// A local SID's dataplane counters (packets, bytes) by its route key; nullopt when the
+// dataplane does not count it (not compiled).
+using sid_counter_reader = std::function<std::optional<std::pair<uint64_t, uint64_t>>(const rib::route_key&)>;
+
 // `show fpm`: listener state, ingest counters (every reason, zero or not), RIB counters.
 pb::FpmStatus render_fpm(const fpm::session_info& session, const fpm::ingest_stats& stats,
                          const rib::rib& rib,
@@ -31,8 +38,10 @@ pb::RouteTables render_routes(const rib::rib& rib, std::optional<rib::table_id> 
 pb::NexthopTable render_nexthops(const rib::rib& rib);
 
 // `show sids`: the local SIDs, each bound through the registry (vrf::bind_sid): active, with the
-// VRF an End.T/End.DT* SID uses, or refused with the reason. `tracker` adds the refusal totals.
-pb::SidTable render_sids(const rib::rib& rib, const vrf::registry& reg, const vrf::sid_tracker* tracker = nullptr);
+// VRF an End.T/End.DT* SID uses, or refused with the reason (the behavior contract's, then the
+// VRF binding's). `tracker` adds the refusal totals, `counters` each SID's packets and bytes.
+pb::SidTable render_sids(const rib::rib& rib, const vrf::registry& reg, const vrf::sid_tracker* tracker = nullptr,
+                         const sid_counter_reader& counters = {});
 
 // `show vrfs`: every VRF of the registry by id; `kernel` describes the kernel VRF monitor.
 pb::VrfTable render_vrfs(const vrf::registry& reg, const std::string& kernel);

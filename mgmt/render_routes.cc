@@ -58,7 +58,7 @@ void render_seg6(const rib::seg6_encap& e, pb::Seg6Encap& out) {
 }
 
 void render_seg6local(const rib::seg6local& l, pb::Seg6Local& out) {
-    out.set_behavior(behavior_display_name(l.action, l.flavors));
+    out.set_behavior(std::string(rib::behavior_display_name(l.action, l.flavors)));
     out.set_action(static_cast<uint32_t>(l.action));
     for (uint32_t bit = 1; bit != 0; bit <<= 1) {
         if (!(l.flavors & bit))

@@ -20,7 +20,8 @@ struct sid_row {
 
 }  // namespace
 
-pb::SidTable render_sids(const rib::rib& rib, const vrf::registry& reg, const vrf::sid_tracker* tracker) {
+pb::SidTable render_sids(const rib::rib& rib, const vrf::registry& reg, const vrf::sid_tracker* tracker,
+                         const sid_counter_reader& counters) {
     std::vector<sid_row> rows;
     for (const auto& e : rib.local_sids())
         if (e.r != nullptr)
@@ -49,6 +50,11 @@ pb::SidTable render_sids(const rib::rib& rib, const vrf::registry& reg, const vr
         s->set_nh_id(e.nh_id);
         s->set_ifindex(e.ifindex);
         s->set_origin(e.from == rib::origin::config ? "config" : "fpm");
+        if (counters && !e.shadowed)
+            if (const auto c = counters(e.r->key)) {
+                s->set_packets(c->first);
+                s->set_bytes(c->second);
+            }
         // Bound now, against the registry as it is: the answer can never lag behind a change.
         const vrf::sid_binding b = vrf::bind_sid(e.sid, reg);
         if (b.vrf) {

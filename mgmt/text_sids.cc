@@ -1,5 +1,6 @@
 #include <algorithm>
-#include <array>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -9,8 +10,7 @@
 namespace mgmt {
 namespace {
 
-constexpr size_t columns = 9;
-using row = std::array<std::string, columns>;
+using row = std::vector<std::string>;
 
 std::string structure_text(const pb::Seg6Local& l) {
     if (l.has_structure()) {
@@ -46,15 +46,25 @@ std::string state_text(const pb::LocalSid& s) {
 std::string format_sids(const pb::SidTable& t) {
     if (t.sids_size() == 0)
         return "No local SIDs.\n";
+    // The counters' columns only when the dataplane counts (srv6d with a dataplane).
+    const bool counted = std::any_of(t.sids().begin(), t.sids().end(), [](const pb::LocalSid& s) { return s.has_packets(); });
     std::vector<row> rows;
-    rows.push_back({"SID", "Behavior", "Context", "VRF", "Flavors", "Protocol", "Origin", "Structure", "State"});
+    rows.push_back({"SID", "Behavior", "Context", "VRF", "Flavors", "Protocol", "Origin", "Structure"});
+    if (counted)
+        rows.back().insert(rows.back().end(), {"Packets", "Bytes"});
+    rows.back().push_back("State");
     for (const auto& s : t.sids()) {
         const auto& l = s.seg6local();
         rows.push_back({s.prefix(), l.behavior(), context_text(s), s.has_vrf() ? s.vrf() : "-",
                         l.flavors_size() ? fmt::format("{}", fmt::join(l.flavors(), ",")) : "-",
-                        s.protocol_name(), s.origin().empty() ? "-" : s.origin(), structure_text(l), state_text(s)});
+                        s.protocol_name(), s.origin().empty() ? "-" : s.origin(), structure_text(l)});
+        if (counted)
+            rows.back().insert(rows.back().end(), {s.has_packets() ? fmt::to_string(s.packets()) : "-",
+                                                   s.has_bytes() ? fmt::to_string(s.bytes()) : "-"});
+        rows.back().push_back(state_text(s));
     }
-    std::array<size_t, columns> width{};
+    const size_t columns = rows.front().size();
+    std::vector<size_t> width(columns);
     for (const auto& r : rows)
         for (size_t c = 0; c < columns; ++c)
             width[c] = std::max(width[c], r[c].size());

@@ -9,39 +9,6 @@ namespace {
 
 using namespace sid_param;
 
-// Any SID may carry flavors and its structure; whether a flavor applies is the dataplane's call
-// (FRR sends NEXT-C-SID on uDT/uDX SIDs too, where the kernel ignores it).
-constexpr uint16_t any_sid = flavors | structure;
-constexpr uint16_t a_table = table | vrftable | vrf_name;  // FRR sends DT6 with TABLE, DT4/DT46 with VRFTABLE
-
-// Kernel action numbering (linux/seg6_local.h); End.BM/S/AS/AM exist only as numbers there.
-constexpr std::array<behavior_info, 16> table_ = {{
-    {behavior::end, "End", {0, 0}, any_sid, true},
-    {behavior::end_x, "End.X", {nh6, 0}, oif | ifname | any_sid, true},
-    {behavior::end_t, "End.T", {table | vrf_name, 0}, any_sid, true},
-    {behavior::end_dx2, "End.DX2", {oif | ifname, 0}, any_sid, true},
-    {behavior::end_dx6, "End.DX6", {nh6, 0}, oif | ifname | any_sid, true},
-    {behavior::end_dx4, "End.DX4", {nh4, 0}, oif | ifname | any_sid, true},
-    {behavior::end_dt6, "End.DT6", {a_table, 0}, any_sid, true},
-    {behavior::end_dt4, "End.DT4", {a_table, 0}, any_sid, true},
-    {behavior::end_b6, "End.B6", {srh, 0}, any_sid, true},
-    {behavior::end_b6_encaps, "End.B6.Encaps", {srh, 0}, any_sid, true},
-    {behavior::end_bm, "End.BM", {0, 0}, any_sid, false},
-    {behavior::end_s, "End.S", {0, 0}, any_sid, false},
-    {behavior::end_as, "End.AS", {0, 0}, any_sid, false},
-    {behavior::end_am, "End.AM", {0, 0}, any_sid, false},
-    {behavior::end_bpf, "End.BPF", {bpf, 0}, any_sid, true},
-    {behavior::end_dt46, "End.DT46", {a_table, 0}, any_sid, true},
-}};
-
-constexpr bool table_in_enum_order() {
-    for (size_t i = 0; i < table_.size(); ++i)
-        if (static_cast<size_t>(table_[i].action) != i + 1)
-            return false;
-    return true;
-}
-static_assert(table_in_enum_order(), "find_behavior indexes the table by action - 1");
-
 struct flavor_entry {
     uint32_t bit;
     std::string_view name;
@@ -69,33 +36,73 @@ bool iequals(std::string_view a, std::string_view b) {
            std::equal(a.begin(), a.end(), b.begin(), [&](char x, char y) { return lower(x) == lower(y); });
 }
 
-}  // namespace
-
-uint16_t behavior_info::missing(uint16_t present) const {
-    for (uint16_t need : required)
-        if (need && !(need & present))
-            return need;
-    return 0;
+template <class F>
+std::string joined(std::string_view sep, F&& each) {
+    std::string out;
+    each([&](std::string_view s) {
+        if (!out.empty())
+            out += sep;
+        out += s;
+    });
+    return out;
 }
 
-std::span<const behavior_info> behavior_table() { return table_; }
+}  // namespace
 
-const behavior_info* find_behavior(uint32_t action) {
-    if (action == 0 || action > table_.size())
-        return nullptr;
-    return &table_[action - 1];
+uint16_t present_params(const seg6local& l) {
+    uint16_t p = 0;
+    auto set = [&p](bool has, uint16_t bit) {
+        if (has)
+            p = static_cast<uint16_t>(p | bit);
+    };
+    set(l.nh4.has_value(), nh4);
+    set(l.nh6.has_value(), nh6);
+    set(l.table.has_value(), table);
+    set(l.vrftable.has_value(), vrftable);
+    set(l.oif.has_value(), oif);
+    set(l.srh.has_value(), srh);
+    set(l.flavors || l.lcblock_bits || l.lcnode_fn_bits, flavors);
+    set(!l.vrf_name.empty(), vrf_name);
+    set(!l.ifname.empty(), ifname);
+    set(l.structure.has_value(), structure);
+    return p;
+}
+
+contract_check check_contract(const seg6local& l) {
+    const behavior_info* b = find_behavior(l.action);
+    if (!b)
+        return {contract_refusal::no_handler, fmt::format("behavior {} is not known", static_cast<unsigned>(l.action))};
+    if (b->handler == dp_handler::none)
+        return {contract_refusal::no_handler, fmt::format("{}: srv6d's dataplane does not implement it", b->name)};
+    if (const uint32_t extra = l.flavors & ~b->flavors)
+        return {contract_refusal::flavor, fmt::format("{} does not take flavor {}", b->name, flavors_to_string(extra))};
+    if (l.flavors & flavor::next_csid) {
+        const csid_lengths c = csid_of(l);
+        if (c.block == 0 || c.node_fn == 0 || c.block + c.node_fn > 128)
+            return {contract_refusal::flavor,
+                    fmt::format("NEXT-C-SID needs block and node+function lengths > 0 with a sum <= 128, not {} and {}",
+                                c.block, c.node_fn)};
+    }
+    return {};
 }
 
 std::string_view behavior_name(behavior b) {
-    const auto* info = find_behavior(static_cast<uint32_t>(b));
+    const auto* info = find_behavior(b);
     return info ? info->name : "unknown";
 }
 
 std::optional<behavior> behavior_from_name(std::string_view name) {
-    for (const auto& info : table_)
+    for (const auto& info : behavior_table())
         if (iequals(info.name, name))
             return info.action;
     return std::nullopt;
+}
+
+std::string_view behavior_display_name(behavior b, uint32_t flavors) {
+    const auto* info = find_behavior(b);
+    if (!info)
+        return "unknown";
+    return (flavors & flavor::next_csid) && !info->csid_name.empty() ? info->csid_name : info->name;
 }
 
 std::string_view flavor_name(uint32_t bit) {
@@ -106,28 +113,85 @@ std::string_view flavor_name(uint32_t bit) {
 }
 
 std::string flavors_to_string(uint32_t mask) {
-    std::string out;
-    auto add = [&out](std::string_view s) {
-        if (!out.empty())
-            out += ',';
-        out += s;
-    };
-    for (const auto& f : flavors_)
-        if (mask & f.bit)
-            add(f.name);
+    std::string out = joined(",", [&](auto add) {
+        for (const auto& f : flavors_)
+            if (mask & f.bit)
+                add(f.name);
+    });
     if (const uint32_t rest = mask & ~known_flavors)
-        add(fmt::format("{:#x}", rest));
+        out += fmt::format("{}{:#x}", out.empty() ? "" : ",", rest);
     return out;
 }
 
 std::string sid_params_to_string(uint16_t p) {
-    std::string out;
-    for (const auto& e : params_) {
-        if (!(p & e.bit))
-            continue;
-        if (!out.empty())
-            out += '|';
-        out += e.name;
+    return joined("|", [&](auto add) {
+        for (const auto& e : params_)
+            if (p & e.bit)
+                add(e.name);
+    });
+}
+
+std::string_view name(dp_handler h) {
+    switch (h) {
+    case dp_handler::none: return "none";
+    case dp_handler::next_segment: return "next_segment";
+    case dp_handler::decap: return "decap";
+    }
+    return "?";
+}
+
+std::string decap_to_string(uint8_t families) {
+    return joined(",", [&](auto add) {
+        if (families & decap::v4)
+            add("IPv4");
+        if (families & decap::v6)
+            add("IPv6");
+    });
+}
+
+std::string behavior_table_markdown() {
+    auto or_dash = [](std::string s) { return s.empty() ? std::string("-") : s; };
+    // A '|' would end the Markdown cell: alternatives read "table or vrftable", sets "oif, ifname".
+    auto words = [](uint16_t params, std::string_view sep) {
+        std::string w = sid_params_to_string(params);
+        for (size_t at = w.find('|'); at != std::string::npos; at = w.find('|', at + sep.size()))
+            w.replace(at, 1, sep);
+        return w;
+    };
+    std::string out =
+        "| behavior | NEXT-C-SID name | defined in | requires | may carry | flavors | decapsulates | binds a VRF via | "
+        "sends to | datapath handler |\n"
+        "|---|---|---|---|---|---|---|---|---|---|\n";
+    auto words_of_flavors = [](uint32_t f) {
+        std::string w = flavors_to_string(f);
+        for (size_t at = w.find(','); at != std::string::npos; at = w.find(',', at + 2))
+            w.replace(at, 1, ", ");
+        return w;
+    };
+    for (const auto& b : behavior_table()) {
+        const std::string required = joined(" and ", [&](auto add) {
+            for (uint16_t r : b.required)
+                if (r)
+                    add(words(r, " or "));
+        });
+        const uint16_t optional = static_cast<uint16_t>(b.optional & ~(flavors | structure));
+        const char* vrf = b.vrf == vrf_attr::table ? "SEG6_LOCAL_TABLE" : b.vrf == vrf_attr::vrftable ? "SEG6_LOCAL_VRFTABLE" : "-";
+        const std::string to = b.adjacency ? fmt::format("adjacency ({})", words(b.adjacency, ", "))
+                                           : std::string("FIB lookup");
+        const std::string csid =
+            b.flavors & flavor::next_csid ? fmt::format(" ({}/{})", b.csid.block, b.csid.node_fn) : std::string();
+        auto decaps = [&](const behavior_info& r) {
+            if (!r.decap)
+                return std::string("-");
+            // End, End.X, End.T decapsulate with the USD flavor only.
+            return decap_to_string(r.decap) + (r.handler == dp_handler::next_segment ? " (USD)" : "");
+        };
+        out += fmt::format("| {} | {} | {} | {} | {} | {}{} | {} | {} | {} | {} |\n", b.name, or_dash(std::string(b.csid_name)),
+                           b.rfc, or_dash(required), or_dash(words(optional, ", ")),
+                           or_dash(words_of_flavors(b.flavors)), csid, decaps(b), vrf,
+                           b.handler == dp_handler::none ? "-" : to, b.handler == dp_handler::none
+                                                                         ? std::string("none: refused")
+                                                                         : std::string(name(b.handler)));
     }
     return out;
 }

@@ -1,7 +1,5 @@
 #include "vrf/sid_binding.hh"
 
-#include <algorithm>
-
 #include <fmt/format.h>
 
 #include "rib/behaviors.hh"
@@ -24,9 +22,8 @@ std::string_view state_words(const vrf_info& v) {
 }  // namespace
 
 bool needs_vrf(rib::behavior b) {
-    constexpr uint16_t a_table = rib::sid_param::table | rib::sid_param::vrftable | rib::sid_param::vrf_name;
-    const rib::behavior_info* d = rib::find_behavior(static_cast<uint32_t>(b));
-    return d && std::any_of(d->required.begin(), d->required.end(), [](uint16_t r) { return (r & a_table) != 0; });
+    const rib::behavior_info* d = rib::find_behavior(b);
+    return d && d->binds_vrf();
 }
 
 std::string_view name(sid_refusal r) {
@@ -37,14 +34,19 @@ std::string_view name(sid_refusal r) {
     case sid_refusal::vrf_not_active: return "vrf_not_active";
     case sid_refusal::vrf_mismatch: return "vrf_mismatch";
     case sid_refusal::no_table: return "no_table";
+    case sid_refusal::unsupported: return "unsupported";
+    case sid_refusal::bad_flavor: return "bad_flavor";
     }
     return "?";
 }
 
 sid_binding bind_sid(const rib::seg6local& sid, const registry& reg) {
     sid_binding b;
+    if (const rib::contract_check c = rib::check_contract(sid); !c.ok())
+        return refuse(b, c.why == rib::contract_refusal::no_handler ? sid_refusal::unsupported : sid_refusal::bad_flavor,
+                      c.reason);
     if (!needs_vrf(sid.action))
-        return b;  // End, End.X, End.DX*, End.B6*: no VRF to resolve
+        return b;  // End, End.X, End.DX*: no VRF to resolve
     const std::string_view what = rib::behavior_name(sid.action);
     b.table = sid.decap_table();
     b.vrf_name = sid.vrf_name;

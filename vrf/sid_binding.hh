@@ -1,7 +1,10 @@
-// Binds a local SID's behavior to the VRF it decapsulates into (End.DT4/DT6/DT46) or looks up
-// in (End.T), through the strict registry, as the kernel's __seg6_end_dt_vrf_build() does at
-// configuration time. A SID whose table or VRF is unbound or in conflict is installed but
-// refused, with the exact reason; it is never sent to the main table instead.
+// Whether a local SID can be served, and where: first the behavior contract (rib/behaviors.hh:
+// a behavior the dataplane has no handler for, or a flavor it does not take, is refused, like
+// the kernel's build_state refuses it), then the VRF it decapsulates into (End.DT4/DT6/DT46) or
+// looks up in (End.T), bound through the strict registry as the kernel's
+// __seg6_end_dt_vrf_build() does at configuration time. A SID whose table or VRF is unbound or
+// in conflict is installed but refused, with the exact reason; it is never sent to the main
+// table instead, and a refused SID never becomes an active one that drops every packet.
 #pragma once
 
 #include <array>
@@ -20,8 +23,8 @@
 
 namespace vrf {
 
-// True for the behaviors whose table must be bound to a VRF (End.T, End.DT4/DT6/DT46), read
-// from fib's behavior table: those that require a table or a VRF name.
+// True for the behaviors whose table must be bound to a VRF (End.T, End.DT4/DT6/DT46): the
+// contract's binds_vrf().
 bool needs_vrf(rib::behavior b);
 
 // Why a SID is refused. Names are stable (JSON counters).
@@ -32,8 +35,10 @@ enum class sid_refusal : uint8_t {
     vrf_not_active,  // the table's or name's VRF is refused or in conflict
     vrf_mismatch,    // both a table and a VRF name were given and they disagree
     no_table,        // a DT/End.T behavior that names neither a table nor a VRF
+    unsupported,     // the behavior has no datapath handler (End.B6.Encaps, End.DX2, End.BPF...)
+    bad_flavor,      // a flavor the behavior does not take, or NEXT-C-SID lengths it cannot apply
 };
-inline constexpr size_t sid_refusal_count = 6;
+inline constexpr size_t sid_refusal_count = 8;
 
 std::string_view name(sid_refusal r);
 

@@ -28,7 +28,10 @@ struct sid_spec {
 //   nh4 A                 End.DX4
 //   nh6 A                 End.X, End.DX6
 //   oif IFINDEX           End.X, End.DX4, End.DX6: the egress (else the one nh4/nh6 routes through)
-//   flavors LIST          psp,usp,usd,next-csid; next-csid takes `lblen N nflen N` (default 32, 16)
+//   flavors LIST          psp,usp,usd,next-csid, those the behavior takes (rib/behaviors.hh:
+//                         End, End.X, End.T all four; End.DX*/DT* next-csid alone); next-csid
+//                         takes `lblen N nflen N` (default: the behavior's, 32 and 16)
+// The behaviors are the contract's rows with a datapath handler.
 // Errors name the line and the problem: "sid 'fc00::1 End.DT4': End.DT4 needs a table or vrf".
 parsed<sid_spec> parse_sid(std::string_view line);
 

@@ -13,6 +13,7 @@
 
 #include <csignal>
 #include <exception>
+#include <memory>
 #include <optional>
 #include <thread>
 
@@ -105,9 +106,21 @@ struct control_plane {
         return v->id;
     }
     void fill_counters(::mgmt::pb::Counters& c) const;
+    ::mgmt::sid_counter_reader sid_counters() const;
     void maybe_compile();
     void compile_now();
 };
+
+// One snapshot of the workers' counters, read per SID through the compiler's slot of it.
+::mgmt::sid_counter_reader control_plane::sid_counters() const {
+    auto snap = std::make_shared<fwd::counters_snapshot>(dp->counters());
+    return [this, snap](const rib::route_key& k) -> std::optional<std::pair<uint64_t, uint64_t>> {
+        const auto counter = compiler.sid_counter_of(k);
+        if (!counter)
+            return std::nullopt;
+        return snap->sid(counter->slot, counter->gen);
+    };
+}
 
 void control_plane::fill_counters(::mgmt::pb::Counters& c) const {
     c.set_dataplane(dp.has_value());
@@ -142,12 +155,12 @@ void control_plane::fill_counters(::mgmt::pb::Counters& c) const {
         d->set_packets(s.drops[i]);
     }
     for (const auto& e : rib.local_sids()) {
-        const auto info = compiler.find(e.r->key);
+        const auto counter = compiler.sid_counter_of(e.r->key);
         auto* o = c.add_sids();
         o->set_prefix(rib::to_string(e.r->key.dst));
         o->set_behavior(std::string(rib::behavior_name(e.sid.action)));
-        if (info) {
-            const auto [pk, by] = s.sid(info->nh);
+        if (counter) {
+            const auto [pk, by] = s.sid(counter->slot, counter->gen);
             o->set_packets(pk);
             o->set_bytes(by);
         }
@@ -288,8 +301,10 @@ bool control_plane::start() {
             vrfs.fill_view(view);
             view.counters = [this](::mgmt::pb::Counters& c) { fill_counters(c); };
             view.neighbors = [this](::mgmt::pb::NeighborTable& t) { fill_neighbors(t); };
-            if (dp)
+            if (dp) {
                 view.clear_counters = [this] { dp->clear_counters(); };
+                view.sid_counters = [this] { return sid_counters(); };
+            }
             return ::mgmt::answer(req, view);
         }, ::mgmt::server_options{.max_connections = cfg.mgmt_max_clients, .group = cfg.mgmt_group});
     } catch (const std::exception& e) {

@@ -30,7 +30,8 @@ const compiled_nh* make_fixed(nh_kind k, uint32_t idx) {
 
 }  // namespace
 
-compiler::compiler(qsbr_domain& rcu) : _rcu(rcu), _miss(make_fixed(nh_kind::miss, nh_miss)), _nh(_miss) {
+compiler::compiler(qsbr_domain& rcu, uint32_t sid_counter_slots)
+    : _rcu(rcu), _miss(make_fixed(nh_kind::miss, nh_miss)), _nh(_miss), _sid_slots(sid_counter_slots) {
     _entries.resize(idx_receive + 1);
     const std::pair<uint32_t, nh_kind> fixed[] = {{idx_blackhole, nh_kind::blackhole},
                                                   {idx_unreachable, nh_kind::unreachable},

@@ -37,6 +37,7 @@
 #include "fib/control/nh_build.hh"
 #include "fib/control/nh_table.hh"
 #include "fib/control/prefix_map.hh"
+#include "fib/control/sid_slots.hh"
 #include "fib/datapath/rcu.hh"
 #include "vrf/encap_source.hh"
 #include "vrf/registry.hh"
@@ -73,7 +74,8 @@ public:
     static constexpr uint32_t idx_prohibit = 3;
     static constexpr uint32_t idx_receive = 4;
 
-    explicit compiler(qsbr_domain& rcu);
+    // `sid_counter_slots`: how many local SIDs get counters of their own (tests use fewer).
+    explicit compiler(qsbr_domain& rcu, uint32_t sid_counter_slots = max_sid_counters);
     // Unpublishes and retires everything, then waits for the readers (they must be quiescing).
     ~compiler();
     compiler(const compiler&) = delete;
@@ -101,6 +103,8 @@ public:
     const compiled_nh* nexthop(uint32_t idx) const { return _nh.get(idx); }
     // Why a refused nexthop is refused, in words; empty otherwise.
     std::string_view reason(uint32_t idx) const;
+    // A compiled local SID's counter slot and generation (what the workers count it under).
+    std::optional<sid_counter> sid_counter_of(const rib::route_key& k) const { return _sid_slots.find(k); }
 
 private:
     struct vrf_tables {
@@ -112,6 +116,7 @@ private:
         route_state state = route_state::unbound;
         bool receive = false;
         bool used = false;  // slot of _routes in use
+        bool sid = false;   // a local SID: holds a counter slot in _sid_slots
         vrf::vrf_id vrf = 0;
         uint32_t nh = nh_miss;
     };
@@ -146,6 +151,7 @@ private:
         bool group = false;
         rib::family af = rib::family::ipv4;
         vrf::vrf_id owner = 0;  // local SIDs: the VRF of their routes (part of the identity)
+        sid_counter counter;    // local SIDs: their own counter slot (part of the identity)
         uint32_t refs = 0;
         uint64_t hash = 0;
         uint32_t next_same = 0;            // next entry with the same hash (0: none)
@@ -163,10 +169,12 @@ private:
     void remap_tables(const rib::rib& r, const vrf::registry& reg, std::vector<rib::route_key>& todo);
     std::optional<vrf::vrf_id> vrf_of(rib::table_id t, const vrf::registry& reg);
     void compile_route(const rib::route_key& k, const rib::route* rt, const rib::rib& r, const nh_inputs& in);
-    uint32_t route_nh(const rib::route& rt, vrf::vrf_id v, const rib::rib& r, const nh_inputs& in, bool& receive);
-    uint32_t acquire_path(rib::family af, const rib::nexthop& p, vrf::vrf_id v, const nh_inputs& in);
+    uint32_t route_nh(const rib::route& rt, vrf::vrf_id v, const rib::rib& r, const nh_inputs& in, bool& receive,
+                      bool& sid);
+    uint32_t acquire_path(rib::family af, const rib::nexthop& p, vrf::vrf_id v, const nh_inputs& in,
+                          sid_counter counter = {});
     uint32_t acquire_group(rib::family af, const std::vector<ecmp_member>& members);
-    uint32_t find_path(uint64_t hash, rib::family af, vrf::vrf_id owner, const rib::nexthop& p) const;
+    uint32_t find_path(uint64_t hash, rib::family af, vrf::vrf_id owner, sid_counter counter, const rib::nexthop& p) const;
     uint32_t find_group(uint64_t hash, rib::family af, const std::vector<ecmp_member>& members) const;
     void release(uint32_t idx);
     void build(uint32_t idx, const nh_inputs& in);
@@ -211,6 +219,7 @@ private:
     open_table<route_traits> _routes;
     std::unordered_map<rib::table_id, std::optional<vrf::vrf_id>> _table_vrf;
     std::map<rib::table_id, size_t> _unbound;
+    sid_slots _sid_slots;
     // compile() scratch, kept across calls: the routes to recompile, found in the RIB once.
     struct work_item {
         uint64_t table_af;  // table << 8 | family

@@ -67,12 +67,15 @@ private:
     uint64_t _h = 0xcbf29ce484222325ull;
 };
 
-uint64_t path_hash(rib::family af, const rib::nexthop& p, vrf::vrf_id owner) {
+uint64_t path_hash(rib::family af, const rib::nexthop& p, vrf::vrf_id owner, sid_counter counter) {
     hasher h;
     h.pod('P');
     h.pod(af);
-    if (p.local)
+    if (p.local) {
         h.pod(owner);
+        h.pod(counter.slot);
+        h.pod(counter.gen);
+    }
     h.pod(p.ifindex);
     h.pod(p.gateway.has_value());
     if (p.gateway) {
@@ -150,6 +153,10 @@ void compiler::build(uint32_t idx, const nh_inputs& in) {
         b = build_path_nh(e.af, e.path, in, e.owner);
     }
     b.fields.index = idx;
+    if (!e.group && e.path.local) {  // counted per SID, not per (recycled) nexthop index
+        b.fields.sid.counter = e.counter.slot;
+        b.fields.sid.counter_gen = e.counter.gen;
+    }
     const compiled_nh* old = _nh.get(idx);
     if (old != _miss && old->fields().kind == b.fields.kind && e.reason == b.reason &&
         b.tmpl.has_value() == (old->fields().has_encap != 0) &&
@@ -222,10 +229,11 @@ void compiler::unlink_hash(uint32_t idx) {
     e.next_same = 0;
 }
 
-uint32_t compiler::find_path(uint64_t hash, rib::family af, vrf::vrf_id owner, const rib::nexthop& p) const {
+uint32_t compiler::find_path(uint64_t hash, rib::family af, vrf::vrf_id owner, sid_counter counter,
+                             const rib::nexthop& p) const {
     for (uint32_t i = first_with(hash); i; i = _entries[i].next_same) {
         const nh_entry& have = _entries[i];
-        if (!have.group && have.af == af && have.owner == owner && same_path(have.path, p))
+        if (!have.group && have.af == af && have.owner == owner && have.counter == counter && same_path(have.path, p))
             return i;
     }
     return nh_miss;
@@ -240,11 +248,14 @@ uint32_t compiler::find_group(uint64_t hash, rib::family af, const std::vector<e
     return nh_miss;
 }
 
-uint32_t compiler::acquire_path(rib::family af, const rib::nexthop& p, vrf::vrf_id v, const nh_inputs& in) {
+uint32_t compiler::acquire_path(rib::family af, const rib::nexthop& p, vrf::vrf_id v, const nh_inputs& in,
+                                sid_counter counter) {
     const vrf::vrf_id owner = p.local ? v : 0;
-    const uint64_t hash = path_hash(af, p, owner);
+    if (!p.local)
+        counter = {};
+    const uint64_t hash = path_hash(af, p, owner, counter);
     // Compared in place: no copy of the path (its SID vector, names) unless it is new.
-    if (const uint32_t hit = find_path(hash, af, owner, p); hit != nh_miss) {
+    if (const uint32_t hit = find_path(hash, af, owner, counter, p); hit != nh_miss) {
         ++_entries[hit].refs;
         return hit;
     }
@@ -256,6 +267,7 @@ uint32_t compiler::acquire_path(rib::family af, const rib::nexthop& p, vrf::vrf_
     e.used = true;
     e.af = af;
     e.owner = owner;
+    e.counter = counter;
     e.refs = 1;
     e.hash = hash;
     e.path = p;

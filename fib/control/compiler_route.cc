@@ -68,8 +68,10 @@ std::optional<vrf::vrf_id> compiler::vrf_of(rib::table_id t, const vrf::registry
 
 // --- routes
 
-uint32_t compiler::route_nh(const rib::route& rt, vrf::vrf_id v, const rib::rib& r, const nh_inputs& in, bool& receive) {
+uint32_t compiler::route_nh(const rib::route& rt, vrf::vrf_id v, const rib::rib& r, const nh_inputs& in, bool& receive,
+                            bool& sid) {
     receive = false;
+    sid = false;
     switch (rt.type) {
     case rib::route_type::blackhole: return idx_blackhole;
     case rib::route_type::unreachable: return idx_unreachable;
@@ -99,7 +101,13 @@ uint32_t compiler::route_nh(const rib::route& rt, vrf::vrf_id v, const rib::rib&
         return idx_receive;
     }
     // A local SID is its first path (rib::local_sids() agrees); more paths make no sense there.
-    if (paths.size() == 1 || paths.front()->local)
+    // It counts in a slot of its own, kept while the SID exists (a change of its behavior
+    // included), whatever nexthop index it compiles to.
+    if (paths.front()->local) {
+        sid = true;
+        return acquire_path(af, *paths.front(), v, in, _sid_slots.acquire(rt.key));
+    }
+    if (paths.size() == 1)
         return acquire_path(af, *paths.front(), v, in);
     // Scratch reused across routes (no allocation per ECMP route). acquire_path() never reaches
     // route_nh() again, so nothing else uses it meanwhile.
@@ -132,7 +140,7 @@ void compiler::compile_route(const rib::route_key& k, const rib::route* rt, cons
             now.state = route_state::src_specific;
         } else if (auto v = vrf_of(k.table, in.reg)) {
             now.vrf = *v;
-            now.nh = route_nh(*rt, now.vrf, r, in, now.receive);
+            now.nh = route_nh(*rt, now.vrf, r, in, now.receive, now.sid);
             now.state = now.nh != nh_miss ? route_state::installed : route_state::unresolved;
         } else {
             now.state = route_state::unbound;
@@ -146,6 +154,8 @@ void compiler::compile_route(const rib::route_key& k, const rib::route* rt, cons
         lpm_set(now.vrf, k.dst, now.nh);
     if (was_in)
         release(old.nh);  // after the new one was acquired: a shared nexthop survives
+    if (old.sid && !now.sid)
+        _sid_slots.release(k);  // the SID is gone: a new one at this key starts from 0
 
     if (had) {
         --_stats.routes[static_cast<size_t>(old.state)];

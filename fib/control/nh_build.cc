@@ -18,6 +18,8 @@ nh_refusal to_nh_refusal(vrf::sid_refusal r) {
     case vrf::sid_refusal::vrf_not_active: return nh_refusal::sid_vrf_not_active;
     case vrf::sid_refusal::vrf_mismatch: return nh_refusal::sid_vrf_mismatch;
     case vrf::sid_refusal::no_table: return nh_refusal::sid_no_table;
+    case vrf::sid_refusal::unsupported: return nh_refusal::sid_unsupported;
+    case vrf::sid_refusal::bad_flavor: return nh_refusal::sid_bad_flavor;
     }
     return nh_refusal::none;
 }
@@ -85,8 +87,11 @@ void local_sid(nh_built& b, const rib::seg6local& l, const rib::nexthop& p, cons
     auto& s = b.fields.sid;
     s.action = static_cast<uint16_t>(l.action);
     s.flavors = l.flavors;
-    s.lcblock_bits = l.lcblock_bits.value_or(0);
-    s.lcnode_fn_bits = l.lcnode_fn_bits.value_or(0);
+    if (l.flavors & rib::flavor::next_csid) {  // the worker applies exactly these
+        const rib::csid_lengths c = rib::csid_of(l);
+        s.lcblock_bits = c.block;
+        s.lcnode_fn_bits = c.node_fn;
+    }
     s.table = l.decap_table().value_or(0);
     s.oif = l.oif.value_or(p.ifindex);
     if (l.nh4) {
@@ -101,6 +106,8 @@ void local_sid(nh_built& b, const rib::seg6local& l, const rib::nexthop& p, cons
     b.fields.via = via_of(p);
 
     b.uses_registry = vrf::needs_vrf(l.action);
+    // The behavior contract first (a behavior without a datapath handler, a flavor it does not
+    // take: refused, never active-and-dropping), then the VRF binding.
     const vrf::sid_binding bound = vrf::bind_sid(l, in.reg);
     if (!bound.active) {
         refuse(b, to_nh_refusal(bound.why), bound.reason);
@@ -108,18 +115,6 @@ void local_sid(nh_built& b, const rib::seg6local& l, const rib::nexthop& p, cons
     }
     s.has_vrf = 1;
     s.vrf = bound.vrf.value_or(owner);
-    const std::string_view what = rib::behavior_name(l.action);
-    if (l.action == rib::behavior::end_b6_encaps) {
-        if (!l.srh) {
-            refuse(b, nh_refusal::encap_no_segments, fmt::format("{} has no segment list", what));
-            return;
-        }
-        // The new outer header carries the whole inner packet, an IPv6 packet with its SRH.
-        encap(b, rib::seg6_encap{rib::encap_mode::encap, l.srh->segments, l.srh->source, l.srh->sidlist_name},
-              ipproto::ipv6, in, what);
-    } else if (l.action == rib::behavior::end_b6) {
-        refuse(b, nh_refusal::encap_insert_unsupported, fmt::format("{} inserts an SRH: not supported", what));
-    }
 }
 
 }  // namespace

@@ -37,7 +37,9 @@ struct nh_built {
 
 // `af` = the family of the routes using the path: the inner protocol of an L3 encap template.
 // `owner` = the VRF of the routes using it: a local SID that does not decapsulate into a VRF of
-// its own (End, End.X, End.B6.Encaps, ...) forwards the rewritten packet there (sid.vrf).
+// its own (End, End.X, ...) forwards the rewritten packet there (sid.vrf). A local SID the
+// behavior contract refuses (no datapath handler, a flavor its behavior does not take) or whose
+// VRF does not bind is `refused` with the reason (vrf::bind_sid).
 nh_built build_path_nh(rib::family af, const rib::nexthop& path, const nh_inputs& in, vrf::vrf_id owner = vrf::default_vrf_id);
 
 nh_refusal to_nh_refusal(vrf::sid_refusal r);

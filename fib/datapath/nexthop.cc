@@ -31,6 +31,8 @@ std::string_view name(nh_refusal r) {
     case nh_refusal::sid_vrf_not_active: return "sid_vrf_not_active";
     case nh_refusal::sid_vrf_mismatch: return "sid_vrf_mismatch";
     case nh_refusal::sid_no_table: return "sid_no_table";
+    case nh_refusal::sid_unsupported: return "sid_unsupported";
+    case nh_refusal::sid_bad_flavor: return "sid_bad_flavor";
     case nh_refusal::encap_insert_unsupported: return "encap_insert_unsupported";
     case nh_refusal::encap_no_segments: return "encap_no_segments";
     case nh_refusal::encap_too_many_segments: return "encap_too_many_segments";

@@ -31,7 +31,8 @@ enum class nh_kind : uint8_t {
 constexpr size_t nh_kind_count = 10;
 std::string_view name(nh_kind k);
 
-// Why a nexthop is refused. The sid_* reasons are vrf::sid_refusal's, one to one.
+// Why a nexthop is refused. The sid_* reasons are vrf::sid_refusal's, one to one, and come
+// first (the worker counts those up to sid_bad_flavor as sid_refused).
 enum class nh_refusal : uint8_t {
     none,
     sid_table_unbound,
@@ -39,13 +40,15 @@ enum class nh_refusal : uint8_t {
     sid_vrf_not_active,
     sid_vrf_mismatch,
     sid_no_table,
+    sid_unsupported,  // the behavior has no datapath handler (rib/behaviors.hh)
+    sid_bad_flavor,   // a flavor the behavior does not take
     encap_insert_unsupported,
     encap_no_segments,
     encap_too_many_segments,
     encap_no_source,
     sidlist_unknown,  // a SONiC route names a SID list srv6d does not have
 };
-constexpr size_t nh_refusal_count = 11;
+constexpr size_t nh_refusal_count = 13;
 std::string_view name(nh_refusal r);
 
 // Where a forward or headend nexthop sends the packet.
@@ -57,6 +60,11 @@ struct nh_via {
     uint8_t gw[16]{};       // IPv4 gateways in the first 4 bytes
 };
 
+// Per-SID counter slots (fib::compiler hands them out, the worker counts in them); a SID
+// beyond them gets sid_counter_overflow.
+inline constexpr uint32_t max_sid_counters = 1u << 14;
+inline constexpr uint32_t sid_counter_overflow = max_sid_counters;
+
 // A local SID's behavior and parameters (RFC 8986 §4).
 struct nh_sid {
     uint16_t action = 0;          // rib::behavior (SEG6_LOCAL_ACTION_*)
@@ -65,14 +73,16 @@ struct nh_sid {
     uint8_t has_vrf = 0;          // 0 only while refused (the VRF did not bind)
     uint8_t has_nh4 = 0;
     uint8_t has_nh6 = 0;
-    uint8_t lcblock_bits = 0;     // NEXT-C-SID locator block length (0 = not given: the
-    uint8_t lcnode_fn_bits = 0;   // worker's defaults apply); node + function length
+    uint8_t lcblock_bits = 0;     // NEXT-C-SID locator block length, node + function length:
+    uint8_t lcnode_fn_bits = 0;   // the SID's, or its behavior's defaults (rib::csid_of)
     uint8_t pad[3]{};
     uint32_t flavors = 0;         // rib::flavor bits
     uint32_t table = 0;           // the table the SID named (for show)
     uint32_t oif = 0;             // End.X (FRR >= 10.6) / the route's ifindex
     uint8_t nh4[4]{};             // End.DX4
     uint8_t nh6[16]{};            // End.X, End.DX6
+    uint32_t counter = sid_counter_overflow;  // its counter slot (fwd::worker_counters::sids)
+    uint32_t counter_gen = 0;                 // the SID's generation in that slot (never 0)
 };
 
 struct nh_group {

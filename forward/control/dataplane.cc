@@ -29,7 +29,7 @@ struct dataplane::worker_slot {
 struct dataplane::raw {
     std::array<std::array<uint64_t, 7>, max_ports> ports{};
     std::array<uint64_t, drop_reason_count> drops{};
-    std::vector<std::pair<uint64_t, uint64_t>> sids = std::vector<std::pair<uint64_t, uint64_t>>(max_sid_counters);
+    std::vector<sid_count> sids = std::vector<sid_count>(max_sid_counters);
     uint64_t sid_overflow = 0;
     uint64_t chained = 0;
     std::array<uint64_t, headend_modes> headend{};
@@ -315,10 +315,8 @@ dataplane::raw dataplane::sum() const {
         }
         for (size_t d = 0; d < drop_reason_count; ++d)
             r.drops[d] += c.drops[d].get();
-        for (size_t i = 0; i < max_sid_counters; ++i) {
-            r.sids[i].first += c.sids[i].packets.get();
-            r.sids[i].second += c.sids[i].bytes.get();
-        }
+        for (size_t i = 0; i < max_sid_counters; ++i)
+            sid_merge(r.sids[i], c.sids[i]);
         r.sid_overflow += c.sid_overflow.packets.get();
         r.chained += c.hdr_chained.get();
         for (size_t m = 0; m < headend_modes; ++m)
@@ -363,11 +361,17 @@ counters_snapshot dataplane::counters() const {
     }
     for (size_t d = 0; d < drop_reason_count; ++d)
         s.drops[d] = now.drops[d] - b.drops[d];
-    auto sids = std::make_shared<std::vector<std::pair<uint64_t, uint64_t>>>(max_sid_counters);
-    for (size_t i = 0; i < max_sid_counters; ++i)
-        (*sids)[i] = {now.sids[i].first - b.sids[i].first, now.sids[i].second - b.sids[i].second};
-    s.sid = [sids](uint32_t idx) {
-        return idx < sids->size() ? (*sids)[idx] : std::pair<uint64_t, uint64_t>{0, 0};
+    auto sids = std::make_shared<std::vector<sid_count>>(max_sid_counters);
+    for (size_t i = 0; i < max_sid_counters; ++i) {
+        sid_count c = now.sids[i];
+        if (b.sids[i].gen == c.gen) {  // cleared while this SID held the slot
+            c.packets -= b.sids[i].packets;
+            c.bytes -= b.sids[i].bytes;
+        }
+        (*sids)[i] = c;
+    }
+    s.sid = [sids](uint32_t slot, uint32_t gen) {
+        return slot < sids->size() ? sid_counts((*sids)[slot], gen) : std::pair<uint64_t, uint64_t>{0, 0};
     };
     s.sid_overflow_packets = now.sid_overflow - b.sid_overflow;
     s.headend_chained = now.chained - b.chained;

@@ -66,8 +66,9 @@ struct counters_snapshot {
     };
     std::vector<port> ports;
     std::array<uint64_t, drop_reason_count> drops{};
-    // Counters of a nexthop index (a local SID's): packets and bytes.
-    std::function<std::pair<uint64_t, uint64_t>(uint32_t)> sid;
+    // A local SID's packets and bytes, by its counter slot and generation (fib::sid_counter):
+    // 0 for a generation no worker has counted under yet.
+    std::function<std::pair<uint64_t, uint64_t>(uint32_t slot, uint32_t gen)> sid;
     uint64_t sid_overflow_packets = 0;
     uint64_t headend_chained = 0;
     std::array<uint64_t, headend_modes> headend{};  // packets encapsulated, by rib::encap_mode

@@ -7,7 +7,9 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <utility>
 
+#include "fib/datapath/nexthop.hh"
 #include "forward/datapath/adjacency.hh"
 #include "forward/datapath/drop_reason.hh"
 
@@ -20,6 +22,9 @@ public:
     void add(uint64_t n) noexcept { _v.store(_v.load(std::memory_order_relaxed) + n, std::memory_order_relaxed); }
     void set(uint64_t v) noexcept { _v.store(v, std::memory_order_relaxed); }
     uint64_t get() const noexcept { return _v.load(std::memory_order_relaxed); }
+    // Publishes what this writer stored before (a reader that acquire()s the value sees it).
+    void release(uint64_t v) noexcept { _v.store(v, std::memory_order_release); }
+    uint64_t acquire() const noexcept { return _v.load(std::memory_order_acquire); }
 
 private:
     std::atomic<uint64_t> _v{0};
@@ -31,13 +36,41 @@ struct port_counters {
     counter injected;  // from the TAP mirror, sent out of the port
 };
 
+// One SID's counters in one worker. A slot belongs to one SID at a time (fib::nh_sid::counter,
+// given by the compiler with a new generation for every new SID): the worker that meets a
+// generation other than the slot's zeroes the slot first, then publishes the generation, so
+// the counts under a generation are that SID's alone; the reader sums only the workers whose
+// slot holds the SID's generation. The control thread never writes here.
 struct sid_counters {
-    counter packets, bytes;
+    counter gen, packets, bytes;
 };
 
-// SIDs are counted by their nexthop index below this (the compiler hands out low indices
-// first); a SID above it is counted in `sid_overflow`, and `show counters` says so.
-inline constexpr uint32_t max_sid_counters = 1u << 14;
+// SIDs with a counter slot (the compiler hands out slots below this); the others are counted
+// in `sid_overflow`, and `show counters` says so.
+inline constexpr uint32_t max_sid_counters = fib::max_sid_counters;
+
+// The control thread's reading of one SID slot, summed over the workers with sid_merge().
+struct sid_count {
+    uint64_t gen = 0, packets = 0, bytes = 0;
+};
+
+// Adds one worker's slot to `to`. Only the newest generation any worker has counted under is
+// kept: a worker still on an older one has not met the slot's current SID yet, and its counts
+// are the previous SID's. (Control thread; reads only.)
+inline void sid_merge(sid_count& to, const sid_counters& from) noexcept {
+    const uint64_t gen = from.gen.acquire();  // then the counts: zeroed for `gen`, or later
+    if (gen < to.gen)
+        return;
+    if (gen > to.gen)
+        to = {gen, 0, 0};
+    to.packets += from.packets.get();
+    to.bytes += from.bytes.get();
+}
+
+// A SID's packets and bytes from its slot's reading: 0 until a worker counted its generation.
+inline std::pair<uint64_t, uint64_t> sid_counts(const sid_count& c, uint32_t gen) noexcept {
+    return c.gen == gen ? std::pair<uint64_t, uint64_t>{c.packets, c.bytes} : std::pair<uint64_t, uint64_t>{0, 0};
+}
 
 // rib::encap_mode values 0..4 (SEG6_IPTUNNEL_MODE_*).
 inline constexpr size_t headend_modes = 5;
@@ -57,8 +90,13 @@ struct alignas(64) worker_counters {
     counter resolve_queued, resolve_lost;
 
     void drop(drop_reason r) noexcept { drops[static_cast<size_t>(r)].add(1); }
-    void sid(uint32_t nh_index, uint32_t bytes) noexcept {
-        sid_counters& c = nh_index < max_sid_counters ? sids[nh_index] : sid_overflow;
+    void sid(uint32_t slot, uint32_t gen, uint32_t bytes) noexcept {
+        sid_counters& c = slot < max_sid_counters ? sids[slot] : sid_overflow;
+        if (c.gen.get() != gen) {  // the first packet of a new SID in this slot, on this worker
+            c.packets.set(0);
+            c.bytes.set(0);
+            c.gen.release(gen);
+        }
         c.packets.add(1);
         c.bytes.add(bytes);
     }

@@ -12,7 +12,6 @@
 namespace fwd {
 namespace {
 
-using rib::behavior;
 namespace flv = rib::flavor;
 
 constexpr uint32_t plen_off = 4;  // IPv6 Payload Length
@@ -211,19 +210,23 @@ endpoint_result decapsulate(packet& k, ip6::ext_cursor c, const sid_params& p, b
     if (inner_len < in_l3 && rte_pktmbuf_trim(k.m, static_cast<uint16_t>(in_l3 - inner_len)) != 0)
         return dropped(v4 ? drop_reason::ip4_truncated : drop_reason::ip6_truncated);
 
-    // End.DX4 sends to its IPv4 adjacency; End.X + USD (RFC 8986 §4.16.3) sends the inner
-    // packet, IPv4 or IPv6, to End.X's own adjacency, an IPv6 neighbor: send_v6 (the worker
-    // takes the packet's family from its version nibble).
+    // To the row's adjacency with the packet's own family (End.X + USD: an inner IPv4 packet
+    // to End.X's IPv6 neighbor, RFC 8986 §4.16.3; the worker reads the address from the row).
     if (where == decap_to::adjacency)
-        return to(v4 && p.behavior != behavior::end_x ? endpoint_action::send_v4 : endpoint_action::send_v6);
+        return to(v4 ? endpoint_action::send_v4 : endpoint_action::send_v6);
     return to(v4 ? endpoint_action::lookup_v4 : endpoint_action::lookup_v6, p.vrf);
 }
 
-// Where End, End.X and End.T send the packet once its DA is updated.
-endpoint_result transit_out(const sid_params& p) {
-    if (p.behavior == behavior::end_x)
+// Where End, End.X and End.T send the packet once its DA is updated: the row's adjacency
+// (End.X), else a lookup in `vrf`.
+endpoint_result transit_out(const sid_params& p, const rib::behavior_info& row) {
+    if (row.adjacency != 0)
         return to(endpoint_action::send_v6);
     return to(endpoint_action::forward_v6, p.vrf);
+}
+
+constexpr decap_to decap_target(const rib::behavior_info& row) {
+    return row.adjacency != 0 ? decap_to::adjacency : decap_to::lookup;
 }
 
 // RFC 8986 §4.1.1 (upper-layer header at an End/End.X/End.T SID): the dataplane terminates
@@ -231,15 +234,15 @@ endpoint_result transit_out(const sid_params& p) {
 // (§4.16.3) an inner IPv4/IPv6 packet is decapsulated, anything else still ends as §4.1.1
 // says. USP (§4.16.2) would pop the SRH first, which changes nothing here: decapsulation
 // removes every extension header anyway and a dropped packet needs no pop.
-endpoint_result upper_layer(packet& k, const ip6::ext_cursor& c, const sid_params& p, drop_reason otherwise) {
+endpoint_result upper_layer(packet& k, const ip6::ext_cursor& c, const sid_params& p, const rib::behavior_info& row,
+                            drop_reason otherwise) {
     if ((p.flavors & flv::usd) == 0)
         return dropped(otherwise);
-    const decap_to where = p.behavior == behavior::end_x ? decap_to::adjacency : decap_to::lookup;
-    return decapsulate(k, c, p, true, true, where, otherwise);
+    return decapsulate(k, c, p, row.decap & rib::decap::v4, row.decap & rib::decap::v6, decap_target(row), otherwise);
 }
 
 // End, End.X, End.T (RFC 8986 §4.1-4.3) with PSP/USP/USD (§4.16) and NEXT-C-SID (RFC 9800).
-endpoint_result transit(packet& k, const sid_params& p) {
+endpoint_result next_segment(packet& k, const sid_params& p, const rib::behavior_info& row) {
     if ((p.flavors & flv::next_csid) != 0) {
         // RFC 9800 §4.1.1: runs before any extension header but HBH/DestOpt is looked at, so
         // a shift needs neither an SRH nor a walk; Segments Left is not touched.
@@ -249,7 +252,7 @@ endpoint_result transit(packet& k, const sid_params& p) {
                 return dropped(drop_reason::ttl_expired);
             store128(k.ip + da_off, csid_advance(da, p));
             --k.ip[hl_off];
-            return transit_out(p);
+            return transit_out(p, row);
         }
         // A zero argument: the last C-SID of this container; classic End processing follows.
     }
@@ -259,7 +262,7 @@ endpoint_result transit(packet& k, const sid_params& p) {
     if (st != ip6::ext_status::ok)
         return ext_drop(st, c, k);
     if (c.nh != ip6::proto::routing)
-        return upper_layer(k, c, p, drop_reason::srh_missing);
+        return upper_layer(k, c, p, row, drop_reason::srh_missing);
 
     srh_view srh;
     if (const srh_status s = srh_view::make(k.ip + c.off, k.len - c.off, srh); s != srh_status::ok)
@@ -268,11 +271,11 @@ endpoint_result transit(packet& k, const sid_params& p) {
         // RFC 8200 §4.4: an unknown routing type is ignored only when Segments Left is 0.
         if (srh.segments_left() != 0)
             return dropped(drop_reason::rh_unsupported);
-        return upper_layer(k, c, p, drop_reason::srh_missing);
+        return upper_layer(k, c, p, row, drop_reason::srh_missing);
     }
     // S02-S04: Segments Left 0 means the packet ends here.
     if (srh.segments_left() == 0)
-        return upper_layer(k, c, p, drop_reason::srh_sl_zero);
+        return upper_layer(k, c, p, row, drop_reason::srh_sl_zero);
     // S05-S07 before S08-S11, in the RFC's order.
     if (k.ip[hl_off] <= 1)
         return dropped(drop_reason::ttl_expired);
@@ -285,12 +288,12 @@ endpoint_result transit(packet& k, const sid_params& p) {
     std::memcpy(k.ip + da_off, srh.segment(sl), 16);
     if (sl == 0 && (p.flavors & flv::psp) != 0)
         pop_srh(k, c, srh);
-    return transit_out(p);
+    return transit_out(p, row);
 }
 
 // End.DX4, End.DX6, End.DT4, End.DT6, End.DT46 (RFC 8986 §4.4-4.8); with NEXT-C-SID they are
 // the same (the SID is the last one of its container, RFC 9800 §4.1).
-endpoint_result decap_sid(packet& k, const sid_params& p) {
+endpoint_result decap(packet& k, const sid_params& p, const rib::behavior_info& row) {
     ip6::ext_cursor c = ip6::ext_begin(k.ip);
     const ip6::ext_status st = ip6::ext_walk(k.ip, k.len, c, true);
     if (st != ip6::ext_status::ok)
@@ -309,18 +312,8 @@ endpoint_result decap_sid(packet& k, const sid_params& p) {
             return dropped(drop_reason::rh_unsupported);
         }
     }
-    switch (p.behavior) {
-    case behavior::end_dx4:
-        return decapsulate(k, c, p, true, false, decap_to::adjacency);
-    case behavior::end_dx6:
-        return decapsulate(k, c, p, false, true, decap_to::adjacency);
-    case behavior::end_dt4:
-        return decapsulate(k, c, p, true, false, decap_to::lookup);
-    case behavior::end_dt6:
-        return decapsulate(k, c, p, false, true, decap_to::lookup);
-    default:
-        return decapsulate(k, c, p, true, true, decap_to::lookup);
-    }
+    // S05-S06: the families the row decapsulates; DX to its adjacency, DT into its VRF.
+    return decapsulate(k, c, p, row.decap & rib::decap::v4, row.decap & rib::decap::v6, decap_target(row));
 }
 
 }  // namespace
@@ -340,47 +333,18 @@ endpoint_result process_endpoint(rte_mbuf* m, const sid_params& p) noexcept {
         return dropped(drop_reason::ip6_truncated);
     packet k{m, ip, std::min<uint32_t>(rte_pktmbuf_data_len(m), l3), l3};
 
-    switch (p.behavior) {
-    case behavior::end:
-    case behavior::end_x:
-    case behavior::end_t:
-        return transit(k, p);
-    case behavior::end_dx4:
-    case behavior::end_dx6:
-    case behavior::end_dt4:
-    case behavior::end_dt6:
-    case behavior::end_dt46:
-        return decap_sid(k, p);
-    default:
-        return dropped(drop_reason::sid_unsupported);
-    }
-}
-
-std::optional<std::string_view> check(const sid_params& p) {
-    constexpr uint32_t known = flv::psp | flv::usp | flv::usd | flv::next_csid;
-    switch (p.behavior) {
-    case behavior::end:
-    case behavior::end_x:
-    case behavior::end_t:
+    // The contract's handler ids to their code (rib/behaviors.hh). A behavior without a
+    // handler never gets here (the compiler refuses its SID); the drop is for safety.
+    const rib::behavior_info* row = rib::find_behavior(p.behavior);
+    switch (row ? row->handler : rib::dp_handler::none) {
+    case rib::dp_handler::next_segment:
+        return next_segment(k, p, *row);
+    case rib::dp_handler::decap:
+        return decap(k, p, *row);
+    case rib::dp_handler::none:
         break;
-    case behavior::end_dx4:
-    case behavior::end_dx6:
-    case behavior::end_dt4:
-    case behavior::end_dt6:
-    case behavior::end_dt46:
-        // uDT/uDX: NEXT-C-SID changes nothing for the last SID; the RFC 8986 flavors do not apply.
-        if ((p.flavors & (flv::psp | flv::usp | flv::usd)) != 0)
-            return "PSP, USP and USD apply to End, End.X and End.T only";
-        break;
-    default:
-        return "behavior not supported by the dataplane";
     }
-    if ((p.flavors & ~known) != 0)
-        return "unknown flavor";
-    if ((p.flavors & flv::next_csid) != 0 &&
-        (p.lcblock_bits == 0 || p.lcnode_fn_bits == 0 || p.lcblock_bits + p.lcnode_fn_bits > 128))
-        return "NEXT-C-SID needs block and node+function lengths > 0 with a sum <= 128";
-    return std::nullopt;
+    return dropped(drop_reason::sid_unsupported);
 }
 
 std::string_view name(endpoint_action a) {

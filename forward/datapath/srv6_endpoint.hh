@@ -14,11 +14,12 @@
 //   received packet.
 #pragma once
 
+#include <array>
 #include <cstdint>
-#include <optional>
 #include <string_view>
 
 #include "rib/addr.hh"
+#include "rib/behaviors.hh"
 #include "rib/model.hh"
 #include "forward/datapath/drop_reason.hh"
 
@@ -26,29 +27,32 @@ struct rte_mbuf;
 
 namespace fwd {
 
-// What the endpoint needs to know about one local SID; filled by the control plane.
+// What the endpoint needs to know about one local SID; filled by the control plane, which
+// checked it against the behavior contract (rib::check_contract: a handler, allowed flavors,
+// usable NEXT-C-SID lengths). The behavior's row (rib/behaviors.hh) says which handler runs,
+// what it decapsulates and whether it sends to an adjacency.
 struct sid_params {
     rib::behavior behavior = rib::behavior::end;
-    uint32_t flavors = 0;         // rib::flavor bits: psp, usp, usd, next_csid
-    uint8_t lcblock_bits = 32;    // NEXT-C-SID Locator-Block length (LBL)
-    uint8_t lcnode_fn_bits = 16;  // NEXT-C-SID Locator-Node + Function length (LNFL)
+    uint32_t flavors = 0;                                // rib::flavor bits: psp, usp, usd, next_csid
+    uint8_t lcblock_bits = rib::csid_default.block;      // NEXT-C-SID Locator-Block length (LBL)
+    uint8_t lcnode_fn_bits = rib::csid_default.node_fn;  // NEXT-C-SID Locator-Node + Function length (LNFL)
     // VRF the result is looked up in: End.T/End.DT*: the VRF bound to the table; End/End.X
     // (and their USD decapsulation): the VRF the SID itself lives in, normally the default.
     uint32_t vrf = 0;
-    rib::ip4_addr nh4{};  // End.DX4 adjacency (read by the caller for send_v4)
-    rib::ip6_addr nh6{};  // End.X/End.DX6 adjacency (read by the caller for send_v6)
 };
 
-// Why a sid_params cannot be served, or nullopt. Control-plane check; the packet path
-// assumes it passed (and drops with sid_unsupported if the behavior is not handled).
-std::optional<std::string_view> check(const sid_params& p);
+// The contract's handlers process_endpoint() implements (its switch); a unit test checks that
+// these are exactly the handlers behavior_table() names.
+inline constexpr std::array<rib::dp_handler, 2> implemented_handlers = {rib::dp_handler::next_segment,
+                                                                        rib::dp_handler::decap};
 
 enum class endpoint_action : uint8_t {
     forward_v6,  // outer packet, new DA: look it up in `vrf` and transmit (hop limit done)
     lookup_v4,   // decapsulated IPv4 packet: route it in `vrf` as if received there
     lookup_v6,   // decapsulated IPv6 packet: route it in `vrf` as if received there
-    send_v4,     // IPv4 packet to the SID's adjacency (nh4, or nh6 for End.X + USD); TTL done
-    send_v6,     // IPv6 packet to the SID's adjacency nh6; hop limit done
+    send_v4,     // IPv4 packet to the SID's adjacency (its row's: nh4 for End.DX4, nh6 for
+                 // End.X + USD); TTL done
+    send_v6,     // IPv6 packet to the SID's adjacency (nh6); hop limit done
     drop,        // count `reason` and free the mbuf
 };
 

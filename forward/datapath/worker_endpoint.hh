@@ -12,19 +12,17 @@ namespace fwd {
 inline void worker::do_endpoint(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next) {
     if (p.af != 6)
         return drop(p, drop_reason::sid_bad_inner);
-    _c.sid(nh.index(), p.m->pkt_len - p.l3u());
+    const fib::nh_sid& s = nh.sid();
+    _c.sid(s.counter, s.counter_gen, p.m->pkt_len - p.l3u());
     if (p.l3 != 0) {
         rte_pktmbuf_adj(p.m, p.l3);
         p.l3 = 0;
     }
-    const fib::nh_sid& s = nh.sid();
     sid_params sp;
     sp.behavior = static_cast<rib::behavior>(s.action);
     sp.flavors = s.flavors;
-    if (s.lcblock_bits != 0)
-        sp.lcblock_bits = s.lcblock_bits;
-    if (s.lcnode_fn_bits != 0)
-        sp.lcnode_fn_bits = s.lcnode_fn_bits;
+    sp.lcblock_bits = s.lcblock_bits;  // the compiler filled in the contract's defaults
+    sp.lcnode_fn_bits = s.lcnode_fn_bits;
     sp.vrf = s.vrf;
     const endpoint_result r = process_endpoint(p.m, sp);
     switch (r.action) {
@@ -47,11 +45,19 @@ inline void worker::do_endpoint(pkt& p, const fib::compiled_nh& nh, pkt** next, 
         return;
     }
     case endpoint_action::send_v4:
-        p.af = 4;
-        return do_adjacency(p, nh, rib::family::ipv4, s.nh4);
-    case endpoint_action::send_v6:
-        p.af = rte_pktmbuf_mtod(p.m, const uint8_t*)[0] >> 4 == 4 ? 4 : 6;  // End.X + USD may carry IPv4
+    case endpoint_action::send_v6: {
+        // The packet's family (its Ethernet type) and the adjacency's are distinct: End.X with
+        // USD sends a decapsulated IPv4 packet to its IPv6 neighbour (RFC 8986 §4.16.3 S03
+        // "forward to layer-3 adjacency bound to the SID"), resolved like the kernel's IPv4
+        // route via an IPv6 gateway (RFC 8950). The row names the adjacency's address.
+        p.af = r.action == endpoint_action::send_v4 ? 4 : 6;
+        const rib::behavior_info* row = rib::find_behavior(sp.behavior);
+        if (row == nullptr || row->adjacency == 0)
+            return drop(p, drop_reason::sid_unsupported);
+        if (row->adjacency == rib::sid_param::nh4)
+            return do_adjacency(p, nh, rib::family::ipv4, s.nh4);
         return do_adjacency(p, nh, rib::family::ipv6, s.nh6);
+    }
     case endpoint_action::drop: return drop(p, r.reason);
     }
     drop(p, drop_reason::sid_unsupported);

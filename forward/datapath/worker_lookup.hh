@@ -83,7 +83,7 @@ inline void worker::act(pkt& p, pkt** next, uint16_t& n_next) {
             return punt(p);
         return drop(p, drop_reason::punt_no_host);  // decapsulated for us: nothing to answer
     case fib::nh_kind::refused:
-        return drop(p, nh->refusal() <= fib::nh_refusal::sid_no_table && nh->refusal() != fib::nh_refusal::none
+        return drop(p, nh->refusal() <= fib::nh_refusal::sid_bad_flavor && nh->refusal() != fib::nh_refusal::none
                            ? drop_reason::sid_refused
                            : drop_reason::refused_encap);
     case fib::nh_kind::ecmp: return drop(p, drop_reason::lookup_loop);  // groups do not nest

@@ -2,11 +2,14 @@
 // for every behavior and flavor (RFC 8986 §4, RFC 9800 §4.1), and the malformed-packet set.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <array>
 #include <bitset>
 #include <string>
 
 #include "forward/datapath/srv6_endpoint.hh"
+#include "rib/behaviors.hh"
 #include "tests/unit/forward/endpoint_pkt.hh"
 
 namespace fwd::test {
@@ -178,8 +181,9 @@ TEST(Endpoint, EndXSendsToTheAdjacency) {
 TEST(Endpoint, EndXWithUsdForwardsTheInnerPacketWithItsTtlDecremented) {
     const bytes in = three_sids(0, 64, s3, inner4("10.1.0.1", "10.2.0.1", 33));
     // Expected: built from scratch with TTL 32 and a freshly computed checksum.
-    // To End.X's adjacency (an IPv6 neighbor), not to an IPv4 one End.X does not have.
-    expect_out(run(in, sid(behavior::end_x, flv::usd)), endpoint_action::send_v6, ip4_packet("10.1.0.1", "10.2.0.1", 32));
+    // An IPv4 packet (send_v4) to End.X's adjacency, which the worker takes from the behavior's
+    // row: an IPv6 neighbor (the worker test checks the frame).
+    expect_out(run(in, sid(behavior::end_x, flv::usd)), endpoint_action::send_v4, ip4_packet("10.1.0.1", "10.2.0.1", 32));
     const bytes in6pkt = three_sids(0, 64, s3, inner6("fd01::1", "fd02::1", 5));
     expect_out(run(in6pkt, sid(behavior::end_x, flv::usd)), endpoint_action::send_v6, inner6("fd01::1", "fd02::1", 4).b);
 }
@@ -569,16 +573,30 @@ TEST(EndpointBurst, BadPacketsDoNotDisturbTheirNeighbours) {
     EXPECT_EQ(counters[static_cast<size_t>(drop_reason::srh_bad_len)], 3u);  // items 3, 16, 29
 }
 
-TEST(EndpointParams, Check) {
-    EXPECT_FALSE(check(sid(behavior::end, flv::psp | flv::usp | flv::usd)).has_value());
-    EXPECT_FALSE(check(usid(behavior::end_x, 32, 16)).has_value());
-    EXPECT_FALSE(check(usid(behavior::end_dt46, 32, 16)).has_value());
-    EXPECT_TRUE(check(sid(behavior::end_dt4, flv::psp)).has_value());
-    EXPECT_TRUE(check(sid(behavior::end_b6)).has_value());
-    EXPECT_TRUE(check(sid(behavior::end, 1u << 7)).has_value());
-    EXPECT_TRUE(check(usid(behavior::end, 0, 16)).has_value());
-    EXPECT_TRUE(check(usid(behavior::end, 100, 32)).has_value());
-    EXPECT_FALSE(check(usid(behavior::end, 96, 32)).has_value());
+// The contract's handler ids and the code: every row with a handler runs here, every handler
+// here is some row's (the worker's per-row tests then run each row and flavor).
+TEST(EndpointContract, HandlersAreExactlyTheImplementedOnes) {
+    for (const auto& row : rib::behavior_table()) {
+        const bool implemented = std::find(implemented_handlers.begin(), implemented_handlers.end(), row.handler) !=
+                                 implemented_handlers.end();
+        EXPECT_EQ(implemented, row.handler != rib::dp_handler::none) << row.name;
+    }
+    for (rib::dp_handler h : implemented_handlers)
+        EXPECT_TRUE(std::any_of(rib::behavior_table().begin(), rib::behavior_table().end(),
+                                [h](const rib::behavior_info& r) { return r.handler == h; }))
+            << rib::name(h);
+    // A row without a handler reaches no code: dropped (the compiler never installs one).
+    for (const auto& row : rib::behavior_table()) {
+        if (row.handler != rib::dp_handler::none)
+            continue;
+        rte_mbuf* m = mbuf_of(three_sids(1, 64, s2, inner4("10.1.0.1", "10.2.0.1")));
+        sid_params p;
+        p.behavior = row.action;
+        const endpoint_result r = process_endpoint(m, p);
+        rte_pktmbuf_free(m);
+        EXPECT_EQ(r.action, endpoint_action::drop) << row.name;
+        EXPECT_EQ(r.reason, drop_reason::sid_unsupported) << row.name;
+    }
 }
 
 }  // namespace

@@ -410,6 +410,22 @@ TEST(ProtobufMalformed, MissingFields) {
     expect_rejected(vfield(1, 4), reason::pb_missing_field);  // DELETE_SRV6_LOCALSID without the SID
 }
 
+// The behavior contract's requirements: an End.X adjacency is an IPv6 neighbour, an End.DX4 one
+// an IPv4 neighbour; the other family leaves the behavior without what it needs.
+TEST(ProtobufMalformed, NexthopOfTheWrongFamilyForTheBehavior) {
+    const buf v4 = lfield(1, f32field(1, 0xc0000201));   // L3Address.v4 = 192.0.2.1
+    const buf v6 = lfield(2, lfield(1, ip("2001:db8::2")));  // L3Address.v6
+    auto localsid_with = [](uint32_t field, const buf& addr) {
+        const buf sid = cat({lfield(1, lfield(1, ip("fc00:0:1::7"))), lfield(field, lfield(1, lfield(3, addr)))});
+        return cat({vfield(1, 3), lfield(4, sid)});
+    };
+    expect_rejected(localsid_with(4, v4), reason::seg6local_missing_attr);   // end_x
+    expect_rejected(localsid_with(13, v4), reason::seg6local_missing_attr);  // ua
+    expect_rejected(localsid_with(7, v4), reason::seg6local_missing_attr);   // end_dx6
+    expect_rejected(localsid_with(8, v6), reason::seg6local_missing_attr);   // end_dx4
+    EXPECT_EQ(run({localsid_with(8, v4)}).out.size(), 1u);
+}
+
 TEST(ProtobufMalformed, BadSizes) {
     expect_rejected(bytes_of(add_route(0, qpb::IPV4, std::string("\x0a\x01\x02", 3), 16)), reason::pb_bad_address);
     auto gw = add_route(0, qpb::IPV6, "", 0);

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "mgmt/names.hh"
+#include "rib/behaviors.hh"  // behavior_display_name: the contract names them
 
 namespace mgmt {
 namespace {

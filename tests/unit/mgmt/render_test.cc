@@ -4,6 +4,7 @@
 #include "fpm/reasons.hh"
 #include "mgmt/answer.hh"
 #include "mgmt/render.hh"
+#include "mgmt/text.hh"
 #include "sample_rib.hh"
 
 namespace mgmt {
@@ -216,9 +217,44 @@ TEST_F(RenderTest, Sids) {
     EXPECT_EQ(t.sids(2).vrf_id(), 1u);
     EXPECT_EQ(t.sids(2).reason(), "");
     EXPECT_EQ(t.sids(2).refusal(), "");
-    ASSERT_EQ(t.refusals_size(), 5);  // every class but "none"
+    ASSERT_EQ(t.refusals_size(), 7);  // every class but "none"
     for (const auto& c : t.refusals())
         EXPECT_EQ(c.now(), 0u) << c.name();
+    EXPECT_FALSE(t.sids(0).has_packets()) << "no dataplane: no counters";
+}
+
+// A behavior the dataplane does not run is refused, visibly, with the contract's reason; the
+// dataplane's counters of each SID are shown when it has them.
+TEST_F(RenderTest, SidWithoutADatapathHandlerIsRefusedAndCountersShown) {
+    configure({spec("red", 10)});
+    rib::route b6;
+    b6.key.dst = *rib::parse_prefix("fc00:0:1::b6/128");
+    b6.protocol = rib::proto::kernel;
+    rib::nexthop n;
+    rib::seg6local l;
+    l.action = rib::behavior::end_b6_encaps;
+    l.srh = rib::seg6_encap{rib::encap_mode::encap, {*rib::parse_ip6("fc00:0:2::1")}, std::nullopt, {}};
+    n.local = l;
+    b6.nexthops = {n};
+    rib.upsert_route(b6);
+    const sid_counter_reader counters = [](const rib::route_key& k) -> std::optional<std::pair<uint64_t, uint64_t>> {
+        if (k.dst == *rib::parse_prefix("fc00:0:1::2/128"))
+            return std::pair<uint64_t, uint64_t>{7, 700};
+        return std::nullopt;
+    };
+    const auto t = render_sids(rib, vrfs, nullptr, counters);
+    ASSERT_EQ(t.sids_size(), 4);
+    EXPECT_EQ(t.sids(2).prefix(), "fc00:0:1::b6/128");
+    EXPECT_EQ(t.sids(2).state(), "refused");
+    EXPECT_EQ(t.sids(2).refusal(), "unsupported");
+    EXPECT_EQ(t.sids(2).reason(), "End.B6.Encaps: srv6d's dataplane does not implement it");
+    EXPECT_EQ(t.sids(1).packets(), 7u);
+    EXPECT_EQ(t.sids(1).bytes(), 700u);
+    EXPECT_FALSE(t.sids(0).has_packets());
+    const std::string text = format_sids(t);
+    EXPECT_NE(text.find("refused: End.B6.Encaps: srv6d's dataplane does not implement it"), std::string::npos) << text;
+    EXPECT_NE(text.find("Packets"), std::string::npos) << text;
+    EXPECT_NE(text.find("unsupported 1/0"), std::string::npos) << text;
 }
 
 TEST_F(RenderTest, SidRefusedWithoutItsVrfAndCounted) {
@@ -232,7 +268,7 @@ TEST_F(RenderTest, SidRefusedWithoutItsVrfAndCounted) {
     EXPECT_EQ(t.sids(2).reason(), "table 10 is not bound to any VRF");
     EXPECT_EQ(t.sids(2).refusal(), "table_unbound");
     EXPECT_EQ(t.sids(0).state(), "active");
-    ASSERT_EQ(t.refusals_size(), 5);
+    ASSERT_EQ(t.refusals_size(), 7);
     EXPECT_EQ(t.refusals(0).name(), "table_unbound");
     EXPECT_EQ(t.refusals(0).now(), 1u);
     EXPECT_EQ(t.refusals(0).total(), 1u);

@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <set>
+#include <sstream>
+#include <string>
 
 namespace rib {
 namespace {
@@ -53,6 +56,132 @@ TEST(Behaviors, OnlyKernelImplementedOnesHaveANetlinkEncoding) {
                           info.action == behavior::end_as || info.action == behavior::end_am;
         EXPECT_EQ(info.netlink, !none) << info.name;
     }
+}
+
+// The contract's datapath side: which handler runs each row (the worker tests run every row
+// with a handler; forward/ checks those handlers are exactly the ones it implements).
+TEST(Contract, HandlersAndWhatTheyRead) {
+    for (const auto& b : behavior_table()) {
+        SCOPED_TRACE(std::string(b.name));
+        switch (b.action) {
+        case behavior::end:
+        case behavior::end_x:
+        case behavior::end_t:
+            EXPECT_EQ(b.handler, dp_handler::next_segment);
+            EXPECT_EQ(b.flavors, known_flavors);  // RFC 8986 §4.16 and RFC 9800
+            EXPECT_EQ(b.decap, decap::v4 | decap::v6);  // with USD
+            break;
+        case behavior::end_dx4:
+        case behavior::end_dx6:
+        case behavior::end_dt4:
+        case behavior::end_dt6:
+        case behavior::end_dt46:
+            EXPECT_EQ(b.handler, dp_handler::decap);
+            EXPECT_EQ(b.flavors, flavor::next_csid);  // uDX/uDT; PSP/USP/USD are End/X/T's
+            break;
+        default:
+            EXPECT_EQ(b.handler, dp_handler::none);
+        }
+    }
+    const auto& x = *find_behavior(behavior::end_x);
+    EXPECT_EQ(x.adjacency, sid_param::nh6);
+    EXPECT_EQ(find_behavior(behavior::end_dx4)->adjacency, sid_param::nh4);
+    EXPECT_EQ(find_behavior(behavior::end_dx4)->decap, decap::v4);
+    EXPECT_EQ(find_behavior(behavior::end_dt46)->decap, decap::v4 | decap::v6);
+    EXPECT_EQ(find_behavior(behavior::end_dt6)->adjacency, 0);
+    EXPECT_EQ(find_behavior(behavior::end_t)->vrf, vrf_attr::table);
+    EXPECT_EQ(find_behavior(behavior::end_dt6)->vrf, vrf_attr::table);
+    EXPECT_EQ(find_behavior(behavior::end_dt4)->vrf, vrf_attr::vrftable);
+    EXPECT_EQ(find_behavior(behavior::end_dt46)->vrf, vrf_attr::vrftable);
+    EXPECT_FALSE(find_behavior(behavior::end_dx6)->binds_vrf());
+}
+
+seg6local sid(behavior b, uint32_t flavors = 0) {
+    seg6local l;
+    l.action = b;
+    l.flavors = flavors;
+    return l;
+}
+
+seg6local usid(behavior b, std::optional<uint8_t> lbl, std::optional<uint8_t> lnfl) {
+    seg6local l = sid(b, flavor::next_csid);
+    l.lcblock_bits = lbl;
+    l.lcnode_fn_bits = lnfl;
+    return l;
+}
+
+// What fwd::check() checked (and nothing called): now the compiler's check, through bind_sid.
+TEST(Contract, Check) {
+    EXPECT_TRUE(check_contract(sid(behavior::end, flavor::psp | flavor::usp | flavor::usd)).ok());
+    EXPECT_TRUE(check_contract(usid(behavior::end_x, 32, 16)).ok());
+    EXPECT_TRUE(check_contract(usid(behavior::end_dt46, 32, 16)).ok());
+    EXPECT_TRUE(check_contract(usid(behavior::end_dt46, std::nullopt, std::nullopt)).ok());  // 32/16
+    EXPECT_EQ(check_contract(sid(behavior::end_dt4, flavor::psp)).why, contract_refusal::flavor);
+    EXPECT_EQ(check_contract(sid(behavior::end_dt4, flavor::psp)).reason, "End.DT4 does not take flavor psp");
+    EXPECT_EQ(check_contract(sid(behavior::end_b6)).why, contract_refusal::no_handler);
+    EXPECT_EQ(check_contract(sid(behavior::end_b6_encaps)).reason, "End.B6.Encaps: srv6d's dataplane does not implement it");
+    EXPECT_EQ(check_contract(sid(behavior::end_dx2)).why, contract_refusal::no_handler);
+    EXPECT_EQ(check_contract(sid(behavior::end_bpf)).why, contract_refusal::no_handler);
+    EXPECT_EQ(check_contract(sid(static_cast<behavior>(99))).why, contract_refusal::no_handler);
+    EXPECT_EQ(check_contract(sid(behavior::end, 1u << 7)).reason, "End does not take flavor 0x80");
+    EXPECT_EQ(check_contract(usid(behavior::end, 0, 16)).why, contract_refusal::flavor);
+    EXPECT_EQ(check_contract(usid(behavior::end, 100, 32)).why, contract_refusal::flavor);
+    EXPECT_TRUE(check_contract(usid(behavior::end, 96, 32)).ok());
+}
+
+TEST(Contract, NextCsidLengths) {
+    EXPECT_EQ(csid_of(usid(behavior::end, std::nullopt, std::nullopt)).block, 32);
+    EXPECT_EQ(csid_of(usid(behavior::end, std::nullopt, std::nullopt)).node_fn, 16);
+    EXPECT_EQ(csid_of(usid(behavior::end, 48, std::nullopt)).block, 48);
+    EXPECT_EQ(csid_of(usid(behavior::end, 48, 24)).node_fn, 24);
+    const sid_structure f3216{32, 16, 16, 0};
+    EXPECT_EQ(csid_from_structure(behavior::end, f3216).node_fn, 16);     // uN: the node alone
+    EXPECT_EQ(csid_from_structure(behavior::end_x, f3216).node_fn, 32);   // uA: node + function
+    EXPECT_EQ(csid_from_structure(behavior::end_dt46, f3216).block, 32);
+}
+
+TEST(Contract, PresentParams) {
+    seg6local l = sid(behavior::end_x);
+    EXPECT_EQ(present_params(l), 0);
+    l.nh6 = ip6_addr{};
+    l.oif = 3;
+    EXPECT_EQ(present_params(l), sid_param::nh6 | sid_param::oif);
+    l.vrf_name = "red";
+    l.flavors = flavor::psp;
+    EXPECT_EQ(present_params(l), sid_param::nh6 | sid_param::oif | sid_param::vrf_name | sid_param::flavors);
+}
+
+TEST(Contract, DisplayNames) {
+    EXPECT_EQ(behavior_display_name(behavior::end, flavor::next_csid), "uN");
+    EXPECT_EQ(behavior_display_name(behavior::end_x, flavor::next_csid), "uA");
+    EXPECT_EQ(behavior_display_name(behavior::end_dx2, flavor::next_csid), "uDX2");
+    EXPECT_EQ(behavior_display_name(behavior::end_t, flavor::next_csid), "End.T");
+    EXPECT_EQ(behavior_display_name(behavior::end_b6_encaps, flavor::next_csid), "End.B6.Encaps");
+    EXPECT_EQ(behavior_display_name(static_cast<behavior>(0), 0), "unknown");
+}
+
+// docs/dataplane-endpoint.md carries the contract table verbatim between its markers; when a
+// row changes, paste the expected text this test prints.
+TEST(Contract, TheDocListsExactlyTheTable) {
+    const std::string path = std::string(SRV6D_FIXTURES) + "/../../docs/dataplane-endpoint.md";
+    std::ifstream in(path);
+    ASSERT_TRUE(in) << path;
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string doc = ss.str();
+    const std::string begin = "<!-- behavior-table: generated by rib::behavior_table_markdown() -->\n";
+    const std::string end = "<!-- /behavior-table -->";
+    const size_t b = doc.find(begin);
+    ASSERT_NE(b, std::string::npos) << "no " << begin << " in " << path;
+    const size_t e = doc.find(end, b);
+    ASSERT_NE(e, std::string::npos) << "no " << end << " in " << path;
+    EXPECT_EQ(doc.substr(b + begin.size(), e - b - begin.size()), behavior_table_markdown())
+        << "docs/dataplane-endpoint.md: replace the table with\n" << behavior_table_markdown();
+    // One line per row, in enum order.
+    size_t rows = 0;
+    for (const auto& r : behavior_table())
+        rows += behavior_table_markdown().find("| " + std::string(r.name) + " |") != std::string::npos;
+    EXPECT_EQ(rows, behavior_table().size());
 }
 
 TEST(Flavors, Names) {

@@ -146,13 +146,51 @@ TEST(SidBinding, EndTResolvesItsTable) {
 
 TEST(SidBinding, BehaviorsWithoutATableNeedNoVrf) {
     registry r;
-    for (auto b : {rib::behavior::end, rib::behavior::end_x, rib::behavior::end_dx4, rib::behavior::end_dx6,
-                   rib::behavior::end_b6_encaps}) {
+    for (auto b : {rib::behavior::end, rib::behavior::end_x, rib::behavior::end_dx4, rib::behavior::end_dx6}) {
         const sid_binding x = bind_sid(sid(b), r);
         EXPECT_TRUE(x.active) << rib::behavior_name(b);
         EXPECT_FALSE(x.vrf);
         EXPECT_EQ(x.why, sid_refusal::none);
     }
+}
+
+// The behavior contract comes first: a behavior the dataplane does not run is refused, with
+// the reason, instead of being installed to drop every packet.
+TEST(SidBinding, BehaviorsWithoutADatapathHandlerAreRefused) {
+    registry r;
+    for (const auto& row : rib::behavior_table()) {
+        const sid_binding x = bind_sid(sid(row.action), r);
+        if (row.handler != rib::dp_handler::none) {
+            EXPECT_NE(x.why, sid_refusal::unsupported) << row.name;
+            continue;
+        }
+        EXPECT_FALSE(x.active) << row.name;
+        EXPECT_EQ(x.why, sid_refusal::unsupported) << row.name;
+        EXPECT_EQ(x.reason, std::string(row.name) + ": srv6d's dataplane does not implement it");
+    }
+}
+
+TEST(SidBinding, FlavorsTheBehaviorDoesNotTakeAreRefused) {
+    registry r;
+    ASSERT_TRUE(r.set(source::config, spec("red", 10)).ok());
+    rib::seg6local s = sid(rib::behavior::end_dt4);
+    s.vrftable = 10;
+    s.flavors = rib::flavor::psp;
+    sid_binding b = bind_sid(s, r);
+    EXPECT_FALSE(b.active);
+    EXPECT_EQ(b.why, sid_refusal::bad_flavor);
+    EXPECT_EQ(b.reason, "End.DT4 does not take flavor psp");
+    s.flavors = rib::flavor::next_csid;  // uDT4: the last C-SID of its container
+    EXPECT_TRUE(bind_sid(s, r).active);
+    rib::seg6local un = sid(rib::behavior::end);
+    un.flavors = rib::flavor::next_csid;
+    un.lcblock_bits = 96;
+    un.lcnode_fn_bits = 40;
+    b = bind_sid(un, r);
+    EXPECT_EQ(b.why, sid_refusal::bad_flavor);
+    EXPECT_EQ(b.reason, "NEXT-C-SID needs block and node+function lengths > 0 with a sum <= 128, not 96 and 40");
+    EXPECT_EQ(name(sid_refusal::unsupported), "unsupported");
+    EXPECT_EQ(name(sid_refusal::bad_flavor), "bad_flavor");
 }
 
 TEST(SidBinding, TableInConflict) {

@@ -62,6 +62,8 @@ TEST(SidParse, EndpointAndCrossConnectBehaviors) {
     EXPECT_EQ(s.local.nh6, rib::parse_ip6("fe80::1"));
     EXPECT_EQ(s.local.oif, 4u);
     EXPECT_EQ(s.local.flavors, rib::flavor::psp);
+    s = ok("fc00:1::/48 End.DT46 vrf red flavors next-csid");  // uDT46: NEXT-C-SID only
+    EXPECT_EQ(s.local.lcblock_bits, 32);
     s = ok("fc00:1::a6 End.DX6 nh6 fd01::2");
     EXPECT_EQ(s.local.nh6, rib::parse_ip6("fd01::2"));
     EXPECT_FALSE(s.local.oif);  // the egress is then the one fd01::2 routes through
@@ -91,11 +93,11 @@ TEST(SidParse, BadLinesNameTheLineAndTheReason) {
         {"fc00:1::1/64 End",
          "sid 'fc00:1::1/64 End': 'fc00:1::1/64' has bits set beyond its length (did you mean fc00:1::/64?)"},
         {"fc00:1::1 End.DT64 vrf red",
-         "sid 'fc00:1::1 End.DT64 vrf red': behavior 'End.DT64' is not one of End, End.X, End.T, End.DX4, "
-         "End.DX6, End.DT4, End.DT6, End.DT46"},
+         "sid 'fc00:1::1 End.DT64 vrf red': behavior 'End.DT64' is not one of End, End.X, End.T, End.DX6, "
+         "End.DX4, End.DT6, End.DT4, End.DT46"},
         {"fc00:1::1 End.B6.Encaps",
-         "sid 'fc00:1::1 End.B6.Encaps': behavior 'End.B6.Encaps' is not one of End, End.X, End.T, End.DX4, "
-         "End.DX6, End.DT4, End.DT6, End.DT46"},
+         "sid 'fc00:1::1 End.B6.Encaps': behavior 'End.B6.Encaps' is not one of End, End.X, End.T, End.DX6, "
+         "End.DX4, End.DT6, End.DT4, End.DT46"},
         {"fc00:1::1 End.DT46", "sid 'fc00:1::1 End.DT46': End.DT46 needs 'table ID' or 'vrf NAME'"},
         {"fc00:1::1 End.DT4 vrf red table 10", "sid 'fc00:1::1 End.DT4 vrf red table 10': give 'vrf NAME' or 'table ID', not both"},
         {"fc00:1::1 End.DT6 table ten", "sid 'fc00:1::1 End.DT6 table ten': table 'ten' is not a number from 1 to 4294967295"},
@@ -114,6 +116,9 @@ TEST(SidParse, BadLinesNameTheLineAndTheReason) {
         {"fc00:1::1 End lblen 32", "sid 'fc00:1::1 End lblen 32': lblen and nflen belong to flavor next-csid"},
         {"fc00:1::/48 End flavors next-csid lblen 12", "sid 'fc00:1::/48 End flavors next-csid lblen 12': lblen '12' is not a multiple of 8 from 8 to 120"},
         {"fc00:1::/48 End flavors next-csid lblen 64 nflen 72", "sid 'fc00:1::/48 End flavors next-csid lblen 64 nflen 72': lblen + nflen exceed 128 bits"},
+        // The flavors a behavior takes are its contract row's: PSP/USP/USD are End, End.X, End.T's.
+        {"fc00:1::1 End.DT4 table 10 flavors psp", "sid 'fc00:1::1 End.DT4 table 10 flavors psp': End.DT4 does not take flavor psp"},
+        {"fc00:1::1 End.DX6 nh6 fd01::1 flavors next-csid,usd", "sid 'fc00:1::1 End.DX6 nh6 fd01::1 flavors next-csid,usd': End.DX6 does not take flavor usd"},
         {"fc00:1::1 End bogus 1", "sid 'fc00:1::1 End bogus 1': unknown word 'bogus'; expected vrf, table, nh4, nh6, oif, flavors, lblen or nflen"},
     };
     for (const auto& [line, message] : cases) {

@@ -1,0 +1,563 @@
+// The behavior contract through the real worker, GENERATED from it: one test per row of
+// rib::behavior_table() with a datapath handler and per flavor its row takes (and none), on real
+// DPDK ports (net_ring), with tables from the real compiler. The expected frames follow from
+// RFC 8986 (§4.1-4.8, flavors §4.16) and RFC 9800, written out field by field from what the row
+// says: where the packet goes (its adjacency, else a lookup in its VRF) and what it
+// decapsulates. A row without a handler, or a flavor its row does not take, must be refused
+// at compile time and its packets dropped as `sid_refused`, never `sid_unsupported`.
+// Also here: per-SID counters belong to the SID, not to a recycled nexthop index.
+#include <gtest/gtest.h>
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+#include <rte_ring.h>
+
+#include <cctype>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "endpoint_pkt.hh"
+#include "rib/behaviors.hh"
+#include "rib/rib.hh"
+#include "fib/control/compiler.hh"
+#include "forward/datapath/worker.hh"
+
+namespace fwd {
+namespace {
+
+using test::a6;
+using test::bytes;
+using test::inner4;
+using test::inner6;
+using test::ip6_packet;
+using test::srh;
+namespace sp = rib::sid_param;
+
+constexpr uint16_t t_ipv4 = 0x0800, t_ipv6 = 0x86dd;
+const mac_addr mac_core_port{{0x02, 0, 0, 0, 0x12, 0x01}};
+const mac_addr mac_ce_port{{0x02, 0, 0, 0, 0x11, 0x01}};
+const mac_addr mac_ce2_port{{0x02, 0, 0, 0, 0x13, 0x01}};
+const mac_addr mac_p{{0x02, 0, 0, 0, 0x0b, 0x02}};    // fc00:12::2 behind core (default VRF)
+const mac_addr mac_ce1{{0x02, 0, 0, 0, 0xce, 0x01}};  // 10.1.0.2 / fd01::2 behind ce (VRF red)
+const mac_addr mac_ce2{{0x02, 0, 0, 0, 0xce, 0x02}};  // 10.13.0.2 / fd13::2 behind ce2 (default)
+const mac_addr mac_remote{{0x02, 0, 0, 0, 0xee, 0xee}};
+constexpr uint32_t if_ce = 11, if_core = 12, if_ce2 = 13;
+constexpr rib::table_id red_table = 10;
+
+bytes eth(const mac_addr& dst, const mac_addr& src, uint16_t type, const bytes& l3) {
+    bytes f(dst.bytes, dst.bytes + 6);
+    f.insert(f.end(), src.bytes, src.bytes + 6);
+    f.push_back(static_cast<uint8_t>(type >> 8));
+    f.push_back(static_cast<uint8_t>(type));
+    f.insert(f.end(), l3.begin(), l3.end());
+    return f;
+}
+
+// RFC 791/8200 forwarding of the inner packet: TTL/hop limit - 1 (IPv4 checksum from scratch).
+bytes forwarded(bytes p) {
+    if (p[0] >> 4 == 4) {
+        --p[8];
+        p[10] = p[11] = 0;
+        test::put16(p, 10, test::ip4_checksum(p.data(), 20));
+    } else {
+        --p[7];
+    }
+    return p;
+}
+
+struct ring_port {
+    uint16_t id = 0;
+    rte_ring* rx = nullptr;
+    rte_ring* tx = nullptr;
+};
+
+// Where a packet leaves: the port and the neighbor's MAC.
+struct exit_to {
+    const ring_port* port;
+    mac_addr mac;
+    mac_addr own;
+};
+
+// One packet in, and what must happen to it.
+struct shot {
+    std::string what;
+    bytes in;                           // L3, arrives on core
+    std::optional<drop_reason> drop;    // or:
+    const ring_port* port = nullptr;    // leaves here
+    bytes out;                          // this frame
+};
+
+// A fixture of three ports: core (default VRF, the SRv6 side), ce (VRF red, table 10), ce2
+// (default VRF, an IP side). Local SIDs are added by the tests.
+class behaviors_fixture {
+public:
+    explicit behaviors_fixture(uint32_t sid_counter_slots = fib::max_sid_counters) : c(rcu, sid_counter_slots) {
+        EXPECT_TRUE(reg.set(vrf::source::config, vrf::vrf_spec{"red", red_table, {}, std::nullopt}).ok());
+        red = reg.find("red")->id;
+        core = make_port("core");
+        ce = make_port("ce");
+        ce2 = make_port("ce2");
+        const std::vector<port_info> ports = {
+            {core.id, vrf::default_vrf_id, 1600, true, if_core, mac_core_port},
+            {ce.id, red, 1500, true, if_ce, mac_ce_port},
+            {ce2.id, vrf::default_vrf_id, 1500, true, if_ce2, mac_ce2_port},
+        };
+        const std::vector<neighbor> ns = {
+            {core.id, *rib::parse_addr("fc00:12::2"), mac_p},  {ce.id, *rib::parse_addr("10.1.0.2"), mac_ce1},
+            {ce.id, *rib::parse_addr("fd01::2"), mac_ce1},     {ce2.id, *rib::parse_addr("10.13.0.2"), mac_ce2},
+            {ce2.id, *rib::parse_addr("fd13::2"), mac_ce2},
+        };
+        (void)adj.exchange(adj_view::create(ports, ns, 1, {}));
+        const std::string n = std::to_string(seq++);
+        hdr = headend_hdr_pool_create(("wb_hdr" + n).c_str(), 63, 0);
+        resolve = resolve_ring_create(("wb_res" + n).c_str(), 8, 0);
+        EXPECT_NE(hdr, nullptr);
+        EXPECT_NE(resolve, nullptr);
+        counters = std::make_unique<worker_counters>();
+        w = std::make_unique<worker>(std::vector<rx_queue>{{core.id, 0}, {ce.id, 0}, {ce2.id, 0}}, 0,
+                                     published{&c.cell(), &adj}, hdr, *counters, resolve);
+        // default VRF: the core's next SIDs, ce2's hosts
+        add(route("fc00:12::/64", nullptr, if_core));
+        add(route("fc00:0:2::/48", "fc00:12::2", if_core));
+        add(route("fc00:0:200::/48", "fc00:12::2", if_core));
+        add(route("10.13.0.0/24", nullptr, if_ce2));
+        add(route("fd13::/64", nullptr, if_ce2));
+        // VRF red: its hosts, and the same next SIDs through ce (End.T looks them up here)
+        add(route("10.1.0.0/24", nullptr, if_ce, red_table));
+        add(route("fd01::/64", nullptr, if_ce, red_table));
+        add(route("fc00:0:2::/48", "fd01::2", if_ce, red_table));
+        add(route("fc00:0:200::/48", "fd01::2", if_ce, red_table));
+    }
+
+    ~behaviors_fixture() {
+        for (ring_port* p : {&core, &ce, &ce2}) {
+            drain(*p);
+            rte_mbuf* m;
+            while (rte_ring_dequeue(p->rx, reinterpret_cast<void**>(&m)) == 0)
+                rte_pktmbuf_free(m);
+            rte_eth_dev_stop(p->id);
+            rte_eth_dev_close(p->id);
+            rte_ring_free(p->rx);
+            rte_ring_free(p->tx);
+        }
+        w.reset();
+        rte_ring_free(resolve);
+        adj_view::destroy(adj.exchange(nullptr));
+        rte_mempool_free(hdr);
+    }
+
+    static rib::route route(const char* dst, const char* gw, uint32_t ifindex, rib::table_id t = rib::main_table) {
+        rib::route r;
+        r.key.table = t;
+        r.key.dst = *rib::parse_prefix(dst);
+        r.protocol = rib::proto::bgp;
+        rib::nexthop n;
+        if (gw)
+            n.gateway = *rib::parse_addr(gw);
+        n.ifindex = ifindex;
+        r.nexthops = {n};
+        return r;
+    }
+    static rib::route sid_route(const char* prefix, const rib::seg6local& l, uint32_t ifindex) {
+        rib::route r = route(prefix, nullptr, ifindex);
+        r.protocol = rib::proto::kernel;
+        r.nexthops[0].local = l;
+        return r;
+    }
+    void add(const rib::route& rt) { r.upsert_route(rt); }
+    void compile() { c.compile(r, reg, src); }
+
+    // Sends each shot and checks its fate: one frame out where expected, nothing elsewhere, or
+    // the drop counted under its reason.
+    void fire(const shot& s) {
+        SCOPED_TRACE(s.what);
+        const uint64_t before = s.drop ? dropped(*s.drop) : 0;
+        rte_mbuf* m = test::mbuf_of(eth(mac_core_port, mac_remote, t_ipv6, s.in));
+        ASSERT_NE(m, nullptr);
+        ASSERT_EQ(rte_ring_enqueue(core.rx, m), 0);
+        w->poll();
+        for (ring_port* p : {&core, &ce, &ce2}) {
+            const auto got = drain(*p);
+            if (!s.drop && p == s.port) {
+                ASSERT_EQ(got.size(), 1u) << "port " << p->id << "; drops: " << drops();
+                EXPECT_EQ(test::hex(got[0]), test::hex(s.out));
+            } else {
+                EXPECT_TRUE(got.empty()) << "a frame out of port " << p->id;
+            }
+        }
+        if (s.drop) {
+            EXPECT_EQ(dropped(*s.drop), before + 1) << "drops: " << drops();
+        }
+    }
+
+    uint64_t dropped(drop_reason why) const { return counters->drops[static_cast<size_t>(why)].get(); }
+    std::string drops() const {
+        std::string s;
+        for (size_t i = 0; i < drop_reason_count; ++i)
+            if (counters->drops[i].get())
+                s += std::string(name(static_cast<drop_reason>(i))) + "=" + std::to_string(counters->drops[i].get()) + " ";
+        return s;
+    }
+    const fib::compiled_nh& nh_of(const char* prefix) const {
+        rib::route_key k;
+        k.dst = *rib::parse_prefix(prefix);
+        return c.current()->nexthop(c.find(k)->nh);
+    }
+
+    static inline int seq = 0;
+    fib::qsbr_domain rcu{4};
+    rib::rib r;
+    vrf::registry reg;
+    vrf::encap_source_resolver src;
+    fib::compiler c;
+    fib::rcu_cell<adj_view> adj;
+    vrf::vrf_id red = 0;
+    ring_port core, ce, ce2;
+    rte_mempool* hdr = nullptr;
+    rte_ring* resolve = nullptr;
+    std::unique_ptr<worker_counters> counters;
+    std::unique_ptr<worker> w;
+
+private:
+    static ring_port make_port(const char* name) {
+        ring_port p;
+        const std::string n = std::string("wb_") + name + std::to_string(seq++);
+        p.rx = rte_ring_create((n + "_rx").c_str(), 256, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+        p.tx = rte_ring_create((n + "_tx").c_str(), 256, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+        EXPECT_NE(p.rx, nullptr);
+        EXPECT_NE(p.tx, nullptr);
+        const int id = rte_eth_from_rings(n.c_str(), &p.rx, 1, &p.tx, 1, 0);
+        EXPECT_GE(id, 0);
+        p.id = static_cast<uint16_t>(id);
+        rte_eth_conf conf{};
+        EXPECT_EQ(rte_eth_dev_configure(p.id, 1, 1, &conf), 0);
+        EXPECT_EQ(rte_eth_rx_queue_setup(p.id, 0, 256, 0, nullptr, test::pool()), 0);
+        EXPECT_EQ(rte_eth_tx_queue_setup(p.id, 0, 256, 0, nullptr), 0);
+        EXPECT_EQ(rte_eth_dev_start(p.id), 0);
+        return p;
+    }
+    static std::vector<bytes> drain(ring_port& p) {
+        std::vector<bytes> v;
+        rte_mbuf* m;
+        while (rte_ring_dequeue(p.tx, reinterpret_cast<void**>(&m)) == 0) {
+            v.push_back(test::bytes_of(m));
+            rte_pktmbuf_free(m);
+        }
+        return v;
+    }
+};
+
+// --- the generated cases
+
+struct row_flavor {
+    const rib::behavior_info* row;
+    uint32_t flavor;  // one rib::flavor bit, or 0
+};
+
+void PrintTo(const row_flavor& r, std::ostream* os) {
+    *os << r.row->name << (r.flavor ? " + " : "") << rib::flavor_name(r.flavor);
+}
+
+// "End_X_usd", "uN" (End with NEXT-C-SID, RFC 9800's name), "End_T_next_csid".
+std::string case_name(const ::testing::TestParamInfo<row_flavor>& i) {
+    const bool csid_named = i.param.flavor == rib::flavor::next_csid && !i.param.row->csid_name.empty();
+    std::string n(csid_named ? i.param.row->csid_name : i.param.row->name);
+    if (i.param.flavor && !csid_named)
+        n += "_" + std::string(rib::flavor_name(i.param.flavor));
+    for (char& ch : n)
+        if (!std::isalnum(static_cast<unsigned char>(ch)))
+            ch = '_';
+    return n;
+}
+
+// Every row, with no flavor and with each flavor bit `pick` says.
+template <class Pick>
+std::vector<row_flavor> rows_and(Pick pick) {
+    std::vector<row_flavor> v;
+    for (const auto& row : rib::behavior_table()) {
+        for (uint32_t f = 0; f <= rib::flavor::next_csid; f = f ? f << 1 : rib::flavor::psp)
+            if (pick(row, f))
+                v.push_back({&row, f});
+    }
+    return v;
+}
+
+constexpr const char* sid_addr = "fc00:0:1::e";     // classic SIDs: a /128
+constexpr const char* csid_block = "fc00:0:100::";  // NEXT-C-SID SIDs: a /48 (F3216)
+constexpr const char* next_sid = "fc00:0:2::1";
+constexpr const char* sender = "fc00:0:9::1";
+
+// The SID a row needs, from the row: its VRF's table in the attribute the row names, its
+// adjacency (End.X to the core's neighbor; End.DX* to ce's) with its interface.
+rib::seg6local sid_for(const rib::behavior_info& row, uint32_t flavor) {
+    rib::seg6local l;
+    l.action = row.action;
+    l.flavors = flavor;  // NEXT-C-SID lengths not given: the row's defaults (F3216)
+    const bool to_core = row.handler == rib::dp_handler::next_segment;
+    if (row.adjacency == sp::nh6)
+        l.nh6 = a6(to_core ? "fc00:12::2" : "fd01::2");
+    if (row.adjacency == sp::nh4)
+        l.nh4 = test::a4("10.1.0.2");
+    if (row.adjacency)
+        l.oif = to_core ? if_core : if_ce;
+    if (row.vrf == rib::vrf_attr::table)
+        l.table = red_table;
+    if (row.vrf == rib::vrf_attr::vrftable)
+        l.vrftable = red_table;
+    if (row.allowed() & sp::srh && !(row.allowed() & (sp::nh4 | sp::nh6)))
+        l.srh = rib::seg6_encap{rib::encap_mode::encap, {a6(next_sid)}, std::nullopt, {}};
+    if (row.required[0] & sp::oif)
+        l.oif = if_ce;
+    return l;
+}
+
+// What the RFC says happens to each packet at a SID of this row with this flavor.
+class expectations {
+public:
+    expectations(const behaviors_fixture& f, const rib::behavior_info& row, uint32_t flavor)
+        : _f(f), _row(row), _flavor(flavor) {}
+
+    std::vector<shot> shots() const {
+        std::vector<shot> v;
+        if (_row.handler == rib::dp_handler::next_segment)
+            next_segment(v);
+        else
+            decap(v);
+        return v;
+    }
+
+    const char* da() const { return csid() ? csid_block : sid_addr; }
+
+private:
+    bool csid() const { return _flavor == rib::flavor::next_csid; }
+    bool in_red() const { return _row.binds_vrf(); }
+
+    // After the behavior: to the row's adjacency, else a lookup in its VRF (End: the SID's own,
+    // the default; End.T, End.DT*: red). The destinations below route as the fixture says.
+    exit_to out_ipv6_outer() const {
+        if (_row.adjacency || !in_red())
+            return {&_f.core, mac_p, mac_core_port};
+        return {&_f.ce, mac_ce1, mac_ce_port};
+    }
+    exit_to out_inner() const {
+        if (_row.adjacency)  // End.X: the core neighbor; End.DX*: ce's
+            return _row.handler == rib::dp_handler::next_segment ? exit_to{&_f.core, mac_p, mac_core_port}
+                                                                 : exit_to{&_f.ce, mac_ce1, mac_ce_port};
+        if (in_red())
+            return {&_f.ce, mac_ce1, mac_ce_port};
+        return {&_f.ce2, mac_ce2, mac_ce2_port};
+    }
+    // An inner packet of `v4` family whose destination routes where out_inner() says; to an
+    // adjacency, one that routes nowhere (the adjacency, not a lookup, must carry it).
+    test::layer inner(bool v4) const {
+        if (_row.adjacency)
+            return v4 ? inner4("10.9.0.1", "10.77.0.9") : inner6("fd09::1", "fd77::9");
+        if (in_red())
+            return v4 ? inner4("10.9.0.1", "10.1.0.2") : inner6("fd09::1", "fd01::2");
+        return v4 ? inner4("10.9.0.1", "10.13.0.2") : inner6("fd09::1", "fd13::2");
+    }
+    shot to(std::string what, bytes in, const exit_to& x, uint16_t type, const bytes& l3) const {
+        return {std::move(what), std::move(in), std::nullopt, x.port, eth(x.mac, x.own, type, l3)};
+    }
+    static shot dropped(std::string what, bytes in, drop_reason r) { return {std::move(what), std::move(in), r, nullptr, {}}; }
+
+    // RFC 8986 §4.1-4.3 with the flavors of §4.16 and RFC 9800.
+    void next_segment(std::vector<shot>& v) const {
+        const test::layer in6 = inner6("fd09::1", "fd01::2");
+        if (csid()) {
+            // RFC 9800 §4.1.1: the argument (the next C-SID, 0x0200) shifts into the node's
+            // place; hop limit - 1; no SRH needed.
+            const bytes in = ip6_packet(64, sender, "fc00:0:100:200::", {in6});
+            v.push_back(to("shift", in, out_ipv6_outer(), t_ipv6, ip6_packet(63, sender, "fc00:0:200::", {in6})));
+            return;
+        }
+        // S12-S15: SL 1 -> 0, DA = Segment List[0], hop limit - 1; PSP (§4.16.1) then pops the SRH.
+        const bytes in = ip6_packet(64, sender, sid_addr, {srh(1, {next_sid, sid_addr}), in6});
+        bytes want = _flavor == rib::flavor::psp ? ip6_packet(63, sender, next_sid, {in6})
+                                                 : ip6_packet(63, sender, next_sid, {srh(0, {next_sid, sid_addr}), in6});
+        v.push_back(to("SL 1 -> 0", in, out_ipv6_outer(), t_ipv6, want));
+        // S02-S04 at SL 0: the upper layer is this node's. USD (§4.16.3) decapsulates an inner
+        // IPv4/IPv6 packet and sends it on (End: lookup; End.X: its adjacency, S03; End.T:
+        // lookup in T); without USD, srv6d terminates no upper layer: dropped. USP (§4.16.2)
+        // pops the SRH first, then the same.
+        for (const bool v4 : {true, false}) {
+            const test::layer i = inner(v4);
+            const bytes last = ip6_packet(64, sender, sid_addr, {srh(0, {sid_addr, sender}), i});
+            const std::string what = std::string("SL 0, inner IPv") + (v4 ? "4" : "6");
+            if (_flavor == rib::flavor::usd)
+                v.push_back(to(what, last, out_inner(), v4 ? t_ipv4 : t_ipv6, forwarded(i.b)));
+            else
+                v.push_back(dropped(what, last, drop_reason::srh_sl_zero));
+        }
+    }
+
+    // RFC 8986 §4.4-4.8 (NEXT-C-SID: the SID ends its container, RFC 9800 §4.1: the same).
+    void decap(std::vector<shot>& v) const {
+        for (const bool v4 : {true, false}) {
+            const test::layer i = inner(v4);
+            const bool takes = _row.decap & (v4 ? rib::decap::v4 : rib::decap::v6);
+            for (const bool with_srh : {false, true}) {
+                const bytes in = with_srh ? ip6_packet(64, sender, da(), {srh(0, {da(), sender}), i})
+                                          : ip6_packet(64, sender, da(), {i});
+                const std::string what = std::string("inner IPv") + (v4 ? "4" : "6") + (with_srh ? ", SRH SL 0" : "");
+                // S05-S06 (DT) / S05-S07 (DX): outer header off, the inner one routed in the
+                // table, or sent to the adjacency (its TTL decremented either way).
+                if (takes)
+                    v.push_back(to(what, in, out_inner(), v4 ? t_ipv4 : t_ipv6, forwarded(i.b)));
+                else
+                    v.push_back(dropped(what, in, drop_reason::sid_bad_inner));
+            }
+        }
+        // S01-S04: not at the end of the segment list.
+        const bytes mid = ip6_packet(64, sender, da(), {srh(1, {next_sid, da()}), inner(true)});
+        v.push_back(dropped("SRH SL 1", mid, drop_reason::srh_sl_nonzero));
+    }
+
+    const behaviors_fixture& _f;
+    const rib::behavior_info& _row;
+    uint32_t _flavor;
+};
+
+class Behavior : public ::testing::TestWithParam<row_flavor> {};
+
+TEST_P(Behavior, DoesWhatTheRfcSays) {
+    const auto& [row, flavor] = GetParam();
+    behaviors_fixture f;
+    const expectations x(f, *row, flavor);
+    const bool csid = flavor == rib::flavor::next_csid;
+    f.add(behaviors_fixture::sid_route(csid ? "fc00:0:100::/48" : "fc00:0:1::e/128", sid_for(*row, flavor),
+                                       row->adjacency ? 0 : if_core));
+    f.compile();
+    const fib::compiled_nh& nh = f.nh_of(csid ? "fc00:0:100::/48" : "fc00:0:1::e/128");
+    ASSERT_EQ(nh.kind(), fib::nh_kind::local_sid) << f.c.reason(nh.index());
+    if (csid) {  // the compiler put the row's defaults in, the worker applies exactly those
+        EXPECT_EQ(nh.sid().lcblock_bits, row->csid.block);
+        EXPECT_EQ(nh.sid().lcnode_fn_bits, row->csid.node_fn);
+    }
+    const auto shots = x.shots();
+    ASSERT_FALSE(shots.empty());
+    for (const auto& s : shots)
+        f.fire(s);
+    EXPECT_EQ(f.dropped(drop_reason::sid_unsupported), 0u);
+    EXPECT_EQ(f.dropped(drop_reason::neigh_unresolved), 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Contract, Behavior, ::testing::ValuesIn(rows_and([](const rib::behavior_info& r, uint32_t f) {
+                             return r.handler != rib::dp_handler::none && (f == 0 || (r.flavors & f));
+                         })),
+                         case_name);
+
+// Rows without a handler, and flavors a row does not take: refused when compiled (with the
+// contract's reason), and their packets dropped as refused SIDs, never as `sid_unsupported`.
+class Refused : public ::testing::TestWithParam<row_flavor> {};
+
+TEST_P(Refused, AtCompileTimeWithItsReason) {
+    const auto& [row, flavor] = GetParam();
+    behaviors_fixture f;
+    f.add(behaviors_fixture::sid_route("fc00:0:1::e/128", sid_for(*row, flavor), if_core));
+    f.compile();
+    const fib::compiled_nh& nh = f.nh_of("fc00:0:1::e/128");
+    ASSERT_EQ(nh.kind(), fib::nh_kind::refused);
+    rib::seg6local l = sid_for(*row, flavor);
+    EXPECT_EQ(f.c.reason(nh.index()), rib::check_contract(l).reason);
+    EXPECT_EQ(nh.refusal(), row->handler == rib::dp_handler::none ? fib::nh_refusal::sid_unsupported
+                                                                   : fib::nh_refusal::sid_bad_flavor);
+    f.fire({"to the refused SID", ip6_packet(64, sender, sid_addr, {srh(1, {next_sid, sid_addr}), inner4("10.9.0.1", "10.1.0.2")}),
+            drop_reason::sid_refused, nullptr, {}});
+    EXPECT_EQ(f.dropped(drop_reason::sid_unsupported), 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Contract, Refused, ::testing::ValuesIn(rows_and([](const rib::behavior_info& r, uint32_t f) {
+                             if (r.handler == rib::dp_handler::none)
+                                 return f == 0;
+                             return f != 0 && !(r.flavors & f);
+                         })),
+                         case_name);
+
+// --- per-SID counters
+
+std::pair<uint64_t, uint64_t> sid_counter(const behaviors_fixture& f, const char* prefix) {
+    rib::route_key k;
+    k.dst = *rib::parse_prefix(prefix);
+    const auto c = f.c.sid_counter_of(k);
+    EXPECT_TRUE(c.has_value()) << prefix;
+    if (!c || c->slot >= max_sid_counters)
+        return {0, 0};
+    sid_count sum;
+    sid_merge(sum, f.counters->sids[c->slot]);  // what the control thread reads
+    return sid_counts(sum, c->gen);
+}
+
+// A deleted SID's nexthop index and counter slot go to the next SID at once (one slot here):
+// that SID's counters start at 0, not at its predecessor's.
+TEST(SidCounters, BelongToTheSidNotToARecycledIndex) {
+    behaviors_fixture f(1);
+    rib::seg6local end;  // End
+    f.add(behaviors_fixture::sid_route("fc00:0:1::a/128", end, if_core));
+    f.compile();
+    const uint32_t first_nh = f.nh_of("fc00:0:1::a/128").index();
+    rib::route_key a;
+    a.dst = *rib::parse_prefix("fc00:0:1::a/128");
+    const fib::sid_counter first = *f.c.sid_counter_of(a);
+    const bytes in_a = ip6_packet(64, sender, "fc00:0:1::a", {srh(1, {next_sid, "fc00:0:1::a"}), inner6("fd09::1", "fd01::2")});
+    const bytes out_a = eth(mac_p, mac_core_port, t_ipv6,
+                            ip6_packet(63, sender, next_sid, {srh(0, {next_sid, "fc00:0:1::a"}), inner6("fd09::1", "fd01::2")}));
+    for (int i = 0; i < 3; ++i)
+        f.fire({"to A", in_a, std::nullopt, &f.core, out_a});
+    EXPECT_EQ(sid_counter(f, "fc00:0:1::a/128"), (std::pair<uint64_t, uint64_t>{3, 3 * in_a.size()}));
+
+    f.r.delete_route(a);
+    f.compile();
+    f.add(behaviors_fixture::sid_route("fc00:0:1::b/128", end, if_core));
+    f.compile();
+    rib::route_key b;
+    b.dst = *rib::parse_prefix("fc00:0:1::b/128");
+    const fib::sid_counter second = *f.c.sid_counter_of(b);
+    ASSERT_EQ(f.nh_of("fc00:0:1::b/128").index(), first_nh) << "the case the issue names: the same nexthop index";
+    ASSERT_EQ(second.slot, first.slot) << "and, with one slot, the same counter slot";
+    EXPECT_NE(second.gen, first.gen);
+    EXPECT_EQ(sid_counter(f, "fc00:0:1::b/128"), (std::pair<uint64_t, uint64_t>{0, 0})) << "B starts at 0";
+    const bytes in_b = ip6_packet(64, sender, "fc00:0:1::b", {srh(1, {next_sid, "fc00:0:1::b"}), inner6("fd09::1", "fd01::2")});
+    f.fire({"to B", in_b, std::nullopt, &f.core,
+            eth(mac_p, mac_core_port, t_ipv6,
+                ip6_packet(63, sender, next_sid, {srh(0, {next_sid, "fc00:0:1::b"}), inner6("fd09::1", "fd01::2")}))});
+    EXPECT_EQ(sid_counter(f, "fc00:0:1::b/128"), (std::pair<uint64_t, uint64_t>{1, in_b.size()}));
+
+    // A second SID finds no free slot: it is counted, in the overflow bucket.
+    f.add(behaviors_fixture::sid_route("fc00:0:1::c/128", end, if_core));
+    f.compile();
+    rib::route_key c3;
+    c3.dst = *rib::parse_prefix("fc00:0:1::c/128");
+    EXPECT_EQ(f.c.sid_counter_of(c3)->slot, fib::sid_counter_overflow);
+    const bytes in_c = ip6_packet(64, sender, "fc00:0:1::c", {srh(1, {next_sid, "fc00:0:1::c"}), inner6("fd09::1", "fd01::2")});
+    f.fire({"to C", in_c, std::nullopt, &f.core,
+            eth(mac_p, mac_core_port, t_ipv6,
+                ip6_packet(63, sender, next_sid, {srh(0, {next_sid, "fc00:0:1::c"}), inner6("fd09::1", "fd01::2")}))});
+    EXPECT_EQ(f.counters->sid_overflow.packets.get(), 1u);
+    EXPECT_EQ(sid_counter(f, "fc00:0:1::b/128").first, 1u);
+}
+
+// A SID whose behavior changes keeps its slot: counters belong to the SID (its prefix).
+TEST(SidCounters, SurviveAChangeOfTheSidsBehavior) {
+    behaviors_fixture f;
+    rib::seg6local end;
+    f.add(behaviors_fixture::sid_route("fc00:0:1::a/128", end, if_core));
+    f.compile();
+    const bytes in = ip6_packet(64, sender, "fc00:0:1::a", {srh(1, {next_sid, "fc00:0:1::a"}), inner6("fd09::1", "fd01::2")});
+    f.fire({"End", in, std::nullopt, &f.core,
+            eth(mac_p, mac_core_port, t_ipv6,
+                ip6_packet(63, sender, next_sid, {srh(0, {next_sid, "fc00:0:1::a"}), inner6("fd09::1", "fd01::2")}))});
+    rib::seg6local psp;
+    psp.flavors = rib::flavor::psp;
+    f.add(behaviors_fixture::sid_route("fc00:0:1::a/128", psp, if_core));
+    f.compile();
+    f.fire({"End with PSP", in, std::nullopt, &f.core,
+            eth(mac_p, mac_core_port, t_ipv6, ip6_packet(63, sender, next_sid, {inner6("fd09::1", "fd01::2")}))});
+    EXPECT_EQ(sid_counter(f, "fc00:0:1::a/128").first, 2u);
+}
+
+}  // namespace
+}  // namespace fwd
