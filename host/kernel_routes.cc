@@ -19,8 +19,11 @@ namespace host {
 
 namespace {
 
+// Beyond this many tables, one unfiltered dump per family is cheaper than one per table.
+constexpr size_t max_filtered_dumps = 8;
+
 struct dump {
-    const std::vector<rib::table_id>* tables = nullptr;
+    std::vector<rib::table_id> tables;  // sorted
     std::vector<rib::route_key>* out = nullptr;
 };
 
@@ -49,8 +52,8 @@ int on_route(nl_msg* m, void* arg) {
         return NL_OK;
     rib::route_key k;
     k.table = tb[RTA_TABLE] && nla_len(tb[RTA_TABLE]) == 4 ? nla_get_u32(tb[RTA_TABLE]) : r->rtm_table;
-    if (std::find(d->tables->begin(), d->tables->end(), k.table) == d->tables->end())
-        return NL_OK;  // a kernel without strict dump checks sends every table
+    if (!std::binary_search(d->tables.begin(), d->tables.end(), k.table))
+        return NL_OK;  // an unfiltered dump, or a kernel without strict dump checks
     const auto dst = prefix_of(tb[RTA_DST], r->rtm_family, r->rtm_dst_len);
     if (!dst)
         return NL_OK;
@@ -86,10 +89,15 @@ std::optional<std::vector<rib::route_key>> kernel_route_keys(const std::vector<r
     const int one = 1;
     ::setsockopt(fd, SOL_NETLINK, NETLINK_GET_STRICT_CHK, &one, sizeof one);
     std::vector<rib::route_key> out;
-    dump d{&tables, &out};
+    dump d{tables, &out};
+    std::sort(d.tables.begin(), d.tables.end());
+    d.tables.erase(std::unique(d.tables.begin(), d.tables.end()), d.tables.end());
+    // RT_TABLE_UNSPEC without RTA_TABLE: every table.
+    const std::vector<rib::table_id> requests =
+        d.tables.size() > max_filtered_dumps ? std::vector<rib::table_id>{0} : d.tables;
     nl_socket_modify_cb(sk.get(), NL_CB_VALID, NL_CB_CUSTOM, on_route, &d);
     for (const int af : {AF_INET, AF_INET6}) {
-        for (const rib::table_id t : tables) {
+        for (const rib::table_id t : requests) {
             nl_msg* m = nlmsg_alloc_simple(RTM_GETROUTE, NLM_F_REQUEST | NLM_F_DUMP);
             if (m == nullptr) {
                 error = "netlink: out of memory";
@@ -99,7 +107,7 @@ std::optional<std::vector<rib::route_key>> kernel_route_keys(const std::vector<r
             r.rtm_family = static_cast<unsigned char>(af);
             r.rtm_table = static_cast<unsigned char>(t < 256 ? t : 0u);  // 0 (RT_TABLE_UNSPEC): RTA_TABLE says it
             int err = nlmsg_append(m, &r, sizeof r, NLMSG_ALIGNTO);
-            if (err >= 0)
+            if (err >= 0 && t != 0)
                 err = nla_put_u32(m, RTA_TABLE, t);
             if (err >= 0)
                 err = nl_send_auto(sk.get(), m);

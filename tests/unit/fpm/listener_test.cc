@@ -271,6 +271,85 @@ TEST(ListenerSweepScope, RestartedZebraSweepsEveryTableButUnreplayedKernelRoutes
     EXPECT_EQ(s.last_sweep_kept, 1u);
 }
 
+// --- the kernel check (fpm.kernel-check): a kept route of an unreplayed table must be in the
+// kernel zebra programs (here the hook stands for this namespace's kernel).
+
+using kernel_hook = std::function<std::optional<std::vector<rib::route_key>>(const std::vector<rib::table_id>&)>;
+
+// The kernel's routes: `keys`; the tables asked for go to `asked` (nullptr: not kept).
+kernel_hook kernel_with(std::vector<rib::route_key> keys, std::vector<rib::table_id>* asked = nullptr) {
+    return [keys, asked](const std::vector<rib::table_id>& tables) -> std::optional<std::vector<rib::route_key>> {
+        if (asked)
+            *asked = tables;
+        std::vector<rib::route_key> out;
+        for (const auto& k : keys)
+            if (std::find(tables.begin(), tables.end(), k.table) != tables.end())
+                out.push_back(k);
+        return out;
+    };
+}
+
+// A corrupted stream of the same zebra wrote 198.51.100.0/24 into table 100 (a flipped
+// rtm_table byte): zebra never replays table 100, so only the kernel check can clear it.
+TEST(ListenerKernelCheck, SameZebraSweepsUnreplayedRoutesTheKernelLacks) {
+    std::vector<rib::table_id> asked;
+    harness h(quick_sweep(), kernel_with({key("192.0.2.0/24", 100)}, &asked));
+    {
+        client c("127.0.0.1", h.port());
+        ASSERT_TRUE(c.send(nl::cat({first_state(zebra_a), route_frame(zebra_a, "198.51.100.0", 24, 100)})));
+        ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == 1; }));
+    }
+    ASSERT_TRUE(h.wait_connected(false));
+    EXPECT_TRUE(has(h, "198.51.100.0/24", 100));  // the first sweep is full: nothing stale yet
+    client c("127.0.0.1", h.port());
+    ASSERT_TRUE(c.send(first_state(zebra_a)));
+    ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == 2; }));
+    EXPECT_TRUE(has(h, "192.0.2.0/24", 100));      // re-sent: fresh
+    EXPECT_FALSE(has(h, "198.51.100.0/24", 100));  // stale, unreplayed table, not in the kernel
+    const auto s = h.session();
+    EXPECT_EQ(s.last_sweep_scope, sweep_scope::replayed_tables);
+    EXPECT_EQ(s.last_sweep_not_in_kernel, 1u);
+    EXPECT_EQ(asked, std::vector<rib::table_id>{100});  // main and the VRF's table are replayed
+}
+
+// After each zebra restart the kernel routes of unreplayed tables are kept, but only those the
+// kernel still has: across restarts they cannot pile up.
+TEST(ListenerKernelCheck, RestartsKeepOnlyKernelRoutesTheKernelHas) {
+    harness h(quick_sweep(), kernel_with({key("198.51.100.0/24", 200)}));
+    const uint32_t zebras[] = {zebra_a, zebra_b, zebra_a + 1, zebra_b + 1};
+    for (size_t i = 0; i < std::size(zebras); ++i) {
+        client c("127.0.0.1", h.port());
+        // Each zebra relays the kernel route the kernel has, and one of its own a moment
+        // before it went away (deleted from the kernel since).
+        const std::string gone = fmt::format("203.0.{}.0", 100 + i);
+        ASSERT_TRUE(c.send(nl::cat({route_frame(zebras[i], "10.1.0.0", 24, 254),
+                                    route_frame(zebras[i], "198.51.100.0", 24, 200, 2),
+                                    route_frame(zebras[i], gone.c_str(), 24, 200, 2)})));
+        ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == i + 1; }));
+        c.close();
+        ASSERT_TRUE(h.wait_connected(false));
+    }
+    // The last connection's own routes, and the kernel's: nothing of the earlier zebras.
+    EXPECT_EQ(h.on_io([&] { return h._rib.routes().size(); }), 3u);
+    EXPECT_TRUE(has(h, "198.51.100.0/24", 200));
+    EXPECT_TRUE(has(h, "203.0.103.0/24", 200));
+    EXPECT_FALSE(has(h, "203.0.102.0/24", 200));
+    const auto s = h.session();
+    EXPECT_EQ(s.last_sweep_scope, sweep_scope::restarted);
+    EXPECT_EQ(s.last_sweep_not_in_kernel, 1u);
+}
+
+// The kernel cannot be read: the stale routes of unreplayed tables are kept unchecked.
+TEST(ListenerKernelCheck, AnUnreadableKernelKeepsAsBefore) {
+    harness h(quick_sweep(), [](const std::vector<rib::table_id>&) { return std::nullopt; });
+    connect_and_sweep(h, zebra_a, 1);
+    client c("127.0.0.1", h.port());
+    ASSERT_TRUE(c.send(route_frame(zebra_a, "10.1.0.0", 24, 254)));
+    ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == 2; }));
+    EXPECT_TRUE(has(h, "192.0.2.0/24", 100));
+    EXPECT_EQ(h.session().last_sweep_not_in_kernel, 0u);
+}
+
 // NHG mode: RTM_NEWNEXTHOP singleton `id` via `gw` on `oif`, and a route over object `nh`.
 bytes nh_frame(uint32_t pid, uint32_t id, const char* gw, uint32_t oif) {
     return nl::frame(nl::nlmsg(104,
