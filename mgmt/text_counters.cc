@@ -47,6 +47,20 @@ std::string format_counters(const pb::Counters& c) {
             out += fmt::format("  {:<20} {:>12}  {}\n", d.reason(), d.packets(), d.description());
     if (c.headend_chained())
         out += fmt::format("H.Encaps with a chained header mbuf: {}\n", c.headend_chained());
+    const auto& ic = c.icmp();
+    uint64_t icmp_sent = 0;
+    for (const auto& k : ic.sent())
+        icmp_sent += k.packets();
+    if (icmp_sent || ic.rate_limited() || ic.no_source()) {
+        out += fmt::format("\nICMP sent: {}\n", icmp_sent);
+        for (const auto& k : ic.sent())
+            if (k.packets())
+                out += fmt::format("  {:<28} {:>12}\n", k.message(), k.packets());
+        if (ic.rate_limited())
+            out += fmt::format("  {:<28} {:>12}  not sent: over the ICMP rate limit\n", "rate-limited", ic.rate_limited());
+        if (ic.no_source())
+            out += fmt::format("  {:<28} {:>12}  not sent: no own address in the VRF\n", "no-source", ic.no_source());
+    }
     const auto& nr = c.neigh_resolution();
     if (nr.queued() || nr.queue_full())
         out += fmt::format("\nNeighbor resolution (for rewritten packets): {} requested, {} lost (queue full), {} "

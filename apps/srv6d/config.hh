@@ -53,6 +53,8 @@ struct config {
     unsigned mbufs = 16383;                 // packet pool size
     uint32_t punt_rate = 10000;             // packets/s a port may send to its TAP mirror
     uint32_t punt_burst = 512;
+    uint32_t icmp_rate = 1000;              // ICMP messages/s each worker may send (0: none)
+    uint32_t icmp_burst = 50;
     // [encap]
     std::optional<rib::ip6_addr> encap_source;  // H.Encaps outer source; FPM does not carry it
     // `vrf = NAME table ID [members IF,...]` lines, in file order (before any [section]).

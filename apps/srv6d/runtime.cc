@@ -77,7 +77,7 @@ struct control_plane {
     std::optional<fpm::listener> listener;
     std::optional<::mgmt::server> mgmt;  // ::mgmt: srv6d::mgmt is the generated protobuf namespace
     boost::asio::signal_set signals{io, SIGINT, SIGTERM};
-    boost::asio::steady_timer link_timer{io};  // port link state, polled every second
+    boost::asio::steady_timer link_timer{io};  // port link state, polled every 100 ms
     void poll_links();
     // The kernel's neighbors and addresses on the TAP mirrors (only with a host path).
     std::optional<host::kernel_state> kernel;
@@ -97,7 +97,13 @@ struct control_plane {
             kernel_fd->release();  // libnl owns the descriptor
     }
 
+    // start() in steps, each logging its own error: false stops srv6d.
     bool start();
+    bool start_dataplane();
+    bool start_host();
+    bool start_fpm();
+    bool start_mgmt();
+    void watch_signals();
     void shutdown();
     std::optional<vrf::vrf_id> active_vrf(const std::string& name) const {
         const auto* v = vrfs.registry().find(name);
@@ -173,6 +179,14 @@ void control_plane::fill_counters(::mgmt::pb::Counters& c) const {
     nr->set_sent(s.resolve_sent);
     nr->set_rate_limited(s.resolve_limited);
     nr->set_failed(s.resolve_failed);
+    auto* ic = c.mutable_icmp();
+    for (size_t k = 0; k < fwd::icmp_kinds; ++k) {
+        auto* o = ic->add_sent();
+        o->set_message(fwd::icmp_kind_names[k]);
+        o->set_packets(s.icmp[k]);
+    }
+    ic->set_rate_limited(s.icmp_rate_limited);
+    ic->set_no_source(s.icmp_no_source);
     for (size_t m = 0; m < fwd::headend_modes; ++m) {
         auto* h = c.add_headend();
         h->set_behavior(std::string(::mgmt::encap_mode_name(static_cast<rib::encap_mode>(m))));
@@ -220,40 +234,58 @@ bool control_plane::start() {
     if (!cfg.sids.empty())
         log(level::info, "sids: {} configured", cfg.sids.size());
     vrfs.start();
-    if (cfg.dataplane_enabled) {
-        fwd::dataplane_options o;
-        o.ports = cfg.ports;
-        o.neighbors = cfg.neighbors;
-        o.mbufs = cfg.mbufs;
-        o.punt_rate = cfg.punt_rate;
-        o.punt_burst = cfg.punt_burst;
-        dp.emplace(rcu, compiler.cell());
-        std::string error;
-        if (!dp->open(o, [this](const std::string& n) { return active_vrf(n); }, error)) {
-            log(level::error, "{}", error);
-            return false;
-        }
-        log(level::info, "dataplane: {} port(s), {} worker(s)", cfg.ports.size(), dp->workers());
-        poll_links();
-        if (dp->has_taps()) {
-            kernel.emplace();
-            const std::string why = kernel->start();
-            if (!why.empty()) {
-                log(level::error, "host: cannot follow the kernel's neighbors and addresses: {}", why);
-                return false;
-            }
-            kernel_changed();
-            kernel_fd.emplace(io, kernel->fd());
-            watch_kernel();
-            resolver.emplace();
-            if (const std::string e = resolver->open(); !e.empty()) {
-                log(level::error, "host: cannot ask the kernel to resolve neighbors: {}", e);
-                return false;
-            }
-            resolve_neighbors();
-            log(level::info, "host: following the kernel's neighbors and addresses on the TAP mirrors");
-        }
+    if (cfg.dataplane_enabled && !start_dataplane())
+        return false;
+    if (!start_fpm() || !start_mgmt())
+        return false;
+    watch_signals();
+    return true;
+}
+
+// The ports and workers; with TAP mirrors, the host path that follows the kernel.
+bool control_plane::start_dataplane() {
+    fwd::dataplane_options o;
+    o.ports = cfg.ports;
+    o.neighbors = cfg.neighbors;
+    o.mbufs = cfg.mbufs;
+    o.punt_rate = cfg.punt_rate;
+    o.punt_burst = cfg.punt_burst;
+    o.icmp_rate = cfg.icmp_rate;
+    o.icmp_burst = cfg.icmp_burst;
+    dp.emplace(rcu, compiler.cell());
+    std::string error;
+    if (!dp->open(o, [this](const std::string& n) { return active_vrf(n); }, error)) {
+        log(level::error, "{}", error);
+        return false;
     }
+    log(level::info, "dataplane: {} port(s), {} worker(s)", cfg.ports.size(), dp->workers());
+    poll_links();
+    return !dp->has_taps() || start_host();
+}
+
+// The kernel's neighbors and addresses on the TAP mirrors, and neighbor resolution through them.
+bool control_plane::start_host() {
+    kernel.emplace();
+    const std::string why = kernel->start();
+    if (!why.empty()) {
+        log(level::error, "host: cannot follow the kernel's neighbors and addresses: {}", why);
+        return false;
+    }
+    kernel_changed();
+    kernel_fd.emplace(io, kernel->fd());
+    watch_kernel();
+    resolver.emplace();
+    if (const std::string e = resolver->open(); !e.empty()) {
+        log(level::error, "host: cannot ask the kernel to resolve neighbors: {}", e);
+        return false;
+    }
+    resolve_neighbors();
+    log(level::info, "host: following the kernel's neighbors and addresses on the TAP mirrors");
+    return true;
+}
+
+// The FPM listener: zebra's updates go into the RIB and wake the compile pacer.
+bool control_plane::start_fpm() {
     fpm::listener_options lo;
     lo.address = cfg.fpm_listen;
     lo.port = cfg.fpm_port;
@@ -276,7 +308,7 @@ bool control_plane::start() {
                 log(level::warn, "fpm: {}", error);
             return keys;
         };
-    // The table compiler (issue 3) publishes here; until then the RIB is the whole state.
+    // A batch in the RIB: the pacer decides when the tables are compiled again.
     hooks.on_batch_applied = [this](std::span<const fpm::update> u) {
         pacer.changed(u.size());
         vrfs.rib_changed();
@@ -294,6 +326,11 @@ bool control_plane::start() {
         log(level::error, "{}", error);
         return false;
     }
+    return true;
+}
+
+// The management socket srv6ctl talks to.
+bool control_plane::start_mgmt() {
     try {
         // The handler runs on this io_context's thread: it may read the RIB without locks.
         mgmt.emplace(io, cfg.mgmt_socket, [this](const ::mgmt::pb::Request& req) {
@@ -311,13 +348,16 @@ bool control_plane::start() {
         log(level::error, "mgmt: cannot serve {}: {}", cfg.mgmt_socket, e.what());
         return false;
     }
+    return true;
+}
+
+void control_plane::watch_signals() {
     signals.async_wait([this](const boost::system::error_code& ec, int signo) {
         if (ec)
             return;
         log(level::info, "srv6d: {} received, shutting down", signo == SIGINT ? "SIGINT" : "SIGTERM");
         shutdown();
     });
-    return true;
 }
 
 void control_plane::fill_neighbors(::mgmt::pb::NeighborTable& t) const {

@@ -34,6 +34,8 @@ struct dataplane::raw {
     uint64_t chained = 0;
     std::array<uint64_t, headend_modes> headend{};
     uint64_t resolve_queued = 0, resolve_lost = 0, resolve_sent = 0, resolve_limited = 0, resolve_failed = 0;
+    std::array<uint64_t, icmp_kinds> icmp{};
+    uint64_t icmp_rate_limited = 0, icmp_no_source = 0;
 };
 
 dataplane::dataplane(fib::qsbr_domain& rcu, const fib::rcu_cell<fib::dataplane_view>& tables)
@@ -149,6 +151,7 @@ bool dataplane::open(const dataplane_options& o, const vrf_resolver& vrf_of, std
         }
         slot->w = std::make_unique<worker>(std::move(rx), static_cast<uint16_t>(w), published{&_tables, &_adj},
                                            _hdr_pools[w], *slot->counters, _resolve[w]);
+        slot->w->set_icmp_limit(o.icmp_rate, o.icmp_burst);
         _workers.push_back(std::move(slot));
     }
     update_vrfs(vrf_of);
@@ -221,7 +224,7 @@ void dataplane::publish_adjacency() {
     for (const auto& a : _kernel.addresses)
         for (const auto& p : _ports)
             if (p.ifindex == a.ifindex && p.tap_port != port_none)
-                own.push_back({p.vrf, a.addr});
+                own.push_back({p.vrf, a.addr, p.port_id});
     for (const auto& n : _opt.neighbors)
         for (size_t i = 0; i < _opt.ports.size(); ++i)
             if (_opt.ports[i].name == n.port)
@@ -323,6 +326,10 @@ dataplane::raw dataplane::sum() const {
             r.headend[m] += c.headend[m].get();
         r.resolve_queued += c.resolve_queued.get();
         r.resolve_lost += c.resolve_lost.get();
+        for (size_t k = 0; k < icmp_kinds; ++k)
+            r.icmp[k] += c.icmp.sent[k].get();
+        r.icmp_rate_limited += c.icmp.rate_limited.get();
+        r.icmp_no_source += c.icmp.no_source.get();
     }
     r.resolve_sent = _resolve_sent;
     r.resolve_limited = _resolve_limited;
@@ -382,6 +389,10 @@ counters_snapshot dataplane::counters() const {
     s.resolve_sent = now.resolve_sent - b.resolve_sent;
     s.resolve_limited = now.resolve_limited - b.resolve_limited;
     s.resolve_failed = now.resolve_failed - b.resolve_failed;
+    for (size_t k = 0; k < icmp_kinds; ++k)
+        s.icmp[k] = now.icmp[k] - b.icmp[k];
+    s.icmp_rate_limited = now.icmp_rate_limited - b.icmp_rate_limited;
+    s.icmp_no_source = now.icmp_no_source - b.icmp_no_source;
     return s;
 }
 

@@ -34,6 +34,10 @@ struct dataplane_options {
     uint16_t rx_desc = 512, tx_desc = 512;
     uint32_t punt_rate = 10000;  // packets/s each port may punt to its TAP (split among workers)
     uint32_t punt_burst = 512;
+    // ICMP messages (errors, echo replies through the VPN) each worker may send per second,
+    // and its burst (RFC 4443 §2.4(f)); 0: none. Linux: net.ipv4.icmp_msgs_per_sec / _burst.
+    uint32_t icmp_rate = 1000;
+    uint32_t icmp_burst = 50;
 };
 
 // What the kernel knows about the mirrors (host::kernel_state, translated by the caller).
@@ -75,6 +79,8 @@ struct counters_snapshot {
     // Neighbor resolution for rewritten packets: requests the workers queued, those refused by
     // a full queue, and what the control thread did with them (count_resolutions).
     uint64_t resolve_queued = 0, resolve_lost = 0, resolve_sent = 0, resolve_limited = 0, resolve_failed = 0;
+    std::array<uint64_t, icmp_kinds> icmp{};  // ICMP messages sent, by icmp_kind
+    uint64_t icmp_rate_limited = 0, icmp_no_source = 0;
     unsigned workers = 0;
 };
 

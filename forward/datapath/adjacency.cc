@@ -88,7 +88,35 @@ const adj_view* adj_view::create(std::span<const port_info> ports, std::span<con
     for (const auto& o : own)
         v->insert(kind_own, o.vrf, o.addr, mac_addr{});
     v->_neigh_list.assign(neighbors.begin(), neighbors.end());
+    v->_own_list.assign(own.begin(), own.end());
     return v;
+}
+
+const uint8_t* adj_view::own_source(vrf::vrf_id vrf, rib::family af, uint16_t port_id) const {
+    // Rank: on the port, then global (IPv6 link-local only as a last resort: it cannot be
+    // routed back through the VPN).
+    const uint8_t* best = nullptr;
+    int best_rank = -1;
+    for (const auto& o : _own_list) {
+        if (o.vrf != vrf || o.addr.af != af)
+            continue;
+        const uint8_t* b = o.addr.bytes.data();
+        const bool ll = af == rib::family::ipv6 && b[0] == 0xfe && (b[1] & 0xc0) == 0x80;
+        const int rank = (ll ? 0 : 2) + (o.port_id == port_id ? 1 : 0);
+        if (rank > best_rank) {
+            best = b;
+            best_rank = rank;
+        }
+    }
+    return best;
+}
+
+const port_info* adj_view::own_port(vrf::vrf_id vrf, rib::family af, const uint8_t* addr) const {
+    const size_t n = af == rib::family::ipv4 ? 4 : 16;
+    for (const auto& o : _own_list)
+        if (o.vrf == vrf && o.addr.af == af && std::memcmp(o.addr.bytes.data(), addr, n) == 0)
+            return port(o.port_id);
+    return nullptr;
 }
 
 void adj_view::destroy(const adj_view* v) noexcept { delete v; }

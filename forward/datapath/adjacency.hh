@@ -44,6 +44,7 @@ struct neighbor {
 struct own_address {
     vrf::vrf_id vrf = vrf::default_vrf_id;
     rib::ip_addr addr;
+    uint16_t port_id = port_none;  // the port whose mirror carries it
 };
 
 class adj_view {
@@ -68,6 +69,12 @@ public:
     bool is_own(vrf::vrf_id vrf, rib::family af, const uint8_t* addr) const {
         return _own_count != 0 && find(kind_own, vrf, af, addr) != nullptr;
     }
+    // An address of the router in `vrf` to send an ICMP message from: one on `port_id` if that
+    // port has one, else the VRF's first; IPv6 global before link-local. 4 or 16 bytes, or
+    // nullptr when the VRF has none. A scan: error paths only.
+    const uint8_t* own_source(vrf::vrf_id vrf, rib::family af, uint16_t port_id) const;
+    // The port whose mirror carries own address `addr` of `vrf`, or nullptr.
+    const port_info* own_port(vrf::vrf_id vrf, rib::family af, const uint8_t* addr) const;
     std::span<const neighbor> neighbors() const { return _neigh_list; }
     std::span<const port_info> ports() const { return _ports; }
     // Whether any port is down: the worker checks ECMP members' ports only then (ecmp_live.hh).
@@ -93,6 +100,7 @@ private:
     int16_t _by_port[max_ports];
     std::vector<slot> _slots;  // power-of-two size, linear probing, at most half full
     std::vector<neighbor> _neigh_list;
+    std::vector<own_address> _own_list;
     size_t _neigh_count = 0;
     size_t _own_count = 0;
     bool _any_down = false;

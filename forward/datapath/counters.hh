@@ -72,6 +72,29 @@ inline std::pair<uint64_t, uint64_t> sid_counts(const sid_count& c, uint32_t gen
     return c.gen == gen ? std::pair<uint64_t, uint64_t>{c.packets, c.bytes} : std::pair<uint64_t, uint64_t>{0, 0};
 }
 
+// ICMP messages the workers send themselves (worker_icmp.hh, docs/dataplane.md "ICMP errors").
+enum class icmp_kind : uint8_t {
+    ip4_frag_needed,     // destination unreachable, fragmentation needed (RFC 792, RFC 1191)
+    ip4_time_exceeded,   // TTL exceeded in transit (RFC 792)
+    ip6_packet_too_big,  // RFC 4443 §3.2
+    ip6_time_exceeded,   // hop limit exceeded in transit (RFC 4443 §3.3)
+    ip6_param_problem,   // SRH errors (RFC 8754 §4.3.1.1, RFC 8986 §4.1)
+    ip4_echo_reply,      // to a ping of an own address that arrived through the VPN
+    ip6_echo_reply,
+};
+inline constexpr size_t icmp_kinds = 7;
+// Names in `srv6ctl show counters` (text and JSON), by icmp_kind.
+inline constexpr const char* icmp_kind_names[icmp_kinds] = {
+    "ipv4 fragmentation-needed", "ipv4 time-exceeded",  "ipv6 packet-too-big", "ipv6 time-exceeded",
+    "ipv6 parameter-problem",    "ipv4 echo-reply",     "ipv6 echo-reply",
+};
+
+struct icmp_counters {
+    std::array<counter, icmp_kinds> sent;
+    counter rate_limited;  // not sent: over the worker's ICMP rate (RFC 4443 §2.4(f))
+    counter no_source;     // not sent: the router has no address in the VRF to send it from
+};
+
 // rib::encap_mode values 0..4 (SEG6_IPTUNNEL_MODE_*).
 inline constexpr size_t headend_modes = 5;
 
@@ -88,6 +111,7 @@ struct alignas(64) worker_counters {
     // Neighbor resolution requests for rewritten packets (resolve_queue.hh): handed to the
     // control thread, and refused because its ring was full.
     counter resolve_queued, resolve_lost;
+    icmp_counters icmp;
 
     void drop(drop_reason r) noexcept { drops[static_cast<size_t>(r)].add(1); }
     void sid(uint32_t slot, uint32_t gen, uint32_t bytes) noexcept {

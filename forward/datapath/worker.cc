@@ -12,7 +12,9 @@
 #include "forward/datapath/worker_endpoint.hh"
 #include "forward/datapath/worker_forward.hh"
 #include "forward/datapath/worker_headend.hh"
+#include "forward/datapath/worker_icmp.hh"
 #include "forward/datapath/worker_l2.hh"
+#include "forward/datapath/worker_local.hh"
 #include "forward/datapath/worker_lookup.hh"
 #include "forward/datapath/worker_pkt.hh"
 #include "forward/datapath/worker_punt.hh"
@@ -28,6 +30,13 @@ worker::worker(std::vector<rx_queue> rx, uint16_t tx_queue, published tables, rt
     : _rx(std::move(rx)), _txq(tx_queue), _tables(tables), _c(counters),
       _tsc_hz(static_cast<double>(rte_get_tsc_hz())), _resolve(resolve) {
     _he.hdr_pool = hdr_pool;
+}
+
+void worker::set_icmp_limit(uint32_t rate, uint32_t burst) {
+    _icmp_rate = rate;
+    _icmp_burst = burst == 0 ? 1 : burst;
+    _icmp.tokens = _icmp_burst;
+    _icmp.last = rte_rdtsc();
 }
 
 uint32_t worker::poll() {
@@ -103,6 +112,10 @@ void worker::process(rte_mbuf** pkts, uint16_t n, uint16_t in_port, const fib::d
             continue;
         }
         const uint8_t* d = rte_pktmbuf_mtod(m, const uint8_t*);
+        if (for_other_station(d, in->mac)) {
+            drop(p, drop_reason::l2_other_station);
+            continue;
+        }
         const uint16_t type = load_be16(d + 12);
         if (type == ether_ipv4) {
             p.af = 4;
@@ -132,12 +145,15 @@ void worker::process(rte_mbuf** pkts, uint16_t n, uint16_t in_port, const fib::d
     while (n_work != 0) {
         lookup(work, n_work);
         uint16_t n_next = 0;
+        _next = next;
+        _n_next = &n_next;
         for (uint16_t i = 0; i < n_work; ++i)
             act(*work[i], next, n_next);
         for (uint16_t i = 0; i < n_next; ++i)
             work[i] = next[i];
         n_work = n_next;
     }
+    _next = nullptr;  // an ICMP message outside process() has nowhere to go
 }
 
 }  // namespace fwd

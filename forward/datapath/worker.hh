@@ -55,6 +55,9 @@ public:
     void flush();
 
     worker_counters& counters() { return _c; }
+    // ICMP messages this worker may send: a token bucket of `rate` per second and `burst`
+    // (RFC 4443 §2.4(f)); rate 0: none at all (worker_icmp.hh).
+    void set_icmp_limit(uint32_t rate, uint32_t burst);
     const headend_ctx& headend() const { return _he; }
 
     struct pkt;  // per-packet state of one burst (worker.cc)
@@ -72,6 +75,16 @@ private:
     void punt(pkt& p);
     void want_neighbor(uint16_t port, rib::family af, const uint8_t* addr);
     bool is_own(const pkt& p) const;
+    // ICMP errors and own addresses reached through the VPN (worker_icmp.hh, worker_local.hh).
+    bool icmp_send(pkt& p, icmp_kind k, uint8_t type, uint8_t code, uint32_t rest, vrf::vrf_id vrf,
+                   const uint8_t* src);
+    bool icmp_time_exceeded(pkt& p);
+    bool icmp_too_big(pkt& p, uint32_t mtu);
+    void expire(pkt& p);
+    void encap_too_big(pkt& p, uint32_t mtu);
+    void endpoint_error(pkt& p, const fib::compiled_nh& nh, drop_reason why);
+    uint32_t outer_mtu(uint32_t outer_nh) const;
+    void to_own(pkt& p);
     void inject(rte_mbuf** pkts, uint16_t n, uint16_t to);
     void enqueue(uint16_t port, rte_mbuf* m);
     void tx(uint16_t port);
@@ -88,6 +101,11 @@ private:
     // route of a headend template (its destination is fixed), the egress port and neighbor MAC
     // of a gateway.
     const port_info* _in = nullptr;  // the port the burst came in on
+    // Where act() puts packets that need another lookup (process() sets them per round): an
+    // ICMP message replaces its cause there and is routed like any packet.
+    pkt** _next = nullptr;
+    uint16_t* _n_next = nullptr;
+    uint32_t _outer_mtu = 0;  // with _outer_nh: the egress MTU of the outer route
     uint32_t _outer_from = UINT32_MAX, _outer_nh = 0;
     uint32_t _l2_from = UINT32_MAX;
     const port_info* _l2_port = nullptr;
@@ -105,6 +123,9 @@ private:
     };
     bucket _punt[max_ports];  // this worker's share of each port's punt rate
     double _tsc_hz;
+    bucket _icmp;  // this worker's ICMP rate limit
+    double _icmp_rate = 1000, _icmp_burst = 50;
+    uint16_t _icmp_id = 0;  // IPv4 identification of the errors it sends
     rte_ring* _resolve;
     // The last request queued and when (TSC): a flow towards one unresolved neighbor misses on
     // every packet, and one request per 10 ms is plenty for a control thread that rate-limits

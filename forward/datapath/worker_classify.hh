@@ -74,6 +74,15 @@ inline bool for_host(const uint8_t* ip, uint8_t af) {
     return ip[16] >= 224;
 }
 
+// Whether the TTL / hop limit lets a routed packet go on (RFC 1812 §5.3.1, RFC 8200 §3).
+inline bool ttl_left(const uint8_t* ip, uint8_t af) { return (af == 4 ? ip[8] : ip[7]) > 1; }
+
+// A unicast frame for another station's MAC: ports run promiscuous (not every PMD can filter),
+// so the check is ours. Broadcast and multicast frames pass (ARP, ND: the host's).
+inline bool for_other_station(const uint8_t* eth, const mac_addr& mine) {
+    return (eth[0] & 1) == 0 && std::memcmp(eth, mine.bytes, 6) != 0;
+}
+
 // Hop limit check and decrement of a routed packet (RFC 1812 §5.3.1, RFC 8200 §3); IPv4 with
 // the incremental checksum update of RFC 1624 (as the kernel's ip_decrease_ttl).
 inline bool dec_ttl(uint8_t* ip, uint8_t af) {

@@ -5,6 +5,7 @@
 
 #include "forward/datapath/srv6_endpoint.hh"
 #include "forward/datapath/worker_classify.hh"
+#include "forward/datapath/worker_icmp.hh"
 #include "forward/datapath/worker_pkt.hh"
 
 namespace fwd {
@@ -58,7 +59,7 @@ inline void worker::do_endpoint(pkt& p, const fib::compiled_nh& nh, pkt** next, 
             return do_adjacency(p, nh, rib::family::ipv4, s.nh4);
         return do_adjacency(p, nh, rib::family::ipv6, s.nh6);
     }
-    case endpoint_action::drop: return drop(p, r.reason);
+    case endpoint_action::drop: return endpoint_error(p, nh, r.reason);  // worker_icmp.hh
     }
     drop(p, drop_reason::sid_unsupported);
 }

@@ -4,6 +4,8 @@
 #include <rte_mbuf.h>
 
 #include "forward/datapath/worker_classify.hh"
+#include "forward/datapath/worker_icmp.hh"
+#include "forward/datapath/worker_local.hh"
 #include "forward/datapath/worker_pkt.hh"
 
 namespace fwd {
@@ -28,8 +30,8 @@ inline void worker::do_forward(pkt& p, const fib::compiled_nh& nh) {
             // A connected route: the destination itself is the neighbor, unless it is us.
             nb = ip + (p.af == 4 ? 16 : 24);
             naf = p.af == 4 ? rib::family::ipv4 : rib::family::ipv6;
-            if (pristine(p) && _av->is_own(p.vrf, naf, nb))
-                return punt(p);
+            if (_av->is_own(p.vrf, naf, nb))  // rewritten (decapsulated) ones: worker_local.hh
+                return pristine(p) ? punt(p) : to_own(p);
             mac = _av->neighbor_mac(out->port_id, naf, nb);
         } else {
             nb = via.gw;
@@ -42,16 +44,24 @@ inline void worker::do_forward(pkt& p, const fib::compiled_nh& nh) {
             }
         }
         if (mac == nullptr) {
+            if (!(p.flags & f_no_ttl) && !ttl_left(ip, p.af))  // TTL before the neighbor, as Linux
+                return expire(p);
             if (pristine(p))  // the host resolves it and forwards this one itself
                 return punt(p);
             want_neighbor(out->port_id, naf, nb);
             return drop(p, drop_reason::neigh_unresolved);
         }
     }
-    if (!(p.flags & f_no_ttl) && !dec_ttl(ip, p.af))  // the host answers with ICMP time exceeded
-        return pristine(p) ? punt(p) : drop(p, drop_reason::ttl_expired);
-    if (p.m->pkt_len - p.l3u() > out->mtu)
+    if (!(p.flags & f_no_ttl)) {
+        // Routed here (received, or decapsulated into a VRF): ICMP errors from us (worker_icmp.hh).
+        if (!ttl_left(ip, p.af))
+            return expire(p);
+        if (p.m->pkt_len - p.l3u() > out->mtu)
+            return icmp_too_big(p, out->mtu) ? _c.drop(drop_reason::mtu_exceeded) : drop(p, drop_reason::mtu_exceeded);
+        dec_ttl(ip, p.af);
+    } else if (p.m->pkt_len - p.l3u() > out->mtu) {
         return drop(p, drop_reason::mtu_exceeded);
+    }
     l2_write(p, *out, *mac);
 }
 

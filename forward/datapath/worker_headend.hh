@@ -4,6 +4,7 @@
 #include <rte_mbuf.h>
 
 #include "forward/datapath/worker_classify.hh"
+#include "forward/datapath/worker_icmp.hh"
 #include "forward/datapath/worker_pkt.hh"
 
 namespace fwd {
@@ -11,14 +12,26 @@ namespace fwd {
 inline void worker::do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next) {
     const fib::encap_template& e = nh.encap();  // stored as the headend uses it
     uint16_t l3 = p.l3;
+    // The outer destination is the template's: one lookup per headend nexthop and burst.
+    const uint32_t from = nh.index();
+    if (from != _outer_from) {
+        _outer_from = from;
+        _outer_nh = _fv->lookup6(vrf::default_vrf_id, e.bytes + 24);
+        _outer_mtu = outer_mtu(_outer_nh);
+    }
     if (e.l2) {
         // The frame as received is the payload (RFC 8986 §5.3); a decapsulated packet has none.
         if (p.l3 < eth_len)
             return drop(p, drop_reason::l2encap_no_frame);
     } else {
         uint8_t* ip = rte_pktmbuf_mtod_offset(p.m, uint8_t*, p.l3);
-        if (!(p.flags & f_no_ttl) && !dec_ttl(ip, p.af))
-            return drop(p, drop_reason::ttl_expired);
+        if (!(p.flags & f_no_ttl) && !ttl_left(ip, p.af))
+            return expire(p);
+        // Too big once encapsulated: packet too big / fragmentation needed with what fits.
+        if (p.m->pkt_len - p.l3u() + e.len > _outer_mtu)
+            return encap_too_big(p, _outer_mtu > e.len ? _outer_mtu - e.len : 0);
+        if (!(p.flags & f_no_ttl))
+            dec_ttl(ip, p.af);
     }
     drop_reason why{};
     const uint32_t hash = p.hash != 0 ? p.hash : inner_flow_hash(p.m, l3, e.l2 != 0);
@@ -33,12 +46,6 @@ inline void worker::do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, u
     p.vrf = vrf::default_vrf_id;  // the outer packet is routed in the core (default) VRF
     p.flags |= f_no_ttl;          // its hop limit is the template's
     p.hash = 0;
-    // The outer destination is the template's: one lookup per headend nexthop and burst.
-    const uint32_t from = nh.index();
-    if (from != _outer_from) {
-        _outer_from = from;
-        _outer_nh = _fv->lookup6(vrf::default_vrf_id, e.bytes + 24);
-    }
     p.nh = _outer_nh;
     ++p.lookups;
     act(p, next, n_next);

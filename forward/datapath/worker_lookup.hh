@@ -72,16 +72,13 @@ inline void worker::act(pkt& p, pkt** next, uint16_t& n_next) {
     case fib::nh_kind::local_sid: break;  // above
     case fib::nh_kind::miss:
         // The router's own addresses are the host's even before zebra sent their routes.
-        if (pristine(p) && is_own(p))
-            return punt(p);
+        if (is_own(p))
+            return pristine(p) ? punt(p) : to_own(p);
         return drop(p, drop_reason::no_route);
     case fib::nh_kind::blackhole: return drop(p, drop_reason::blackhole);
     case fib::nh_kind::unreachable:
     case fib::nh_kind::prohibit: return drop(p, drop_reason::unreachable);
-    case fib::nh_kind::receive:
-        if (pristine(p))
-            return punt(p);
-        return drop(p, drop_reason::punt_no_host);  // decapsulated for us: nothing to answer
+    case fib::nh_kind::receive: return pristine(p) ? punt(p) : to_own(p);
     case fib::nh_kind::refused:
         return drop(p, nh->refusal() <= fib::nh_refusal::sid_bad_flavor && nh->refusal() != fib::nh_refusal::none
                            ? drop_reason::sid_refused

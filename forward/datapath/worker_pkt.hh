@@ -16,6 +16,7 @@ constexpr uint16_t ether_ipv6 = 0x86dd;
 constexpr uint16_t ether_arp = 0x0806;
 
 constexpr uint8_t f_no_ttl = 1;  // hop limit already checked and decremented (endpoint, encap)
+constexpr uint8_t f_icmp = 2;    // an ICMP message the worker wrote: never the cause of another
 
 inline uint16_t load_be16(const uint8_t* p) { return static_cast<uint16_t>(p[0] << 8 | p[1]); }
 inline uint32_t load_be32(const uint8_t* p) {

@@ -21,6 +21,9 @@
 #  PE1's encap source: srv6d's [encap] source = fc00:1::1; PE2's: ip sr tunsrc fc00:2::1.
 
 E2E_ENCAP_SRC=fc00:1::1
+# The core link's MTU (both ends and srv6d's core port) and the devices of PE1's customer ports;
+# a test may set them before e2e_up (e2e_icmp_test.sh: a 1500-byte core, blue on af_xdp).
+: "${E2E_CORE_MTU:=1600}" "${E2E_CR_DEV:=net_af_packet0,iface=vr}" "${E2E_CB_DEV:=net_af_packet1,iface=vb}"
 
 # e2e_topo: the namespaces, links and customer hosts (the same addresses in both VRFs).
 # Sets PE1 PE2 CE1R CE1B CE2R CE2B.
@@ -38,11 +41,13 @@ e2e_topo() {
 	veth "$PE1" vc "$PE2" core
 	veth "$PE2" cer "$CE2R" r0
 	veth "$PE2" ceb "$CE2B" b0
-	ip -n "$PE1" link set vc mtu 1600
-	ip -n "$PE2" link set core mtu 1600
+	ip -n "$PE1" link set vc mtu "$E2E_CORE_MTU"
+	ip -n "$PE2" link set core mtu "$E2E_CORE_MTU"
 	for n in vr vb vc; do
-		# the DPDK side of the veths carries no address of the kernel's: only the TAPs do
-		ip netns exec "$PE1" sysctl -qw "net.ipv6.conf.$n.disable_ipv6=1"
+		# the DPDK side of the veths carries no address of the kernel's: only the TAPs do; and
+		# the kernel, which sees those frames as well as af_packet does, must not route them
+		# (it would answer a CE's TCP SYN with "net unreachable" from its main table)
+		ip netns exec "$PE1" sysctl -qw "net.ipv6.conf.$n.disable_ipv6=1" "net.ipv4.conf.$n.forwarding=0"
 	done
 	# kernel endpoints sending into af_packet ports need TX checksums in software (env-probe.md)
 	ip netns exec "$CE1R" ethtool -K r0 tx off >/dev/null 2>&1
@@ -117,9 +122,9 @@ e2e_srv6d_conf() {
 		[dataplane]
 		enabled = true
 		mbufs = 8191
-		port = cr net_af_packet0,iface=vr tap=tcr vrf=red
-		port = cb net_af_packet1,iface=vb tap=tcb vrf=blue
-		port = core net_af_packet2,iface=vc tap=tcore mtu=1600
+		port = cr $E2E_CR_DEV tap=tcr vrf=red
+		port = cb $E2E_CB_DEV tap=tcb vrf=blue
+		port = core net_af_packet2,iface=vc tap=tcore mtu=$E2E_CORE_MTU
 		[encap]
 		source = $E2E_ENCAP_SRC
 		${1:-}

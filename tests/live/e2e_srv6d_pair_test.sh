@@ -46,9 +46,8 @@ PAIR_LCORE2="${PAIR_LCORE2:-0}"
 e2e_topo
 for n in core cer ceb; do ip netns exec "$PE2" sysctl -qw "net.ipv6.conf.$n.disable_ipv6=1"; done
 # The kernel must not route what arrives on the DPDK side of a veth (it sees those frames as
-# well as af_packet does): no IPv6 there (above, e2e_topo for PE1) and no IPv4 forwarding, so
-# every forwarded packet is srv6d's.
-for n in vr vb vc; do ip netns exec "$PE1" sysctl -qw "net.ipv4.conf.$n.forwarding=0"; done
+# well as af_packet does): no IPv6 there (above) and no IPv4 forwarding (e2e_topo does both for
+# PE1), so every forwarded packet is srv6d's.
 for n in core cer ceb; do ip netns exec "$PE2" sysctl -qw "net.ipv4.conf.$n.forwarding=0"; done
 # CE2s now send into af_packet ports: TX checksums in software (as e2e_topo does for CE1s)
 ip netns exec "$CE2R" ethtool -K r0 tx off >/dev/null 2>&1

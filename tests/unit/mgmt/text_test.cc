@@ -363,6 +363,26 @@ TEST_F(TextTest, CountersShowNeighborResolutionOnlyWhenAsked) {
         << text;
 }
 
+TEST_F(TextTest, CountersShowIcmpOnlyWhenAny) {
+    pb::Counters c;
+    c.set_dataplane(true);
+    c.set_workers(1);
+    for (const char* k : {"ipv4 fragmentation-needed", "ipv4 time-exceeded", "ipv6 packet-too-big"}) {
+        auto* o = c.mutable_icmp()->add_sent();
+        o->set_message(k);
+    }
+    EXPECT_EQ(format_counters(c).find("ICMP"), std::string::npos);
+    c.mutable_icmp()->mutable_sent(1)->set_packets(7);
+    c.mutable_icmp()->set_rate_limited(3);
+    const std::string text = format_counters(c);
+    EXPECT_NE(text.find("\nICMP sent: 7\n"
+                        "  ipv4 time-exceeded                      7\n"
+                        "  rate-limited                            3  not sent: over the ICMP rate limit\n"),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("fragmentation-needed"), std::string::npos) << "zero rows are left out";
+}
+
 TEST_F(TextTest, Durations) {
     EXPECT_EQ(format_duration(0), "00:00:00");
     EXPECT_EQ(format_duration(86399), "23:59:59");

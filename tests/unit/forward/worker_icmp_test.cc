@@ -1,0 +1,534 @@
+// ICMP from the worker, end to end on real DPDK ports (net_ring ethdevs), tables from the real
+// compiler: time exceeded at ingress, after decapsulation and at a transit SID; packet too
+// big / fragmentation needed at the headend; parameter problems for SRH errors; the rate
+// limit; echo replies and punts for own VRF addresses reached through the VPN; the ingress
+// MAC check. Expected messages are written from RFC 792/4443 field by field (checksums from
+// scratch here), not with forward/datapath/icmp.hh.
+#include <gtest/gtest.h>
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+#include <rte_ring.h>
+
+#include <memory>
+#include <string>
+
+#include "endpoint_pkt.hh"
+#include "fib/control/compiler.hh"
+#include "forward/datapath/flow_hash.hh"
+#include "forward/datapath/worker.hh"
+#include "rib/rib.hh"
+
+namespace fwd {
+namespace {
+
+using test::a6;
+using test::bytes;
+using test::inner4;
+using test::inner6;
+using test::ip4_packet;
+using test::ip6_packet;
+using test::srh;
+
+const mac_addr mac_ce_port{{0x02, 0, 0, 0, 0x11, 0x01}};
+const mac_addr mac_core_port{{0x02, 0, 0, 0, 0x12, 0x01}};
+const mac_addr mac_ce1{{0x02, 0, 0, 0, 0xce, 0x01}};  // 10.1.0.2 / fd01::2 behind port ce
+const mac_addr mac_p{{0x02, 0, 0, 0, 0x0b, 0x02}};    // fc00:12::2 behind port core
+const mac_addr mac_remote{{0x02, 0, 0, 0, 0xee, 0xee}};
+constexpr uint16_t t_ipv4 = 0x0800, t_ipv6 = 0x86dd;
+
+bytes eth(const mac_addr& dst, const mac_addr& src, uint16_t type, const bytes& l3) {
+    return test_support::ether(dst.bytes, src.bytes, type, l3);
+}
+
+uint16_t fold_not(uint32_t sum) {
+    while (sum >> 16)
+        sum = (sum & 0xffff) + (sum >> 16);
+    return static_cast<uint16_t>(~sum);
+}
+uint32_t sum16(const uint8_t* p, size_t n) {
+    uint32_t s = 0;
+    for (size_t i = 0; i + 1 < n; i += 2)
+        s += static_cast<uint32_t>(p[i] << 8 | p[i + 1]);
+    if (n & 1)
+        s += static_cast<uint32_t>(p[n - 1] << 8);
+    return s;
+}
+
+// RFC 792: IPv4 header (TOS as Linux: the offending TOS bits | precedence 6, DF clear, TTL 64)
+// + ICMP header + the first `quote` bytes of `off`.
+bytes icmp4(const char* src, const bytes& off, uint16_t id, uint8_t type, uint8_t code, uint32_t rest, size_t quote) {
+    bytes m = {0x45, static_cast<uint8_t>((off[1] & 0x1e) | 0xc0)};
+    test_support::push16(m, static_cast<uint32_t>(28 + quote));
+    test_support::push16(m, id);
+    test_support::push16(m, 0);
+    m.push_back(64);
+    m.push_back(1);
+    test_support::push16(m, 0);
+    const auto s = test::a4(src);
+    m.insert(m.end(), s.bytes.begin(), s.bytes.end());
+    m.insert(m.end(), off.begin() + 12, off.begin() + 16);
+    test::put16(m, 10, test::ip4_checksum(m.data(), 20));
+    m.push_back(type);
+    m.push_back(code);
+    test_support::push16(m, 0);
+    test_support::push16(m, rest >> 16);
+    test_support::push16(m, rest & 0xffff);
+    m.insert(m.end(), off.begin(), off.begin() + static_cast<long>(quote));
+    test::put16(m, 22, fold_not(sum16(m.data() + 20, m.size() - 20)));
+    return m;
+}
+
+// RFC 4443: IPv6 header (hop limit 64, traffic class 0) + ICMPv6 header + quote; checksum over
+// the RFC 8200 §8.1 pseudo-header.
+bytes icmp6(const uint8_t* src, const bytes& off, uint8_t type, uint8_t code, uint32_t rest, size_t quote) {
+    const uint32_t label = flow_label(flow_hash_ip(off.data(), static_cast<uint32_t>(off.size())));
+    bytes body = {type, code, 0, 0};
+    test_support::push16(body, rest >> 16);
+    test_support::push16(body, rest & 0xffff);
+    body.insert(body.end(), off.begin(), off.begin() + static_cast<long>(quote));
+    rib::ip6_addr s, d;
+    std::memcpy(s.bytes.data(), src, 16);
+    std::memcpy(d.bytes.data(), off.data() + 8, 16);
+    uint32_t sum = sum16(s.bytes.data(), 16) + sum16(d.bytes.data(), 16) + static_cast<uint32_t>(body.size()) + 58 +
+                   sum16(body.data(), body.size());
+    test::put16(body, 2, fold_not(sum));
+    return test_support::ipv6(64, s, d, 58, body, label, 0);
+}
+
+struct ring_port {
+    uint16_t id = 0;
+    rte_ring* rx = nullptr;
+    rte_ring* tx = nullptr;
+};
+
+class worker_icmp_test : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ASSERT_TRUE(src.set_configured(a6("fc00:1::1")));
+        ASSERT_TRUE(reg.set(vrf::source::config, vrf::vrf_spec{"red", 10, {}, std::nullopt}).ok());
+        red = reg.find("red")->id;
+        ce = make_port("ce");
+        core = make_port("core");
+        ce_tap = make_port("cetap");
+        core_tap = make_port("coretap");
+        ports = {
+            {ce.id, red, 1500, true, 11, mac_ce_port, ce_tap.id, 1000, 64},
+            {core.id, vrf::default_vrf_id, 1500, true, 12, mac_core_port, core_tap.id, 1000, 64},
+        };
+        own = {{red, *rib::parse_addr("10.1.0.1"), ce.id},
+               {red, *rib::parse_addr("fe80::1"), ce.id},
+               {red, *rib::parse_addr("fd01::1"), ce.id},
+               {vrf::default_vrf_id, *rib::parse_addr("fc00:12::1"), core.id}};
+        neighbors = {
+            {ce.id, *rib::parse_addr("10.1.0.2"), mac_ce1},
+            {ce.id, *rib::parse_addr("fd01::2"), mac_ce1},
+            {core.id, *rib::parse_addr("fc00:12::2"), mac_p},
+        };
+        (void)adj.exchange(adj_view::create(ports, neighbors, 1, own));
+        hdr = headend_hdr_pool_create(("wi_hdr" + std::to_string(seq)).c_str(), 63, 0);
+        ASSERT_NE(hdr, nullptr);
+        counters = std::make_unique<worker_counters>();
+        w = std::make_unique<worker>(
+            std::vector<rx_queue>{{ce.id, 0}, {core.id, 0}, {ce_tap.id, 0, ce.id}, {core_tap.id, 0, core.id}}, 0,
+            published{&c.cell(), &adj}, hdr, *counters);
+        w->set_icmp_limit(1000, 50);
+        tables();
+    }
+
+    void TearDown() override {
+        for (ring_port* p : {&ce, &core, &ce_tap, &core_tap}) {
+            (void)out(*p);
+            rte_mbuf* m;
+            while (rte_ring_dequeue(p->rx, reinterpret_cast<void**>(&m)) == 0)
+                rte_pktmbuf_free(m);
+            rte_eth_dev_stop(p->id);
+            rte_eth_dev_close(p->id);
+            rte_ring_free(p->rx);
+            rte_ring_free(p->tx);
+        }
+        w.reset();
+        adj_view::destroy(adj.exchange(nullptr));
+        rte_mempool_free(hdr);
+    }
+
+    ring_port make_port(const char* name) {
+        ring_port p;
+        const std::string n = std::string("wi_") + name + std::to_string(seq++);
+        p.rx = rte_ring_create((n + "_rx").c_str(), 256, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+        p.tx = rte_ring_create((n + "_tx").c_str(), 256, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+        const int id = rte_eth_from_rings(n.c_str(), &p.rx, 1, &p.tx, 1, 0);
+        EXPECT_GE(id, 0);
+        p.id = static_cast<uint16_t>(id);
+        rte_eth_conf conf{};
+        EXPECT_EQ(rte_eth_dev_configure(p.id, 1, 1, &conf), 0);
+        EXPECT_EQ(rte_eth_rx_queue_setup(p.id, 0, 256, 0, nullptr, test::pool()), 0);
+        EXPECT_EQ(rte_eth_tx_queue_setup(p.id, 0, 256, 0, nullptr), 0);
+        EXPECT_EQ(rte_eth_dev_start(p.id), 0);
+        return p;
+    }
+
+    static rib::nexthop via(const char* gw, uint32_t ifindex) {
+        rib::nexthop n;
+        if (gw)
+            n.gateway = *rib::parse_addr(gw);
+        n.ifindex = ifindex;
+        return n;
+    }
+    static rib::route route(const char* dst, std::vector<rib::nexthop> nhs, rib::table_id t = rib::main_table) {
+        rib::route r;
+        r.key.table = t;
+        r.key.dst = *rib::parse_prefix(dst);
+        r.protocol = rib::proto::bgp;
+        r.nexthops = std::move(nhs);
+        return r;
+    }
+    static rib::nexthop encap(rib::encap_mode mode, std::vector<const char*> sids) {
+        rib::nexthop n = via("fc00:12::2", 12);
+        rib::seg6_encap e;
+        e.mode = mode;
+        for (const char* s : sids)
+            e.segments.push_back(a6(s));
+        n.seg6 = e;
+        return n;
+    }
+    static rib::route sid(const char* prefix, rib::behavior b, uint32_t ifindex, void (*tweak)(rib::seg6local&) = nullptr) {
+        rib::nexthop n;
+        n.ifindex = ifindex;
+        rib::seg6local l;
+        l.action = b;
+        if (tweak)
+            tweak(l);
+        n.local = l;
+        rib::route r = route(prefix, {n});
+        r.protocol = rib::proto::kernel;
+        return r;
+    }
+
+    void tables() {
+        r.upsert_route(route("fc00:12::/64", {via(nullptr, 12)}));
+        r.upsert_route(route("fc00:0:2::/48", {via("fc00:12::2", 12)}));
+        r.upsert_route(route("fc00:0:9::/48", {via("fc00:12::2", 12)}));
+        r.upsert_route(sid("fc00:0:1::1/128", rib::behavior::end, 12));
+        r.upsert_route(sid("fc00:0:1::10/128", rib::behavior::end_dt4, 11, [](rib::seg6local& l) { l.vrftable = 10; }));
+        r.upsert_route(sid("fc00:0:1::11/128", rib::behavior::end_dt6, 11, [](rib::seg6local& l) { l.table = 10; }));
+        r.upsert_route(sid("fc00:0:1::13/128", rib::behavior::end_dx4, 11,
+                           [](rib::seg6local& l) { l.nh4 = test::a4("10.1.0.2"); }));
+        r.upsert_route(route("10.1.0.0/24", {via(nullptr, 11)}, 10));
+        r.upsert_route(route("fd01::/64", {via(nullptr, 11)}, 10));
+        r.upsert_route(route("10.99.0.0/16", {encap(rib::encap_mode::encap_red, {"fc00:0:2::d4"})}, 10));
+        r.upsert_route(route("fd99::/16", {encap(rib::encap_mode::encap, {"fc00:0:2::1", "fc00:0:9::1", "fc00:0:2::d6"})}, 10));
+        ASSERT_TRUE(c.compile(r, reg, src));
+    }
+
+    void send(const ring_port& p, const bytes& frame) {
+        rte_mbuf* m = test::mbuf_of(frame);
+        ASSERT_NE(m, nullptr);
+        ASSERT_EQ(rte_ring_enqueue(p.rx, m), 0);
+    }
+    std::vector<bytes> out(const ring_port& p) {
+        std::vector<bytes> v;
+        rte_mbuf* m;
+        while (rte_ring_dequeue(p.tx, reinterpret_cast<void**>(&m)) == 0) {
+            v.push_back(test::bytes_of(m));
+            rte_pktmbuf_free(m);
+        }
+        return v;
+    }
+    // One frame in on `in`, exactly `want` out of `at`, nothing anywhere else.
+    void expect_one(const ring_port& in, const bytes& frame, const ring_port& at, const bytes& want) {
+        send(in, frame);
+        w->poll();
+        for (ring_port* p : {&ce, &core, &ce_tap, &core_tap}) {
+            const auto got = out(*p);
+            if (p->id == at.id) {
+                ASSERT_EQ(got.size(), 1u) << "port " << p->id << " " << drops();
+                EXPECT_EQ(test::hex(got[0]), test::hex(want));
+            } else {
+                EXPECT_TRUE(got.empty()) << "port " << p->id << " " << drops();
+            }
+        }
+    }
+    uint64_t dropped(drop_reason why) const { return counters->drops[static_cast<size_t>(why)].get(); }
+    uint64_t sent(icmp_kind k) const { return counters->icmp.sent[static_cast<size_t>(k)].get(); }
+    std::string drops() const {
+        std::string s;
+        for (size_t i = 0; i < drop_reason_count; ++i)
+            if (counters->drops[i].get())
+                s += std::string(name(static_cast<drop_reason>(i))) + "=" + std::to_string(counters->drops[i].get()) + " ";
+        return s;
+    }
+    // What an encapsulated frame out of core carries: the inner packet after `outer` bytes.
+    static bytes inner_of(const bytes& frame, size_t outer) { return bytes(frame.begin() + 14 + static_cast<long>(outer), frame.end()); }
+
+    static inline int seq = 0;
+    fib::qsbr_domain rcu{4};
+    rib::rib r;
+    vrf::registry reg;
+    vrf::encap_source_resolver src;
+    fib::compiler c{rcu};
+    fib::rcu_cell<adj_view> adj;
+    vrf::vrf_id red = 0;
+    ring_port ce, core, ce_tap, core_tap;
+    std::vector<port_info> ports;
+    std::vector<own_address> own;
+    std::vector<neighbor> neighbors;
+    rte_mempool* hdr = nullptr;
+    std::unique_ptr<worker_counters> counters;
+    std::unique_ptr<worker> w;
+};
+
+// Ingress, routed in the VRF: TTL 1 is answered from the VRF's address on the ingress port,
+// back out of it (not handed to the host, whose view of the VRF may be another's).
+TEST_F(worker_icmp_test, ttl_1_from_a_ce_gets_time_exceeded_from_the_vrf_address) {
+    const bytes ip = ip4_packet("10.1.0.2", "10.99.1.5", 1, 40, 0xb8);
+    expect_one(ce, eth(mac_ce_port, mac_ce1, t_ipv4, ip), ce,
+               eth(mac_ce1, mac_ce_port, t_ipv4, icmp4("10.1.0.1", ip, 1, 11, 0, 0, ip.size())));
+    EXPECT_EQ(sent(icmp_kind::ip4_time_exceeded), 1u);
+    EXPECT_EQ(dropped(drop_reason::ttl_expired), 1u);
+
+    const bytes ip6 = ip6_packet(1, "fd01::2", "fd99::5", {test::layer{17, bytes(16, 0x33)}});
+    const auto fd01_1 = a6("fd01::1");
+    expect_one(ce, eth(mac_ce_port, mac_ce1, t_ipv6, ip6), ce,
+               eth(mac_ce1, mac_ce_port, t_ipv6, icmp6(fd01_1.bytes.data(), ip6, 3, 0, 0, ip6.size())));
+    EXPECT_EQ(sent(icmp_kind::ip6_time_exceeded), 1u);
+}
+
+// H.Encaps.Red with one SID adds 40 bytes: with a 1500-byte core, 1460 fits; a DF packet of
+// 1461..1500 gets fragmentation needed with 1460, quoting 548 bytes (576 in all).
+TEST_F(worker_icmp_test, headend_too_big_gets_fragmentation_needed_with_the_mtu_that_fits) {
+    bytes fits = ip4_packet("10.1.0.2", "10.99.1.5", 64, 1460 - 28);
+    test::put16(fits, 6, 0x4000);  // DF
+    test::put16(fits, 10, 0);
+    test::put16(fits, 10, test::ip4_checksum(fits.data(), 20));
+    send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, fits));
+    w->poll();
+    ASSERT_EQ(out(core).size(), 1u) << drops();
+    bytes big = ip4_packet("10.1.0.2", "10.99.1.5", 64, 1472);  // 1500 bytes
+    test::put16(big, 6, 0x4000);
+    test::put16(big, 10, 0);
+    test::put16(big, 10, test::ip4_checksum(big.data(), 20));
+    expect_one(ce, eth(mac_ce_port, mac_ce1, t_ipv4, big), ce,
+               eth(mac_ce1, mac_ce_port, t_ipv4, icmp4("10.1.0.1", big, 1, 3, 4, 1460, 548)));
+    EXPECT_EQ(sent(icmp_kind::ip4_frag_needed), 1u);
+    EXPECT_EQ(dropped(drop_reason::encap_mtu), 1u);
+    // Without DF too (the Linux headend drops it silently; senders lower their path MTU).
+    const bytes big_nodf = ip4_packet("10.1.0.2", "10.99.1.5", 64, 1472);
+    expect_one(ce, eth(mac_ce_port, mac_ce1, t_ipv4, big_nodf), ce,
+               eth(mac_ce1, mac_ce_port, t_ipv4, icmp4("10.1.0.1", big_nodf, 2, 3, 4, 1460, 548)));
+}
+
+// H.Encaps with three SIDs: 40 + 8 + 48 = 96 bytes; packet too big says 1404, quotes 1232.
+TEST_F(worker_icmp_test, headend_too_big_gets_packet_too_big_for_ipv6) {
+    const bytes big = ip6_packet(64, "fd01::2", "fd99::5", {test::layer{17, bytes(1440, 0x44)}});  // 1488
+    const auto fd01_1 = a6("fd01::1");
+    expect_one(ce, eth(mac_ce_port, mac_ce1, t_ipv6, big), ce,
+               eth(mac_ce1, mac_ce_port, t_ipv6, icmp6(fd01_1.bytes.data(), big, 2, 0, 1404, 1232)));
+    EXPECT_EQ(sent(icmp_kind::ip6_packet_too_big), 1u);
+}
+
+// End.DT4: the inner TTL expires in the VRF; the error goes back through the VPN (routed in
+// red: H.Encaps.Red to fc00:0:2::d4), from red's address.
+TEST_F(worker_icmp_test, decapsulated_ttl_1_gets_time_exceeded_through_the_vpn) {
+    const test::layer in4 = inner4("10.99.7.7", "10.1.0.2", 1);
+    const bytes frame = eth(mac_core_port, mac_p, t_ipv6, ip6_packet(64, "fc00:0:9::1", "fc00:0:1::10", {in4}));
+    send(core, frame);
+    w->poll();
+    const auto got = out(core);
+    ASSERT_EQ(got.size(), 1u) << drops();
+    EXPECT_EQ(test::hex(inner_of(got[0], 40)), test::hex(icmp4("10.1.0.1", in4.b, 1, 11, 0, 0, in4.b.size())));
+    EXPECT_EQ(sent(icmp_kind::ip4_time_exceeded), 1u);
+    EXPECT_TRUE(out(ce).empty());
+}
+
+// End.DT6 (with the SRH a Linux headend writes for one SID): the same for IPv6, from fd01::1.
+TEST_F(worker_icmp_test, end_dt6_hop_limit_1_gets_time_exceeded_through_the_vpn) {
+    const test::layer in6 = {41, ip6_packet(1, "fd99::7", "fd01::2", {test::layer{17, test_support::udp(4000, 33437, bytes(11, 7))}})};
+    send(core, eth(mac_core_port, mac_p, t_ipv6, ip6_packet(63, "fc00:0:9::1", "fc00:0:1::11", {srh(0, {"fc00:0:1::11"}), in6})));
+    w->poll();
+    const auto got = out(core);
+    ASSERT_EQ(got.size(), 1u) << drops();
+    const auto fd01_1 = a6("fd01::1");
+    EXPECT_EQ(test::hex(inner_of(got[0], 96)), test::hex(icmp6(fd01_1.bytes.data(), in6.b, 3, 0, 0, in6.b.size())));
+    EXPECT_EQ(sent(icmp_kind::ip6_time_exceeded), 1u);
+}
+
+// End.DX4: the same for the inner packet on its way to the adjacency (red's port).
+TEST_F(worker_icmp_test, end_dx4_inner_ttl_1_gets_time_exceeded_in_the_adjacency_vrf) {
+    const test::layer in4 = inner4("10.99.7.7", "10.1.0.2", 1);
+    send(core, eth(mac_core_port, mac_p, t_ipv6, ip6_packet(64, "fc00:0:9::1", "fc00:0:1::13", {in4})));
+    w->poll();
+    const auto got = out(core);
+    ASSERT_EQ(got.size(), 1u) << drops();
+    EXPECT_EQ(test::hex(inner_of(got[0], 40)), test::hex(icmp4("10.1.0.1", in4.b, 1, 11, 0, 0, in4.b.size())));
+}
+
+// A transit End with hop limit 1 (RFC 8986 §4.1 S05-S07): time exceeded from the SID to the
+// outer source, in the default VRF.
+TEST_F(worker_icmp_test, transit_end_hop_limit_1_gets_time_exceeded_from_the_sid) {
+    const bytes in = ip6_packet(1, "fc00:0:9::1", "fc00:0:1::1",
+                                {srh(1, {"fc00:0:2::d6", "fc00:0:1::1"}), inner4("10.9.0.1", "10.1.0.2")});
+    const auto sid = a6("fc00:0:1::1");
+    expect_one(core, eth(mac_core_port, mac_p, t_ipv6, in), core,
+               eth(mac_p, mac_core_port, t_ipv6, icmp6(sid.bytes.data(), in, 3, 0, 0, in.size())));
+    EXPECT_EQ(dropped(drop_reason::ttl_expired), 1u);
+}
+
+// RFC 8754 §4.3.1.1 / RFC 8986 §4.1 S09: Segments Left > Last Entry + 1: parameter problem,
+// code 0, pointing at Segments Left (40 + 3).
+TEST_F(worker_icmp_test, srh_segments_left_past_the_list_gets_parameter_problem) {
+    bytes in = ip6_packet(64, "fc00:0:9::1", "fc00:0:1::1", {srh(1, {"fc00:0:2::d6", "fc00:0:1::1"})});
+    in[40 + 3] = 5;
+    const auto sid = a6("fc00:0:1::1");
+    expect_one(core, eth(mac_core_port, mac_p, t_ipv6, in), core,
+               eth(mac_p, mac_core_port, t_ipv6, icmp6(sid.bytes.data(), in, 4, 0, 43, in.size())));
+    EXPECT_EQ(sent(icmp_kind::ip6_param_problem), 1u);
+    EXPECT_EQ(dropped(drop_reason::srh_segments_left), 1u);
+}
+
+// RFC 8986 §4.1.1: End with Segments Left 0 and an upper layer it does not process: code 4
+// (SR upper-layer header error), pointing at the upper-layer header (40 + 24: after the SRH).
+TEST_F(worker_icmp_test, end_with_an_upper_layer_gets_sr_upper_layer_error) {
+    const bytes in = ip6_packet(64, "fc00:0:9::1", "fc00:0:1::1",
+                                {srh(0, {"fc00:0:1::1"}), test::layer{17, test_support::udp(1, 2, bytes(8, 1))}});
+    const auto sid = a6("fc00:0:1::1");
+    expect_one(core, eth(mac_core_port, mac_p, t_ipv6, in), core,
+               eth(mac_p, mac_core_port, t_ipv6, icmp6(sid.bytes.data(), in, 4, 4, 64, in.size())));
+}
+
+// End.DT6 with Segments Left 1 (RFC 8986 §4.6 S02): parameter problem at Segments Left.
+TEST_F(worker_icmp_test, decapsulation_with_segments_left_gets_parameter_problem) {
+    const bytes in = ip6_packet(64, "fc00:0:9::1", "fc00:0:1::11",
+                                {srh(1, {"fc00:0:2::d6", "fc00:0:1::11"}), inner6("fd09::1", "fd01::2")});
+    const auto sid = a6("fc00:0:1::11");
+    expect_one(core, eth(mac_core_port, mac_p, t_ipv6, in), core,
+               eth(mac_p, mac_core_port, t_ipv6, icmp6(sid.bytes.data(), in, 4, 0, 43, in.size())));
+    EXPECT_EQ(dropped(drop_reason::srh_sl_nonzero), 1u);
+}
+
+// No error about an error, none for a non-initial fragment (RFC 1812 §4.3.2.7).
+TEST_F(worker_icmp_test, never_an_error_about_an_error_or_a_later_fragment) {
+    bytes err = icmp4("10.1.0.7", ip4_packet("10.99.1.1", "10.1.0.2", 64), 7, 11, 0, 0, 32);
+    err[8] = 1;  // TTL 1
+    test::put16(err, 10, 0);
+    test::put16(err, 10, test::ip4_checksum(err.data(), 20));
+    bytes frag = ip4_packet("10.1.0.2", "10.99.1.5", 1);
+    test::put16(frag, 6, 0x0010);
+    test::put16(frag, 10, 0);
+    test::put16(frag, 10, test::ip4_checksum(frag.data(), 20));
+    send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, err));
+    send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, frag));
+    w->poll();
+    EXPECT_TRUE(out(ce).empty());
+    EXPECT_TRUE(out(core).empty());
+    EXPECT_EQ(dropped(drop_reason::ttl_expired), 2u);
+    EXPECT_EQ(sent(icmp_kind::ip4_time_exceeded), 0u);
+}
+
+// The token bucket: its burst, then nothing until it refills; counted as rate_limited.
+TEST_F(worker_icmp_test, rate_limit_per_worker_passes_the_burst_and_counts_the_rest) {
+    w->set_icmp_limit(1, 3);
+    for (int i = 0; i < 10; ++i)
+        send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, ip4_packet("10.1.0.2", "10.99.1.5", 1)));
+    w->poll();
+    EXPECT_EQ(out(ce).size(), 3u);
+    EXPECT_EQ(sent(icmp_kind::ip4_time_exceeded), 3u);
+    EXPECT_EQ(counters->icmp.rate_limited.get(), 7u);
+    EXPECT_EQ(dropped(drop_reason::ttl_expired), 10u);
+    w->set_icmp_limit(0, 1);  // none at all
+    send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, ip4_packet("10.1.0.2", "10.99.1.5", 1)));
+    w->poll();
+    EXPECT_TRUE(out(ce).empty());
+    EXPECT_EQ(sent(icmp_kind::ip4_time_exceeded), 3u);
+}
+
+// A VRF without an address of ours: nothing to send from, counted.
+TEST_F(worker_icmp_test, no_source_address_in_the_vrf_sends_nothing) {
+    own.erase(own.begin(), own.begin() + 3);  // red's addresses
+    adj_view::destroy(adj.exchange(adj_view::create(ports, neighbors, 2, own)));
+    send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, ip4_packet("10.1.0.2", "10.99.1.5", 1)));
+    w->poll();
+    EXPECT_TRUE(out(ce).empty());
+    EXPECT_EQ(counters->icmp.no_source.get(), 1u);
+    EXPECT_EQ(dropped(drop_reason::ttl_expired), 1u);
+}
+
+// Own addresses reached through the VPN (decapsulated): an echo request is answered here and
+// the reply goes back through the VPN; anything else goes to the mirror of the port that
+// carries the address, framed for it.
+TEST_F(worker_icmp_test, own_vrf_address_through_the_vpn_answers_echo_and_punts_the_rest) {
+    bytes echo = {0x45, 0, 0, 28, 0x12, 0x34, 0, 0, 61, 1, 0, 0, 10, 99, 7, 7, 10, 1, 0, 1,
+                  8, 0, 0, 0, 0x0b, 0xcd, 0, 1};
+    test::put16(echo, 10, test::ip4_checksum(echo.data(), 20));
+    test::put16(echo, 22, fold_not(sum16(echo.data() + 20, 8)));
+    send(core, eth(mac_core_port, mac_p, t_ipv6, ip6_packet(64, "fc00:0:9::1", "fc00:0:1::10", {test::layer{4, echo}})));
+    w->poll();
+    const auto got = out(core);
+    ASSERT_EQ(got.size(), 1u) << drops();
+    bytes reply = {0x45, 0, 0, 28, 0x12, 0x34, 0, 0, 64, 1, 0, 0, 10, 1, 0, 1, 10, 99, 7, 7, 0, 0, 0, 0, 0x0b, 0xcd, 0, 1};
+    test::put16(reply, 10, test::ip4_checksum(reply.data(), 20));
+    test::put16(reply, 22, fold_not(sum16(reply.data() + 20, 8)));
+    EXPECT_EQ(test::hex(inner_of(got[0], 40)), test::hex(reply));
+    EXPECT_EQ(sent(icmp_kind::ip4_echo_reply), 1u);
+
+    const test::layer udp = {17, test_support::udp(5, 6, bytes(8, 9))};
+    const bytes to_us = ip6_packet(64, "fd99::7", "fd01::1", {udp});
+    expect_one(core, eth(mac_core_port, mac_p, t_ipv6, ip6_packet(64, "fc00:0:9::1", "fc00:0:1::11", {{41, to_us}})),
+               ce_tap, eth(mac_ce_port, mac_ce_port, t_ipv6, to_us));
+    EXPECT_EQ(counters->ports[ce.id].punted.get(), 1u);
+    EXPECT_EQ(dropped(drop_reason::neigh_unresolved), 0u) << "not a neighbor of ours: us";
+}
+
+// IPv4 fragments from a CE are forwarded as received: each one encapsulated on its own; one too
+// big for the core gets fragmentation needed if it is the first (it quotes the transport
+// header), and is only dropped if it is a later one (RFC 1812 §4.3.2.7).
+TEST_F(worker_icmp_test, ipv4_fragments_are_encapsulated_one_by_one) {
+    auto fragment = [](uint16_t frag_field, size_t payload) {
+        bytes f = ip4_packet("10.1.0.2", "10.99.1.5", 64, payload);
+        test::put16(f, 6, frag_field);
+        test::put16(f, 10, 0);
+        test::put16(f, 10, test::ip4_checksum(f.data(), 20));
+        return f;
+    };
+    const bytes first = fragment(0x2000, 1472), middle = fragment(0x2000 | 185, 1472), last = fragment(370, 600);
+    for (const bytes* f : {&first, &middle, &last})
+        send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, *f));
+    w->poll();
+    // 1500 + 40 does not fit the 1500-byte core: the first gets the error, the middle one is dropped.
+    const auto back = out(ce);
+    ASSERT_EQ(back.size(), 1u) << drops();
+    EXPECT_EQ(test::hex(back[0]), test::hex(eth(mac_ce1, mac_ce_port, t_ipv4, icmp4("10.1.0.1", first, 1, 3, 4, 1460, 548))));
+    const auto sent_out = out(core);
+    ASSERT_EQ(sent_out.size(), 1u);
+    bytes want_last = last;
+    --want_last[8];
+    test::put16(want_last, 10, 0);
+    test::put16(want_last, 10, test::ip4_checksum(want_last.data(), 20));
+    EXPECT_EQ(test::hex(inner_of(sent_out[0], 40)), test::hex(want_last)) << "the last fragment, as received (TTL - 1)";
+    EXPECT_EQ(dropped(drop_reason::encap_mtu), 2u);
+
+    // Fragments that fit are each encapsulated.
+    const bytes a = fragment(0x2000, 1400), b = fragment(176, 1000);
+    send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, a));
+    send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, b));
+    w->poll();
+    EXPECT_EQ(out(core).size(), 2u) << drops();
+}
+
+// Ports are promiscuous: a unicast frame for another station is not routed (counted); a
+// broadcast (ARP) still goes to the host.
+TEST_F(worker_icmp_test, unicast_frame_for_another_mac_is_dropped_broadcast_is_not) {
+    const mac_addr other{{0x02, 0, 0, 0, 0x77, 0x77}};
+    send(ce, eth(other, mac_ce1, t_ipv4, ip4_packet("10.1.0.2", "10.99.1.5", 64)));
+    w->poll();
+    EXPECT_TRUE(out(core).empty());
+    EXPECT_EQ(dropped(drop_reason::l2_other_station), 1u);
+    const mac_addr bcast{{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}};
+    const bytes arp = eth(bcast, mac_ce1, 0x0806, bytes(28, 1));
+    expect_one(ce, arp, ce_tap, arp);
+    send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, ip4_packet("10.1.0.2", "10.99.1.5", 64)));
+    w->poll();
+    EXPECT_EQ(out(core).size(), 1u) << "to our MAC: routed";
+}
+
+}  // namespace
+}  // namespace fwd
