@@ -14,7 +14,11 @@ namespace fpm {
 
 struct ingest_stats {
     uint64_t frames = 0;
-    uint64_t bytes = 0;
+    uint64_t bytes = 0;                       // in complete frames (headers included)
+    // Every byte read from an admitted connection is in `bytes`, in `bytes_discarded`, or still
+    // buffered (an incomplete frame of the live connection): nothing is lost uncounted.
+    uint64_t bytes_received = 0;
+    uint64_t bytes_discarded = 0;             // after lost framing, or an incomplete frame at the end
     uint64_t netlink_frames = 0;
     uint64_t protobuf_frames = 0;
     uint64_t messages = 0;                    // netlink messages or protobuf messages decoded

@@ -23,6 +23,10 @@ void decode_frame(nl::bytes frame, decode_ctx& ctx, std::vector<update>& out) {
         return;
     }
     const nl::bytes payload = frame.subspan(fpm_header_size);
+    if (payload.empty()) {  // well framed, but says nothing: not zebra's (it never sends one)
+        ctx.report(reason::frame_empty, fmt::format("type {}", frame[1]));
+        return;
+    }
     switch (frame[1]) {
     case fpm_type_netlink:
         ++ctx.stats.netlink_frames;

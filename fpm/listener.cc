@@ -1,10 +1,9 @@
-#include "fpm/listener.hh"
+// Connections: accept, admission, takeover, reading and framing. The sweep is listener_sweep.cc.
+#include "fpm/listener_impl.hh"
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wnull-dereference"  // see listener.hh
 #include <boost/asio/dispatch.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/steady_timer.hpp>
 #pragma GCC diagnostic pop
 
 #include <netinet/in.h>
@@ -12,46 +11,24 @@
 #include <sys/socket.h>
 
 #include <algorithm>
-#include <array>
-#include <vector>
 
 #include "fpm/apply.hh"
 #include "fpm/decoder.hh"
-#include "fpm/framer.hh"
 #include "fpm/update_text.hh"
-#include "util/log.hh"
 
 namespace fpm {
 
-namespace asio = boost::asio;
-using tcp = asio::ip::tcp;
-using boost::system::error_code;
-using steady = std::chrono::steady_clock;
-
 namespace {
 
-// One read can take a whole maximum-size frame (FRR >= 10.4 sends up to 64 KiB).
-constexpr size_t read_buffer_size = 64 * 1024;
-
 // zebra sends no keepalives. Without ours, a zebra host that vanished would leave a half-open
-// connection that blocks every reconnect (one connection at a time): probe after 30 s idle,
-// give up after 3 unanswered probes 10 s apart.
+// connection that nothing detects while it is idle: probe after 30 s idle, give up after 3
+// unanswered probes 10 s apart. (An admitted newcomer replaces it sooner: takeover_idle.)
 constexpr int keepalive_idle_s = 30;
 constexpr int keepalive_interval_s = 10;
 constexpr int keepalive_count = 3;
 
 // After a failed accept (EMFILE...), wait before retrying instead of spinning.
 constexpr std::chrono::seconds accept_retry{1};
-
-// nlmsg_pids remembered per connection: `zebra -n` has one port id per netns. A bound only.
-constexpr size_t max_pids = 8;
-
-std::string endpoint_text(const tcp::endpoint& ep) {
-    const auto a = ep.address();
-    if (a.is_v6())
-        return fmt::format("[{}]:{}", a.to_string(), ep.port());
-    return fmt::format("{}:{}", a.to_string(), ep.port());
-}
 
 std::string strip_brackets(const std::string& s) {
     if (s.size() >= 2 && s.front() == '[' && s.back() == ']')
@@ -69,89 +46,50 @@ void set_keepalive(tcp::socket& s) {
     ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &keepalive_count, sizeof keepalive_count);
 }
 
+// An IPv4 peer of an IPv6 socket ("::" listens for both) shows as ::ffff:a.b.c.d; its own
+// socket is AF_INET, and that is what sock_diag must be asked about.
+tcp_end to_end(const tcp::endpoint& ep) {
+    tcp_end e;
+    e.port = ep.port();
+    auto a = ep.address();
+    if (a.is_v6() && a.to_v6().is_v4_mapped())
+        a = asio::ip::make_address_v4(asio::ip::v4_mapped, a.to_v6());
+    if (a.is_v4()) {
+        const auto b = a.to_v4().to_bytes();
+        e.addr.af = rib::family::ipv4;
+        std::copy(b.begin(), b.end(), e.addr.bytes.begin());
+    } else {
+        const auto b = a.to_v6().to_bytes();
+        e.addr.af = rib::family::ipv6;
+        std::copy(b.begin(), b.end(), e.addr.bytes.begin());
+    }
+    return e;
+}
+
+template <typename... Args>
+void log_limited(util::rate_limit& limit, util::level lvl, fmt::format_string<Args...> f, Args&&... args) {
+    uint64_t held = 0;
+    if (lvl > util::current_level() || !limit.allow(held))
+        return;
+    std::string msg = fmt::format(f, std::forward<Args>(args)...);
+    if (held)
+        msg += fmt::format(" [{} more since last report]", held);
+    util::write(lvl, msg);
+}
+
 }  // namespace
 
-struct connection {
-    explicit connection(tcp::socket s, std::string p) : socket(std::move(s)), peer(std::move(p)) {}
-    tcp::socket socket;
-    std::string peer;
-    std::vector<uint8_t> buf = std::vector<uint8_t>(read_buffer_size);
-};
+std::string endpoint_text(const tcp::endpoint& ep) {
+    const auto a = ep.address();
+    if (a.is_v6())
+        return fmt::format("[{}]:{}", a.to_string(), ep.port());
+    return fmt::format("{}:{}", a.to_string(), ep.port());
+}
 
-class listener::impl : public std::enable_shared_from_this<listener::impl> {
-public:
-    impl(asio::io_context& io, listener_options opts, rib::rib& rib, ingest_stats& stats, session_info& session,
-         listener_hooks hooks)
-        : _io(io), _opts(std::move(opts)), _rib(rib), _stats(stats), _session(session), _hooks(std::move(hooks)),
-          _ctx(_stats), _acceptor(io), _resync_timer(io), _accept_timer(io) {}
-
-    bool start(std::string& error);
-    void stop();
-    asio::io_context& io() { return _io; }
-    uint16_t port() const { return _port; }
-
-private:
-    void accept();
-    void on_accept(const error_code& ec, tcp::socket s);
-    void begin(tcp::socket s, std::string peer);
-    void read(const std::shared_ptr<connection>& c);
-    void on_read(const std::shared_ptr<connection>& c, const error_code& ec, size_t n);
-    void process_frames();
-    void close(const std::string& why);
-    void arm_resync_timer();
-    void on_resync_timer(const std::shared_ptr<connection>& c, const error_code& ec);
-    steady::time_point sweep_deadline() const;
-    void note_pid(uint32_t pid);
-    void update_detach();
-    struct sweep_plan {
-        sweep_scope scope = sweep_scope::full;
-        std::string reason;
-    };
-    sweep_plan plan_sweep() const;
-    bool replayed(rib::table_id t) const;
-    // A restart's sweep keeps these: the kernel's routes of tables zebra does not replay.
-    bool kept_after_restart(const rib::route& r) const {
-        return r.protocol == rib::proto::kernel && !replayed(r.key.table);
-    }
-
-    asio::io_context& _io;
-    listener_options _opts;
-    rib::rib& _rib;
-    ingest_stats& _stats;
-    session_info& _session;
-    listener_hooks _hooks;
-    decode_ctx _ctx;
-    tcp::acceptor _acceptor;
-    asio::steady_timer _resync_timer;
-    asio::steady_timer _accept_timer;
-    uint16_t _port = 0;
-    bool _stopped = false;
-
-    std::shared_ptr<connection> _conn;  // the active connection; handlers of older ones see a mismatch
-    framer _framer;
-    std::vector<update> _batch;
-    steady::time_point _connected_at{};
-    steady::time_point _last_rx{};
-    util::rate_limit _accept_errors;
-
-    // Which zebra the RIB's state comes from, to choose the sweep's scope. A zebra that merely
-    // reconnects does not replay `ip route ... table N` routes (tables that are not a VRF's), so
-    // they must survive its sweep. A restarted zebra rebuilt its RIB: what its daemons gave it
-    // is sent again, so the stale rest goes, but the kernel's routes of such tables survived in
-    // the kernel and it re-read them without sending them: those stay (docs/srv6d.md).
-    // Identity = nlmsg_pid, zebra's netlink port id (constant per process; several with `zebra -n`).
-    std::vector<uint32_t> _conn_pids;  // seen on the current connection, first one first
-    bool _conn_foreign = false;        // it carried SONiC or protobuf updates (tables = VRF ids)
-    bool _conn_detached = false;       // routes a restart's sweep keeps were detached for it
-    std::vector<uint32_t> _rib_pids;   // of the connection whose replay was swept last
-    // A connection of another zebra (or dialect) fed the RIB and ended before its sweep: the next
-    // sweep must have that connection's scope (full, or a restart's) even if the zebra before
-    // it comes back.
-    bool _sweep_owed = false;
-    sweep_scope _owed_scope = sweep_scope::full;
-    std::string _owed_reason;
-};
-
+listener::impl::impl(asio::io_context& io, listener_options opts, rib::rib& rib, ingest_stats& stats,
+                     session_info& session, listener_hooks hooks)
+    : _io(io), _opts(std::move(opts)), _rib(rib), _stats(stats), _session(session), _hooks(std::move(hooks)),
+      _ctx(_stats), _acceptor(io), _resync_timer(io), _accept_timer(io) {}
 
 bool listener::impl::start(std::string& error) {
     error_code ec;
@@ -180,8 +118,19 @@ bool listener::impl::start(std::string& error) {
     const auto local = _acceptor.local_endpoint(ec);
     _port = ec ? _opts.port : local.port();
     _session.listen = endpoint_text(tcp::endpoint(addr, _port));
-    util::log(util::level::info, "fpm: listening on {} (resync: sweep after {} ms quiet, at most {} ms after connect)",
-              _session.listen, _opts.resync_quiet.count(), _opts.resync_max.count());
+    std::string users;
+    if (_opts.admission.any_user)
+        users = "any user";
+    for (const uint32_t u : _opts.admission.uids)
+        users += fmt::format("{}{}", users.empty() ? "" : ", ", to_string(peer_identity{true, u, {}}));
+    std::string remotes;
+    for (const auto& p : _opts.admission.remotes)
+        remotes += fmt::format("{}{}", remotes.empty() ? "" : ", ", rib::to_string(p));
+    util::log(util::level::info,
+              "fpm: listening on {} (admitted: local processes of {}; remote peers {}; resync: sweep after {} ms "
+              "quiet, at most {} ms after the first frame)",
+              _session.listen, users.empty() ? "no user" : users, remotes.empty() ? "none" : remotes,
+              _opts.resync_quiet.count(), _opts.resync_max.count());
     accept();
     return true;
 }
@@ -219,44 +168,114 @@ void listener::impl::on_accept(const error_code& ec, tcp::socket s) {
         });
         return;
     }
-    error_code pec;
-    const auto remote = s.remote_endpoint(pec);
-    std::string peer = pec ? std::string("unknown peer") : endpoint_text(remote);
-    if (_conn) {
-        // zebra keeps one FPM connection; a second one is a misconfiguration or a second zebra.
-        // Two writers would interleave their replays into one RIB, so the first one keeps it.
-        ++_session.refused;
-        util::log(util::level::warn, "fpm: refusing second FPM connection from {}: {} is active", peer, _conn->peer);
+    accept();  // whatever becomes of this one
+    error_code rec, lec;
+    const auto remote = s.remote_endpoint(rec);
+    const auto local = s.local_endpoint(lec);
+    if (rec || lec) {  // reset before we looked: nothing to admit
         error_code ignored;
         s.close(ignored);
-    } else {
-        begin(std::move(s), std::move(peer));
+        return;
     }
-    accept();
+    std::string peer = endpoint_text(remote);
+    const tcp_end peer_end = to_end(remote);
+    // Before a single byte is read: a refused peer feeds nothing, not even the framer.
+    const admission a = admit(_opts.admission, peer_end, _finder.find(peer_end, to_end(local)));
+    if (a.what != verdict::admitted) {
+        switch (a.what) {
+        case verdict::user_refused: ++_session.denied_user; break;
+        case verdict::address_refused: ++_session.denied_address; break;
+        default: ++_session.denied_unknown; break;
+        }
+        _session.last_denied = fmt::format("{}: {}", peer, a.why);
+        log_limited(_denied_log, util::level::warn, "fpm: refused FPM connection from {}: {}", peer, a.why);
+        error_code ignored;
+        s.close(ignored);
+        return;
+    }
+    if (_conn) {
+        const std::string why = takeover_reason(a.who);
+        if (why.empty()) {
+            refuse_busy(s, peer, a.who);
+            return;
+        }
+        ++_session.takeovers;
+        util::log(util::level::warn, "fpm: connection from {} ({}) replaces the one from {} ({}): {}", peer,
+                  to_string(a.who), _conn->peer, to_string(_conn->who), why);
+        close(fmt::format("replaced by {} ({}): {}", peer, to_string(a.who), why));
+    }
+    begin(std::move(s), std::move(peer), a.who);
 }
 
-void listener::impl::begin(tcp::socket s, std::string peer) {
+// zebra keeps one FPM connection; two writers would interleave their replays into one RIB. But
+// the one we have may be a squatter, or the half-open remains of a zebra that is gone, which
+// nothing else would free while it is silent: an admitted newcomer takes over in those cases.
+std::string listener::impl::takeover_reason(const peer_identity& who) const {
+    if (!_conn->talking)
+        return "the active connection has sent no valid frame";
+    if (who == _conn->who)
+        return fmt::format("same {} (zebra restarted, or its connection broke)", who.local ? "user" : "address");
+    const auto idle = steady::now() - _conn->last_frame;
+    if (idle >= _opts.takeover_idle)
+        return fmt::format("the active connection sent no valid frame for {} ms (fpm.takeover-idle-ms {})",
+                           std::chrono::duration_cast<std::chrono::milliseconds>(idle).count(),
+                           _opts.takeover_idle.count());
+    return {};
+}
+
+void listener::impl::refuse_busy(tcp::socket& s, const std::string& peer, const peer_identity& who) {
+    ++_session.refused;
+    log_limited(_busy_log, util::level::warn,
+                "fpm: refusing second FPM connection from {} ({}): {} ({}) is active and sent a frame {} ms ago", peer,
+                to_string(who), _conn->peer, to_string(_conn->who),
+                std::chrono::duration_cast<std::chrono::milliseconds>(steady::now() - _conn->last_frame).count());
+    error_code ignored;
+    s.close(ignored);
+}
+
+void listener::impl::begin(tcp::socket s, std::string peer, peer_identity who) {
     set_keepalive(s);
-    _conn = std::make_shared<connection>(std::move(s), std::move(peer));
+    _conn = std::make_shared<connection>(std::move(s), std::move(peer), who, _io);
+    _conn->admitted_at = _conn->last_frame = steady::now();
     ++_session.connections;
     _session.connected = true;
+    _session.talking = false;
     _session.peer = _conn->peer;
+    _session.peer_identity = to_string(who);
     _session.connected_since = std::chrono::system_clock::now();
+    _session.last_frame_at = {};
     _framer.reset();
     _conn_pids.clear();
     _conn_foreign = false;
     _conn_detached = false;
     _ctx.last_nlmsg_pid.reset();
     _session.zebra_pid.reset();
+    util::log(util::level::info, "fpm: zebra connected from {} ({}); its first frame starts the replay", _conn->peer,
+              _session.peer_identity);
+    _conn->first_frame_timer.expires_after(_opts.first_frame_timeout);
+    _conn->first_frame_timer.async_wait([self = shared_from_this(), c = _conn](const error_code& ec) {
+        if (ec || self->_stopped || c != self->_conn || c->talking)
+            return;
+        ++self->_session.first_frame_timeouts;
+        self->close(fmt::format("no valid frame within {} ms", self->_opts.first_frame_timeout.count()));
+    });
+    read(_conn);
+}
+
+// The first valid frame: this connection is zebra's replay. Until now it changed nothing, so a
+// squatter that never speaks FPM neither marks the RIB stale nor gets it swept.
+void listener::impl::start_session() {
+    _conn->talking = true;
+    _conn->first_frame_timer.cancel();
+    _session.talking = true;
     // zebra now replays everything: whatever it does not replay is stale. A sweep pending from
     // an earlier, interrupted connection is superseded: this replay starts it over.
     _rib.begin_resync();
     _session.resync_pending = true;
     _connected_at = _last_rx = steady::now();
-    util::log(util::level::info, "fpm: zebra connected from {}; replay expected, stale entries swept after it",
+    util::log(util::level::info, "fpm: first frame from {}: replay expected, stale entries swept after it",
               _conn->peer);
     arm_resync_timer();
-    read(_conn);
 }
 
 void listener::impl::read(const std::shared_ptr<connection>& c) {
@@ -272,6 +291,7 @@ void listener::impl::on_read(const std::shared_ptr<connection>& c, const error_c
         close(ec == asio::error::eof ? std::string("closed by peer") : ec.message());
         return;
     }
+    _stats.bytes_received += n;
     _last_rx = steady::now();
     _framer.feed(std::span<const uint8_t>(c->buf.data(), n));
     process_frames();
@@ -291,6 +311,12 @@ void listener::impl::on_read(const std::shared_ptr<connection>& c, const error_c
 
 void listener::impl::process_frames() {
     while (const auto frame = _framer.next()) {
+        if (frame->size() > fpm_header_size) {  // a valid frame (a header alone is counted below)
+            if (!_conn->talking)
+                start_session();
+            _conn->last_frame = steady::now();
+            _session.last_frame_at = std::chrono::system_clock::now();
+        }
         _batch.clear();
         decode_frame(*frame, _ctx, _batch);
         if (_ctx.last_nlmsg_pid) {
@@ -299,33 +325,58 @@ void listener::impl::process_frames() {
         }
         if (_batch.empty())
             continue;
-        for (const auto& u : _batch)
-            _conn_foreign |= u.from != dialect::netlink;
-        if (!_conn_detached && _session.resync_pending && plan_sweep().scope == sweep_scope::restarted) {
-            // A new zebra: before its first update, the routes its sweep will keep leave the old
-            // zebra's nexthop ids, which it hands out again (docs/rib.md, detach_if).
-            _conn_detached = true;
-            const size_t n = _rib.detach_if([this](const rib::route& r) { return kept_after_restart(r); });
-            util::log(util::level::info,
-                      "fpm: a new zebra ({}): {} kernel routes of tables it does not replay keep their paths inline",
-                      plan_sweep().reason, n);
-        }
-        update_detach();
-        if (util::current_level() >= util::level::debug)
-            for (const auto& u : _batch)
-                util::log(util::level::debug, "fpm: {}", to_string(u));
-        // All updates of one frame together: an 8.4.4 DEL+NEW pair becomes one replace. The
-        // contents move into the RIB (no copy of inline paths); keys and ids stay for the hook.
-        apply_batch_consume(_batch, _rib);
-        if (_hooks.on_batch_applied)
-            _hooks.on_batch_applied(_batch);
+        apply(_batch);
     }
+}
+
+void listener::impl::apply(std::vector<update>& batch) {
+    for (const auto& u : batch)
+        _conn_foreign |= u.from != dialect::netlink;
+    detach_for_restart();
+    update_detach();
+    if (util::current_level() >= util::level::debug)
+        for (const auto& u : batch)
+            util::log(util::level::debug, "fpm: {}", to_string(u));
+    // All updates of one frame together: an 8.4.4 DEL+NEW pair becomes one replace. The
+    // contents move into the RIB (no copy of inline paths); keys and ids stay for the hook.
+    const rib::rib_counters before = _rib.counters();
+    apply_batch_consume(batch, _rib);
+    note_limits(before);
+    if (_hooks.on_batch_applied)
+        _hooks.on_batch_applied(batch);
+}
+
+// What the RIB refused at its limits (rib::limits): counted there, logged here, rate-limited.
+void listener::impl::note_limits(const rib::rib_counters& before) {
+    const auto& now = _rib.counters();
+    const uint64_t routes = now.refused_routes - before.refused_routes;
+    const uint64_t table = now.refused_table_routes - before.refused_table_routes;
+    const uint64_t nexthops = now.refused_nexthops - before.refused_nexthops;
+    if (routes + table + nexthops == 0)
+        return;
+    const auto& l = _rib.limits();
+    log_limited(_limit_log, util::level::warn,
+                "fpm: RIB full: refused {} routes (rib.max-routes {}), {} routes (rib.max-routes-per-table {}), {} "
+                "nexthops (rib.max-nexthops {}) from {}",
+                routes, l.max_routes, table, l.max_routes_per_table, nexthops, l.max_nexthops, _conn->peer);
+}
+
+// The bytes of an incomplete frame are dropped with the connection: count them.
+void listener::impl::account_leftover() {
+    const size_t left = _framer.buffered();
+    if (left == 0)
+        return;
+    _stats.bytes_discarded += left;
+    if (!_framer.lost())  // a lost frame was reported with its own reason
+        _ctx.report(reason::frame_truncated, fmt::format("{} bytes from {}", left, _conn->peer));
 }
 
 void listener::impl::close(const std::string& why) {
     if (!_conn)
         return;
+    account_leftover();
     error_code ignored;
+    _conn->first_frame_timer.cancel();
     _conn->socket.shutdown(tcp::socket::shutdown_both, ignored);
     _conn->socket.close(ignored);
     const std::string peer = _conn->peer;
@@ -344,125 +395,14 @@ void listener::impl::close(const std::string& why) {
     _framer.reset();
     ++_session.disconnects;
     _session.connected = false;
+    _session.talking = false;
     _session.peer.clear();
+    _session.peer_identity.clear();
     _session.last_disconnect_reason = why;
     // Before the sweep, the replay may be incomplete: sweeping now would remove routes zebra
     // still has. Keep everything (forwarding unchanged); the next connection resyncs again.
     util::log(util::level::info, "fpm: connection from {} ended ({}){}", peer, why,
               _session.resync_pending ? "; replay incomplete, nothing swept" : "");
-}
-
-steady::time_point listener::impl::sweep_deadline() const {
-    return std::min(_last_rx + _opts.resync_quiet, _connected_at + _opts.resync_max);
-}
-
-void listener::impl::arm_resync_timer() {
-    _resync_timer.expires_at(sweep_deadline());
-    _resync_timer.async_wait([self = shared_from_this(), c = _conn](const error_code& ec) {
-        self->on_resync_timer(c, ec);
-    });
-}
-
-void listener::impl::on_resync_timer(const std::shared_ptr<connection>& c, const error_code& ec) {
-    // A timer of an earlier connection (cancelled, or already queued when it ended) never sweeps.
-    if (ec || _stopped || c != _conn || !_session.resync_pending)
-        return;
-    const auto now = steady::now();
-    const auto deadline = sweep_deadline();
-    if (now < deadline) {  // data arrived since the timer was armed: wait for the new deadline
-        arm_resync_timer();
-        return;
-    }
-    const bool capped = now >= _connected_at + _opts.resync_max;
-    const auto plan = plan_sweep();
-    const uint64_t kept_before = _rib.counters().kept_routes;
-    size_t removed = 0;
-    switch (plan.scope) {
-    case sweep_scope::replayed_tables:
-        removed = _rib.sweep([this](rib::table_id t) { return replayed(t); });
-        break;
-    case sweep_scope::restarted:
-        // The kept routes left the old zebra's nexthop ids when the new one showed up (one that
-        // could not is swept: the new zebra may be using its id for something else).
-        removed = _rib.sweep_if([this](const rib::route& r) { return !kept_after_restart(r); },
-                                rib::rib::keep_mode::inline_only);
-        break;
-    case sweep_scope::none:
-    case sweep_scope::full:
-        removed = _rib.sweep();
-        break;
-    }
-    _session.resync_pending = false;
-    ++_session.sweeps;
-    _session.last_sweep_removed = removed;
-    _session.last_sweep_scope = plan.scope;
-    _session.last_sweep_reason = plan.reason;
-    _session.last_sweep_kept = _rib.counters().kept_routes - kept_before;
-    _rib_pids = _conn_pids;
-    _sweep_owed = false;
-    _owed_reason.clear();
-    util::log(util::level::info, "fpm: replay from {} {}: {} sweep ({}): swept {} stale entries{}", c->peer,
-              capped ? fmt::format("still going after {} ms (resync-max)", _opts.resync_max.count())
-                     : fmt::format("quiet for {} ms", _opts.resync_quiet.count()),
-              to_string(plan.scope), plan.reason, removed,
-              _session.last_sweep_kept
-                  ? fmt::format(", kept {} stale {}routes of tables zebra does not replay", _session.last_sweep_kept,
-                                plan.scope == sweep_scope::restarted ? "kernel " : "")
-                  : std::string{});
-    if (_hooks.on_sweep)
-        _hooks.on_sweep(removed);
-}
-
-void listener::impl::note_pid(uint32_t pid) {
-    if (std::find(_conn_pids.begin(), _conn_pids.end(), pid) != _conn_pids.end() || _conn_pids.size() >= max_pids)
-        return;
-    _conn_pids.push_back(pid);
-    if (!_session.zebra_pid)
-        _session.zebra_pid = pid;
-}
-
-// A restarted zebra's nexthop ids are not its predecessor's: while the RIB holds the old
-// zebra's stale state, the new zebra's redefinitions of those ids must not re-point the stale
-// routes (rib::rib::set_detach_stale). Exactly when the coming sweep is a full or a restart one.
-void listener::impl::update_detach() {
-    bool on = false;
-    std::string why;
-    if (_session.resync_pending && !_conn_foreign && _rib.stale_count() > 0) {
-        auto plan = plan_sweep();
-        // full: a zebra we cannot tell apart; restarted: a new nlmsg_pid. Either way its ids
-        // are not the stale objects' (the kept kernel routes were detached above already).
-        on = plan.scope == sweep_scope::full || plan.scope == sweep_scope::restarted;
-        why = std::move(plan.reason);
-    }
-    if (on && !_rib.detach_stale())
-        util::log(util::level::info,
-                  "fpm: {}: stale routes keep their paths until zebra re-sends them or the sweep removes them", why);
-    _rib.set_detach_stale(on);
-}
-
-bool listener::impl::replayed(rib::table_id t) const {
-    return t == rib::main_table || t == 0 || (_hooks.replayed_table && _hooks.replayed_table(t));
-}
-
-// Full unless this connection is provably the zebra whose replay the RIB was last swept against
-// (then only the tables it replays) or another zebra after it (then all but the kernel's routes
-// of the tables it does not replay).
-listener::impl::sweep_plan listener::impl::plan_sweep() const {
-    if (_conn_foreign)
-        return {sweep_scope::full, "SONiC/protobuf stream: its tables are VRFs, all replayed"};
-    if (_conn_pids.empty())
-        return {sweep_scope::full, "zebra's nlmsg_pid unknown"};
-    if (_rib_pids.empty())
-        return {sweep_scope::full, fmt::format("first replay (zebra nlmsg_pid {})", _conn_pids.front())};
-    if (_sweep_owed)
-        return {_owed_scope, _owed_reason};
-    const bool same = std::any_of(_conn_pids.begin(), _conn_pids.end(), [this](uint32_t p) {
-        return std::find(_rib_pids.begin(), _rib_pids.end(), p) != _rib_pids.end();
-    });
-    if (!same)
-        return {sweep_scope::restarted,
-                fmt::format("zebra restarted (nlmsg_pid {} -> {})", _rib_pids.front(), _conn_pids.front())};
-    return {sweep_scope::replayed_tables, fmt::format("same zebra (nlmsg_pid {})", _conn_pids.front())};
 }
 
 // --- listener

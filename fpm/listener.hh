@@ -1,6 +1,9 @@
-// The FPM server zebra's dplane_fpm_nl connects to. One connection at a time; every complete
-// frame is decoded and applied to the RIB as one batch; on every connect the RIB is marked
-// stale and swept once zebra's replay is over (see docs/srv6d.md, "Resync"). The sweep is
+// The FPM server zebra's dplane_fpm_nl connects to. Only admitted peers are read (by the owner
+// of a local peer's socket, by a remote peer's address: fpm/admission.hh); one connection at a
+// time, which an admitted newcomer replaces when it is silent, idle or of the same user, so
+// zebra is never locked out (docs/srv6d.md, "Who may connect"). Every complete frame is decoded
+// and applied to the RIB as one batch; on a connection's first frame the RIB is marked stale and
+// swept once zebra's replay is over (see docs/srv6d.md, "Resync"). The sweep is
 // limited to the tables zebra replays when the same zebra reconnects, and keeps the kernel's
 // routes of the other tables after a zebra restart (a new nlmsg_pid), which zebra re-reads but
 // does not replay.
@@ -14,13 +17,16 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
-#include "rib/rib.hh"
+#include "fpm/admission.hh"
 #include "fpm/decode_ctx.hh"
 #include "fpm/session.hh"
 #include "fpm/update.hh"
+#include "rib/rib.hh"
 
 // g++ 12 at -O2 reports a null dereference inside Asio's scheduler (thread_info of the running
 // thread, set on every path that reaches it). Middle-end warnings are located in the header
@@ -40,6 +46,13 @@ struct listener_options {
     // ... or this long after the connect, whichever comes first, so a steady trickle of
     // updates cannot postpone the sweep forever.
     std::chrono::milliseconds resync_max{120'000};
+    // Who may connect. The default admits root's local processes only (srv6d's config adds frr).
+    admission_policy admission{false, {0}, {}};
+    // An admitted newcomer replaces the active connection once that has sent no valid frame for
+    // this long (zebra is silent when nothing changes: only an admitted peer can take over).
+    std::chrono::milliseconds takeover_idle{30'000};
+    // A connection that sends no valid frame this long after it was admitted is closed.
+    std::chrono::milliseconds first_frame_timeout{10'000};
 };
 
 struct listener_hooks {
@@ -52,6 +65,11 @@ struct listener_hooks {
     // tables of its VRFs. When the same zebra reconnects, only these are swept; routes of other
     // tables (`ip route ... table N`, never replayed) are kept. Unset: main and 0 only.
     std::function<bool(rib::table_id)> replayed_table;
+    // The keys of the routes the kernel of this network namespace has in `tables`; nullopt when
+    // it cannot be read. Set, it is asked before a sweep when zebra is local (its socket is in
+    // this namespace, so this kernel is the one it programs): a stale route of a table zebra does
+    // not replay is kept only while that kernel has a route at its key. Unset: kept as before.
+    std::function<std::optional<std::vector<rib::route_key>>(const std::vector<rib::table_id>& tables)> kernel_routes;
 };
 
 class listener {

@@ -32,8 +32,18 @@ struct session_info {
     bool connected = false;
     std::string peer;                   // "127.0.0.1:40612" while connected
     std::chrono::system_clock::time_point connected_since{};
-    uint64_t connections = 0;           // accepted since start
-    uint64_t refused = 0;               // second connections refused while one was active
+    std::string peer_identity;          // "uid 103 (frr)" or "remote 10.0.0.2" while connected
+    // The connection has sent a valid frame (a complete frame with a payload): from then on it
+    // is zebra's replay. Before that it changes nothing (docs/srv6d.md, "Who may connect").
+    bool talking = false;
+    std::chrono::system_clock::time_point last_frame_at{};  // of the current connection
+    uint64_t connections = 0;           // admitted since start
+    uint64_t refused = 0;               // admitted, but another connection was active and kept
+    uint64_t takeovers = 0;             // an admitted connection replaced the active one
+    uint64_t first_frame_timeouts = 0;  // closed: no valid frame within fpm.first-frame-timeout-ms
+    // Not admitted (fpm.allow-user / fpm.allow-address), closed before reading anything.
+    uint64_t denied_user = 0, denied_address = 0, denied_unknown = 0;
+    std::string last_denied;            // "127.0.0.1:40612: uid 65534 (nobody) is not in fpm.allow-user"
     uint64_t disconnects = 0;
     uint64_t framing_resets = 0;        // connections we closed because framing was lost
     std::string last_disconnect_reason;
@@ -47,6 +57,9 @@ struct session_info {
     sweep_scope last_sweep_scope = sweep_scope::none;
     std::string last_sweep_reason;      // why that scope: "same zebra (nlmsg_pid 42)", ...
     uint64_t last_sweep_kept = 0;       // stale routes kept: their table is not in zebra's replay
+    // Stale routes of such tables swept all the same: zebra is local and its kernel has no route
+    // at their key (docs/srv6d.md, "Which tables a sweep cleans").
+    uint64_t last_sweep_not_in_kernel = 0;
 };
 
 }  // namespace fpm

@@ -25,6 +25,8 @@ void render_ingest(const fpm::ingest_stats& s, pb::IngestCounters& out) {
     out.set_protobuf_frames(s.protobuf_frames);
     out.set_messages(s.messages);
     out.set_updates(s.updates);
+    out.set_bytes_received(s.bytes_received);
+    out.set_bytes_discarded(s.bytes_discarded);
     for (const auto& [type, count] : s.msg_types) {
         auto* m = out.add_message_types();
         m->set_type(type);
@@ -64,6 +66,13 @@ void render_rib(const rib::rib& rib, pb::RibSummary& out) {
     out.set_swept_other(c.swept_other);
     out.set_kept_routes(c.kept_routes);
     out.set_kept_nexthops(c.kept_nexthops);
+    out.set_refused_routes(c.refused_routes);
+    out.set_refused_table_routes(c.refused_table_routes);
+    out.set_refused_nexthops(c.refused_nexthops);
+    out.set_nexthop_entries(rib.nexthop_entries());
+    out.set_max_routes(rib.limits().max_routes);
+    out.set_max_routes_per_table(rib.limits().max_routes_per_table);
+    out.set_max_nexthops(rib.limits().max_nexthops);
 }
 
 }  // namespace
@@ -79,9 +88,20 @@ pb::FpmStatus render_fpm(const fpm::session_info& session, const fpm::ingest_sta
         out.set_connected_since(rfc3339(session.connected_since));
         const auto age = std::chrono::duration_cast<std::chrono::seconds>(now - session.connected_since);
         out.set_connected_seconds(age.count() > 0 ? static_cast<uint64_t>(age.count()) : 0);
+        out.set_peer_identity(session.peer_identity);
+        out.set_talking(session.talking);
+        const auto last = session.talking ? session.last_frame_at : session.connected_since;
+        const auto idle = std::chrono::duration_cast<std::chrono::seconds>(now - last);
+        out.set_idle_seconds(idle.count() > 0 ? static_cast<uint64_t>(idle.count()) : 0);
     }
     out.set_connections(session.connections);
     out.set_refused(session.refused);
+    out.set_takeovers(session.takeovers);
+    out.set_first_frame_timeouts(session.first_frame_timeouts);
+    out.set_denied_user(session.denied_user);
+    out.set_denied_address(session.denied_address);
+    out.set_denied_unknown(session.denied_unknown);
+    out.set_last_denied(printable(session.last_denied));
     out.set_disconnects(session.disconnects);
     out.set_framing_resets(session.framing_resets);
     out.set_last_disconnect_reason(printable(session.last_disconnect_reason));
@@ -93,6 +113,7 @@ pb::FpmStatus render_fpm(const fpm::session_info& session, const fpm::ingest_sta
     out.set_last_sweep_scope(std::string(fpm::to_string(session.last_sweep_scope)));
     out.set_last_sweep_reason(printable(session.last_sweep_reason));
     out.set_last_sweep_kept(session.last_sweep_kept);
+    out.set_last_sweep_not_in_kernel(session.last_sweep_not_in_kernel);
     render_ingest(stats, *out.mutable_ingest());
     render_rib(rib, *out.mutable_rib());
     return out;

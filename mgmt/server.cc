@@ -5,11 +5,13 @@
 
 #include "mgmt/server.hh"
 
+#include <grp.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
 #include <cerrno>
+#include <charconv>
 #include <filesystem>
 #include <list>
 #include <system_error>
@@ -42,6 +44,8 @@ struct server_state : std::enable_shared_from_this<server_state> {
     asio::steady_timer retry;
     std::list<std::weak_ptr<connection>> conns;
     bool closed = false;
+    size_t evicted = 0;
+    gid_t gid = static_cast<gid_t>(-1);  // the socket's group; -1: the daemon's own
     dev_t dev = 0;  // identity of the socket file we created, so close() removes only ours
     ino_t ino = 0;
     // One log line per kind of client misbehaviour per interval, however many clients misbehave.
@@ -50,6 +54,7 @@ struct server_state : std::enable_shared_from_this<server_state> {
     void accept();
     void on_accept(const boost::system::error_code& ec, local::socket s);
     size_t live();
+    void make_room();
 };
 
 }  // namespace detail
@@ -99,8 +104,13 @@ public:
         _sock.close(ignored);
     }
 
+    // Waiting for a request, none begun: the first to go when room is needed.
+    bool idle() const { return _out.empty() && _reader.buffered() == 0; }
+    std::chrono::steady_clock::time_point last_active() const { return _last_active; }
+
 private:
     void arm_timer() {
+        _last_active = std::chrono::steady_clock::now();
         _timer.expires_after(_st->opt.idle_timeout);
         _timer.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
             if (ec)
@@ -189,6 +199,7 @@ private:
     std::array<char, 64 * 1024> _buf{};
     std::string _out;
     bool _closing = false;
+    std::chrono::steady_clock::time_point _last_active{};
 };
 
 // A socket file nobody accepts on is left over from a daemon that died; one that accepts
@@ -211,6 +222,49 @@ void remove_stale(const std::string& path) {
     if (::unlink(path.c_str()) != 0 && errno != ENOENT)
         throw path_error(std::error_code(errno, std::system_category()), "cannot remove stale socket", path);
     util::log(util::level::info, "mgmt: removed stale socket {}", path);
+}
+
+std::string group_name(gid_t gid) {
+    group gr{};
+    group* found = nullptr;
+    std::array<char, 4096> buf{};
+    if (::getgrgid_r(gid, &gr, buf.data(), buf.size(), &found) == 0 && found)
+        return found->gr_name;
+    return std::to_string(gid);
+}
+
+// A name or a gid; -1 for "" and for a group this host does not have (logged: the socket then
+// keeps the daemon's own group, which is the safe side).
+gid_t resolve_group(const std::string& name) {
+    if (name.empty())
+        return static_cast<gid_t>(-1);
+    gid_t gid = 0;
+    const auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), gid);
+    if (ec == std::errc{} && end == name.data() + name.size())
+        return gid;
+    group gr{};
+    group* found = nullptr;
+    std::array<char, 4096> buf{};
+    if (::getgrnam_r(name.c_str(), &gr, buf.data(), buf.size(), &found) == 0 && found)
+        return found->gr_gid;
+    util::log(util::level::warn, "mgmt: no group '{}' on this host (mgmt.group): the socket keeps srv6d's own group",
+              name);
+    return static_cast<gid_t>(-1);
+}
+
+// A directory we create holds the socket only: root's, the socket's group may enter it (0750),
+// nobody else may even look. One that exists is left as it is (it may be shared, like /run).
+void make_parent(const std::filesystem::path& dir, gid_t gid, const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(dir, ec))
+        return;
+    std::filesystem::create_directories(dir, ec);
+    if (ec)
+        throw path_error(ec, fmt::format("cannot create directory {}", dir.string()), path);
+    if (::chmod(dir.c_str(), gid != static_cast<gid_t>(-1) ? 0750 : 0700) != 0 ||
+        (gid != static_cast<gid_t>(-1) && ::chown(dir.c_str(), static_cast<uid_t>(-1), gid) != 0))
+        throw path_error(std::error_code(errno, std::system_category()),
+                         fmt::format("cannot set the owner of directory {}", dir.string()), path);
 }
 
 }  // namespace
@@ -241,16 +295,36 @@ void server_state::on_accept(const boost::system::error_code& ec, local::socket 
         });
         return;
     }
-    if (live() >= opt.max_connections) {
-        log_limited(log_limit, util::level::warn, "mgmt: {} connections open, refusing another", live());
-        boost::system::error_code ignored;
-        s.close(ignored);
-    } else {
-        auto c = std::make_shared<connection>(shared_from_this(), std::move(s));
-        conns.push_back(c);
-        c->start();
-    }
+    while (opt.max_connections && live() >= opt.max_connections)
+        make_room();
+    auto c = std::make_shared<connection>(shared_from_this(), std::move(s));
+    conns.push_back(c);
+    c->start();
     accept();
+}
+
+// The newcomer is most likely an srv6ctl about to send its request: close the connection idle
+// the longest, or, when every one is in a request, the one quiet the longest.
+void server_state::make_room() {
+    std::shared_ptr<connection> victim;
+    for (const auto& w : conns) {
+        auto c = w.lock();
+        if (!c)
+            continue;
+        if (!victim || (c->idle() && !victim->idle()) ||
+            (c->idle() == victim->idle() && c->last_active() < victim->last_active()))
+            victim = std::move(c);
+    }
+    if (!victim)
+        return;
+    ++evicted;
+    log_limited(log_limit, util::level::warn, "mgmt: {} connections open (mgmt.max-clients): closing one {} for {} ms",
+                conns.size(), victim->idle() ? "idle" : "in a request",
+                std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                      victim->last_active())
+                    .count());
+    victim->stop();
+    conns.remove_if([&](const std::weak_ptr<connection>& w) { return w.lock() == victim; });
 }
 
 }  // namespace detail
@@ -260,13 +334,10 @@ server::server(asio::io_context& io, std::string path, handler h, server_options
     auto& st = *_state;
     if (!st.handle)
         throw std::invalid_argument("mgmt::server needs a handler");
+    st.gid = resolve_group(st.opt.group);
     const std::filesystem::path p(st.path);
-    if (p.has_parent_path()) {
-        std::error_code ec;
-        std::filesystem::create_directories(p.parent_path(), ec);
-        if (ec)
-            throw path_error(ec, fmt::format("cannot create directory {}", p.parent_path().string()), st.path);
-    }
+    if (p.has_parent_path())
+        make_parent(p.parent_path(), st.gid, st.path);
     remove_stale(st.path);
 
     boost::system::error_code ec;
@@ -278,14 +349,18 @@ server::server(asio::io_context& io, std::string path, handler h, server_options
     }
     if (st.acceptor.open(ep.protocol(), ec); ec)
         throw path_error(ec, "cannot create socket", st.path);
+    // Root and the socket's group may ask; nobody else (the answers show the whole RIB). The
+    // mode of the socket's inode becomes the file's at bind (less the umask): no window in which
+    // others could connect.
+    ::fchmod(st.acceptor.native_handle(), 0660);
     if (st.acceptor.bind(ep, ec); ec)
         throw path_error(ec, "cannot bind", st.path);
-    // Root and the srv6d group may ask; nobody else (the answers show the whole RIB).
     struct stat sb {};
-    if (::chmod(st.path.c_str(), 0660) != 0 || ::stat(st.path.c_str(), &sb) != 0) {
+    if (::chmod(st.path.c_str(), 0660) != 0 || (st.gid != static_cast<gid_t>(-1) && ::chown(st.path.c_str(), static_cast<uid_t>(-1), st.gid) != 0) ||
+        ::stat(st.path.c_str(), &sb) != 0) {
         const std::error_code err(errno, std::system_category());
         ::unlink(st.path.c_str());
-        throw path_error(err, "cannot set mode 0660", st.path);
+        throw path_error(err, "cannot set mode 0660 and the group", st.path);
     }
     st.dev = sb.st_dev;
     st.ino = sb.st_ino;
@@ -293,7 +368,8 @@ server::server(asio::io_context& io, std::string path, handler h, server_options
         ::unlink(st.path.c_str());
         throw path_error(ec, "cannot listen", st.path);
     }
-    util::log(util::level::info, "mgmt: listening on {}", st.path);
+    util::log(util::level::info, "mgmt: listening on {} (mode 0660, group {}, at most {} clients)", st.path,
+              group_name(sb.st_gid), st.opt.max_connections);
     st.accept();
 }
 
@@ -320,5 +396,7 @@ void server::close() {
 const std::string& server::path() const { return _state->path; }
 
 size_t server::connections() const { return _state->live(); }
+
+size_t server::evicted() const { return _state->evicted; }
 
 }  // namespace mgmt

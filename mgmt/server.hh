@@ -27,17 +27,22 @@ struct server_options {
     // A connection that completes no request for this long is closed: srv6ctl sends its
     // request right after connecting, so an idle connection is a stuck or stray client.
     std::chrono::milliseconds idle_timeout{std::chrono::seconds(30)};
-    // Connections beyond this are accepted and closed at once, so that a runaway client cannot
-    // exhaust the daemon's file descriptors.
+    // At most this many connections: for one more, the connection idle the longest is closed
+    // (one with a request in progress only if every one has), so that neither a runaway client
+    // can exhaust the daemon's file descriptors nor idle ones can keep a new srv6ctl out.
     size_t max_connections = 32;
     size_t max_message = max_message_size;
+    // Group of the socket file (a name or a gid; "": the daemon's own): its members may use
+    // srv6ctl. A group this host does not have is logged and the daemon's own kept.
+    std::string group;
 };
 
 class server {
 public:
-    // Creates the parent directory of `path` if needed, replaces a stale socket file (one no
-    // process accepts on), binds, sets mode 0660 and listens. Throws std::system_error naming
-    // the path if any step fails, or if another process is serving `path`.
+    // Creates the parent directory of `path` if needed (mode 0750, the socket's group: its
+    // members may reach the socket, others may not look in), replaces a stale socket file (one
+    // no process accepts on), binds with mode 0660 and the group, and listens. Throws
+    // std::system_error naming the path if any step fails, or if another process is serving `path`.
     server(boost::asio::io_context& io, std::string path, handler h, server_options opt = {});
     ~server();
     server(const server&) = delete;
@@ -49,6 +54,7 @@ public:
 
     const std::string& path() const;
     size_t connections() const;  // open client connections (same thread rule as close())
+    size_t evicted() const;      // connections closed to make room for a new one
 
 private:
     std::shared_ptr<detail::server_state> _state;

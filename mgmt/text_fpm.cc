@@ -24,13 +24,23 @@ void format_reasons(const pb::IngestCounters& in, bool errors, std::string& out)
 
 std::string format_fpm(const pb::FpmStatus& s) {
     std::string out = fmt::format("FPM listener {}\n", s.listen().empty() ? "-" : s.listen());
-    if (s.connected())
-        out += fmt::format("  State: connected to {} since {} ({})\n", s.peer(), s.connected_since(),
-                           format_duration(s.connected_seconds()));
-    else
+    if (s.connected()) {
+        out += fmt::format("  State: connected to {} ({}) since {} ({})\n", s.peer(), s.peer_identity(),
+                           s.connected_since(), format_duration(s.connected_seconds()));
+        out += s.talking() ? fmt::format("  Last valid frame: {} ago\n", format_duration(s.idle_seconds()))
+                           : fmt::format("  No valid frame yet ({} since admitted)\n",
+                                         format_duration(s.idle_seconds()));
+    } else {
         out += "  State: listening, no zebra connected\n";
-    out += fmt::format("  Connections: {} accepted, {} refused, {} disconnects, {} framing resets\n",
-                       s.connections(), s.refused(), s.disconnects(), s.framing_resets());
+    }
+    out += fmt::format("  Connections: {} admitted ({} took over), {} refused (another active), {} closed without a "
+                       "first frame, {} disconnects, {} framing resets\n",
+                       s.connections(), s.takeovers(), s.refused(), s.first_frame_timeouts(), s.disconnects(),
+                       s.framing_resets());
+    out += fmt::format("  Not admitted: {} local (fpm.allow-user), {} remote (fpm.allow-address), {} owner unknown\n",
+                       s.denied_user(), s.denied_address(), s.denied_unknown());
+    if (!s.last_denied().empty())
+        out += fmt::format("  Last not admitted: {}\n", s.last_denied());
     if (!s.last_disconnect_reason().empty())
         out += fmt::format("  Last disconnect: {}\n", s.last_disconnect_reason());
     if (s.has_zebra_pid())
@@ -45,6 +55,9 @@ std::string format_fpm(const pb::FpmStatus& s) {
         if (s.last_sweep_kept())
             out += fmt::format("; kept {} stale route{} of tables zebra does not replay", s.last_sweep_kept(),
                                s.last_sweep_kept() == 1 ? "" : "s");
+        if (s.last_sweep_not_in_kernel())
+            out += fmt::format("; swept {} of such tables that zebra's kernel does not have",
+                               s.last_sweep_not_in_kernel());
         out += "\n";
     }
 
@@ -52,7 +65,8 @@ std::string format_fpm(const pb::FpmStatus& s) {
     out += "\nIngest:\n";
     out += fmt::format("  Frames:   {} (netlink {}, protobuf {})\n", in.frames(), in.netlink_frames(),
                        in.protobuf_frames());
-    out += fmt::format("  Bytes:    {}\n", in.bytes());
+    out += fmt::format("  Bytes:    {} received: {} in frames, {} discarded (lost framing, incomplete frames)\n",
+                       in.bytes_received(), in.bytes(), in.bytes_discarded());
     out += fmt::format("  Messages: {}\n", in.messages());
     out += fmt::format("  Updates:  {}\n", in.updates());
     if (in.message_types_size() > 0) {
@@ -88,6 +102,12 @@ std::string format_fpm(const pb::FpmStatus& s) {
                        r.swept_nexthops(), r.swept_other());
     if (r.kept_routes() || r.kept_nexthops())
         out += fmt::format("  Kept by selective sweeps: {} routes, {} nexthops\n", r.kept_routes(), r.kept_nexthops());
+    const auto bound = [](uint64_t v) { return v ? std::to_string(v) : std::string("no limit"); };
+    out += fmt::format("  Limits: routes {}, per table {}, nexthop entries {} of {}\n", bound(r.max_routes()),
+                       bound(r.max_routes_per_table()), r.nexthop_entries(), bound(r.max_nexthops()));
+    if (r.refused_routes() || r.refused_table_routes() || r.refused_nexthops())
+        out += fmt::format("  Refused at the limits: {} routes (total), {} routes (per table), {} nexthops\n",
+                           r.refused_routes(), r.refused_table_routes(), r.refused_nexthops());
     return out;
 }
 

@@ -126,6 +126,16 @@ void rib::share_paths(nexthop_list& l) {
             return;
         }
     _paths.emplace(h, l);
+    _nh_entries += l.size();
+}
+
+bool rib::inline_paths_fit(const nexthop_list& l) const {
+    if (l.empty() || !_limits.max_nexthops || _nh_entries + l.size() <= _limits.max_nexthops)
+        return true;
+    for (auto [it, end] = _paths.equal_range(hash_paths(l)); it != end; ++it)
+        if (it->second == l)
+            return true;  // shared with a list held already: costs nothing
+    return false;
 }
 
 void rib::release_paths(nexthop_list&& l) {
@@ -134,18 +144,50 @@ void rib::release_paths(nexthop_list&& l) {
         return;
     for (auto [it, end] = _paths.equal_range(hash_paths(l)); it != end; ++it)
         if (it->second.shares_with(l)) {
+            _nh_entries -= l.size();
             _paths.erase(it);
             return;
         }
+}
+
+// --- limits (docs/rib.md, "Limits")
+
+bool rib::route_fits(table_id table) {
+    if (_limits.max_routes && _routes.size() >= _limits.max_routes) {
+        ++_counters.refused_routes;
+        return false;
+    }
+    if (_limits.max_routes_per_table) {
+        const auto t = _table_routes.find(table);
+        if (t != _table_routes.end() && t->second >= _limits.max_routes_per_table) {
+            ++_counters.refused_table_routes;
+            return false;
+        }
+    }
+    return true;
+}
+
+bool rib::nexthops_fit(size_t more) {
+    if (!_limits.max_nexthops || _nh_entries + more <= _limits.max_nexthops)
+        return true;
+    ++_counters.refused_nexthops;
+    return false;
 }
 
 // --- routes
 
 bool rib::upsert_route(route r) {
     ++_counters.route_upserts;
+    const uint32_t slot = _routes.find_slot(r.key);
+    // Refused at a limit: nothing changes, not even the mark-and-sweep stamp.
+    if (slot == route_table::npos && !route_fits(r.key.table))
+        return false;
+    if (!inline_paths_fit(r.nexthops)) {
+        ++_counters.refused_nexthops;
+        return false;
+    }
     if (!_config.empty())
         shadow_config(r.key);
-    const uint32_t slot = _routes.find_slot(r.key);
     if (slot != route_table::npos) {
         auto& e = _routes.at(slot);
         refresh(e.gen, false);
@@ -211,6 +253,9 @@ bool rib::upsert_nexthop(nexthop_object nh) {
     ++_counters.nh_upserts;
     const uint32_t id = nh.id;
     auto it = _nexthops.find(id);
+    const size_t old_cost = it != _nexthops.end() ? cost(it->second) : 0;
+    if (cost(nh) > old_cost && !nexthops_fit(cost(nh) - old_cost))
+        return false;  // refused at the limit: the object stays as it was
     if (it != _nexthops.end()) {
         if (it->second != nh)
             detach_stale_users(id);  // before the refresh below: the object is still stale here
@@ -218,11 +263,13 @@ bool rib::upsert_nexthop(nexthop_object nh) {
         if (it->second == nh)
             return false;
         index_group(it->second, false);
+        _nh_entries += cost(nh) - old_cost;
         it->second = std::move(nh);
         index_group(it->second, true);
     } else {
         refresh(_nh_gen[id], true);
         index_group(nh, true);
+        _nh_entries += cost(nh);
         _nexthops.emplace(id, std::move(nh));
     }
     ++_counters.nh_changes;
@@ -240,6 +287,7 @@ bool rib::delete_nexthop(uint32_t id) {
     detach_stale_users(id);
     it = _nexthops.find(id);
     index_group(it->second, false);
+    _nh_entries -= cost(it->second);
     _nexthops.erase(it);
     auto g = _nh_gen.find(id);
     if (g != _nh_gen.end()) {
@@ -262,13 +310,18 @@ const nexthop_object* rib::find_nexthop(uint32_t id) const {
 bool rib::upsert_pic_context(nexthop_object nh) {
     const uint32_t id = nh.id;
     auto it = _pic.find(id);
+    const size_t old_cost = it != _pic.end() ? cost(it->second) : 0;
+    if (cost(nh) > old_cost && !nexthops_fit(cost(nh) - old_cost))
+        return false;
     if (it != _pic.end()) {
         refresh(_pic_gen[id], false);
         if (it->second == nh)
             return false;
+        _nh_entries += cost(nh) - old_cost;
         it->second = std::move(nh);
     } else {
         refresh(_pic_gen[id], true);
+        _nh_entries += cost(nh);
         _pic.emplace(id, std::move(nh));
     }
     touch();
@@ -279,6 +332,7 @@ bool rib::delete_pic_context(uint32_t id) {
     auto it = _pic.find(id);
     if (it == _pic.end())
         return false;
+    _nh_entries -= cost(it->second);
     _pic.erase(it);
     auto g = _pic_gen.find(id);
     if (g != _pic_gen.end()) {
@@ -291,15 +345,20 @@ bool rib::delete_pic_context(uint32_t id) {
 
 bool rib::upsert_sidlist(std::string name, std::vector<ip6_addr> segments) {
     auto it = _sidlists.find(name);
+    const size_t old_cost = it != _sidlists.end() ? cost(it->second) : 0;
+    if (cost(segments) > old_cost && !nexthops_fit(cost(segments) - old_cost))
+        return false;
     if (it != _sidlists.end()) {
         refresh(_sidlist_gen[name], false);
         if (it->second == segments)
             return false;
+        _nh_entries += cost(segments) - old_cost;
         it->second = std::move(segments);
         note(name);
     } else {
         refresh(_sidlist_gen[name], true);
         note(name);
+        _nh_entries += cost(segments);
         _sidlists.emplace(std::move(name), std::move(segments));
     }
     touch();
@@ -311,6 +370,7 @@ bool rib::delete_sidlist(const std::string& name) {
     if (it == _sidlists.end())
         return false;
     note(name);
+    _nh_entries -= cost(it->second);
     _sidlists.erase(it);
     auto g = _sidlist_gen.find(name);
     if (g != _sidlist_gen.end()) {

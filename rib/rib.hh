@@ -65,6 +65,20 @@ struct rib_counters {
     uint64_t kept_routes = 0, kept_nexthops = 0;
     // Stale routes given their previous paths inline when a new zebra redefined their object.
     uint64_t detached_routes = 0;
+    // Upserts refused at a limit (rib_limits): a new route beyond max_routes or beyond its
+    // table's max_routes_per_table, and anything beyond max_nexthops nexthop entries.
+    uint64_t refused_routes = 0, refused_table_routes = 0, refused_nexthops = 0;
+};
+
+// Bounds on what the peer can make srv6d hold, so that no stream (a hostile one, a corrupted
+// one, a misconfigured zebra's) exhausts memory (docs/rib.md, "Limits"). An upsert beyond one is
+// refused and counted; the RIB stays as it was for that key. 0 = no bound.
+struct rib_limits {
+    size_t max_routes = 4'000'000;            // a full IPv4 + IPv6 table several times over
+    size_t max_routes_per_table = 2'000'000;
+    // Nexthop entries (nexthop_entries()): nexthop objects and PIC contexts (1 + group members
+    // each), SID lists (1 + segments), and the paths of the distinct inline path lists.
+    size_t max_nexthops = 1'000'000;
 };
 
 class rib {
@@ -79,6 +93,11 @@ public:
     bool delete_pic_context(uint32_t id);
     bool upsert_sidlist(std::string name, std::vector<ip6_addr> segments);
     bool delete_sidlist(const std::string& name);
+
+    // Applies to the upserts that follow; what is held already stays.
+    void set_limits(const rib_limits& l) { _limits = l; }
+    const rib_limits& limits() const { return _limits; }
+    size_t nexthop_entries() const { return _nh_entries; }
 
     // --- routes of srv6d's own configuration (static local SIDs, docs/rib.md "Config routes").
     // They live in the route table like zebra's, so every reader (local_sids, the compiler's
@@ -172,6 +191,13 @@ private:
     void share_paths(nexthop_list& l);
     void release_paths(nexthop_list&& l);
     void remove_route_slot(uint32_t slot);
+    // What an entry costs against rib_limits::max_nexthops.
+    static size_t cost(const nexthop_object& o) { return 1 + o.group.size(); }
+    static size_t cost(const std::vector<ip6_addr>& segments) { return 1 + segments.size(); }
+    // Limits: may a new route go into `table` / may `more` nexthop entries be added?
+    bool route_fits(table_id table);
+    bool nexthops_fit(size_t more);
+    bool inline_paths_fit(const nexthop_list& l) const;
     // The route in `slot` forwards over `res`'s paths inline from now on, without its nexthop
     // object (a restarted zebra hands the old ids out again: detach_if, detach_stale_users).
     void detach_route(uint32_t slot, resolution&& res);
@@ -237,6 +263,8 @@ private:
     bool _detach_stale = false;
     uint64_t _version = 0;
     rib_counters _counters;
+    rib_limits _limits;
+    size_t _nh_entries = 0;  // see rib_limits::max_nexthops
     bool _journal_on = false;
     changes _journal;
 };

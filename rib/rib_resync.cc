@@ -112,7 +112,12 @@ size_t rib::sweep_if(const route_filter& may_sweep, keep_mode mode) {
     _counters.kept_nexthops += kept.nexthops;
     // Lists only the pool still holds (a copy of routes() kept one alive past its last route).
     for (auto it = _paths.begin(); it != _paths.end();)
-        it = it->second.holders() == 1 ? _paths.erase(it) : std::next(it);
+        if (it->second.holders() == 1) {
+            _nh_entries -= it->second.size();
+            it = _paths.erase(it);
+        } else {
+            it = std::next(it);
+        }
     _stale = 0;
     _resync_pending = false;
     _detach_stale = false;
@@ -177,6 +182,7 @@ size_t rib::sweep_nexthops(sweep_kept& kept) {
         if (ng != _nh_gen.end())
             _nh_gen.erase(ng);
         note(it->first);
+        _nh_entries -= cost(it->second);
         it = _nexthops.erase(it);
         ++nexthops;
     }
@@ -198,6 +204,7 @@ size_t rib::sweep_pic(const sweep_kept& kept) {
         }
         if (pg != _pic_gen.end())
             _pic_gen.erase(pg);
+        _nh_entries -= cost(it->second);
         it = _pic.erase(it);
         ++removed;
     }
@@ -210,6 +217,7 @@ size_t rib::sweep_sidlists() {
     for (auto it = _sidlists.begin(); it != _sidlists.end();) {
         if (sg->second < _generation) {
             note(it->first);
+            _nh_entries -= cost(it->second);
             it = _sidlists.erase(it);
             sg = _sidlist_gen.erase(sg);
             ++removed;

@@ -27,8 +27,22 @@ struct config {
     // stream has been quiet this long, or at the latest resync_max after the connect.
     std::chrono::milliseconds resync_quiet{10'000};
     std::chrono::milliseconds resync_max{120'000};
+    // Who may feed FPM (docs/srv6d.md, "Who may connect"): local processes of these users
+    // (names or uids, "any"; names missing on this host are skipped at start) ...
+    std::vector<std::string> fpm_allow_users{"frr", "root"};
+    // ... and remote peers in these prefixes.
+    std::vector<rib::prefix> fpm_allow_addresses;
+    std::chrono::milliseconds takeover_idle{30'000};
+    std::chrono::milliseconds first_frame_timeout{10'000};
+    bool kernel_check = true;               // check kept routes of unreplayed tables against the kernel
     // [mgmt]
     std::string mgmt_socket = "/run/srv6d/srv6d.sock";
+    std::string mgmt_group = "frrvty";      // the socket's group; "" or missing on this host: srv6d's own
+    size_t mgmt_max_clients = 32;
+    // [rib]
+    size_t rib_max_routes = 4'000'000;
+    size_t rib_max_routes_per_table = 2'000'000;
+    size_t rib_max_nexthops = 1'000'000;
     // [metrics] the Prometheus endpoint; absent: off
     std::optional<mgmt::listen_addr> metrics_listen;
     // [log]

@@ -83,6 +83,54 @@ std::string millis(in key, in value, std::chrono::milliseconds& out) {
     return {};
 }
 
+// "a b,c" -> {a, b, c}
+std::vector<std::string> words(in value) {
+    std::vector<std::string> out;
+    std::string w;
+    for (const char ch : value + " ") {
+        if (ch == ' ' || ch == ',' || ch == '\t') {
+            if (!w.empty())
+                out.push_back(std::move(w));
+            w.clear();
+        } else {
+            w += ch;
+        }
+    }
+    return out;
+}
+
+// User names are resolved when srv6d starts (a name missing on this host is skipped and logged,
+// as the default's `frr` on a host without FRR): only the shape is checked here.
+std::string allow_users(config& c, in key, in value) {
+    auto names = words(value);
+    for (const auto& n : names)
+        if (n.size() > 32 || n.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-$") !=
+                                 std::string::npos)
+            return invalid(key, value, "user names or uids, or 'any'");
+    c.fpm_allow_users = std::move(names);
+    return {};
+}
+
+std::string allow_addresses(config& c, in key, in value) {
+    std::vector<rib::prefix> out;
+    for (const auto& w : words(value)) {
+        const auto p = rib::parse_prefix(w);
+        const auto a = rib::parse_addr(std::string_view(w).substr(0, w.find('/')));
+        if (!p || !a || p->addr() != *a)
+            return invalid(key, value, "IPv4 or IPv6 addresses or prefixes (no host bits set)");
+        out.push_back(*p);
+    }
+    c.fpm_allow_addresses = std::move(out);
+    return {};
+}
+
+std::string mgmt_group(config& c, in key, in value) {
+    if (value.size() > 32 || value.find_first_of(" ,:\t") != std::string::npos)
+        return invalid(key, value, "a group name or gid");
+    c.mgmt_group = value;
+    return {};
+}
+
 std::string mgmt_socket(config& c, in key, in value) {
     if (value.empty() || value.size() > max_socket_path)
         return invalid(key, value, fmt::format("a unix socket path of 1..{} bytes", max_socket_path));
@@ -180,7 +228,24 @@ const config_key table[] = {
      [](config& c, in k, in v) { return millis(k, v, c.resync_quiet); }},
     {"fpm", "resync-max-ms", "VALUE", "sweep at the latest this long after zebra connected", "120000", one,
      [](config& c, in k, in v) { return millis(k, v, c.resync_max); }},
+    {"fpm", "allow-user", "VALUE", "local users whose processes may connect (names or uids; 'any': every user)", "frr root", one, allow_users},
+    {"fpm", "allow-address", "VALUE", "addresses or prefixes of the remote peers that may connect", "", one, allow_addresses},
+    {"fpm", "takeover-idle-ms", "VALUE", "an admitted newcomer replaces a connection silent this long", "30000", one,
+     [](config& c, in k, in v) { return millis(k, v, c.takeover_idle); }},
+    {"fpm", "first-frame-timeout-ms", "VALUE", "close a connection that sends no valid frame this long", "10000", one,
+     [](config& c, in k, in v) { return millis(k, v, c.first_frame_timeout); }},
+    {"fpm", "kernel-check", "VALUE", "true | false: keep stale routes of unreplayed tables only if the kernel has them", "true", one,
+     [](config& c, in k, in v) { return parse_bool(v, c.kernel_check) ? std::string() : invalid(k, v, "true or false"); }},
     {"mgmt", "socket", "VALUE", "management unix socket path", "/run/srv6d/srv6d.sock", one, mgmt_socket},
+    {"mgmt", "group", "VALUE", "group of the management socket: its members may use srv6ctl", "frrvty", one, mgmt_group},
+    {"mgmt", "max-clients", "VALUE", "concurrent srv6ctl connections (idle ones make room)", "32", one,
+     [](config& c, in k, in v) { return count(k, v, 1, 4096, "a number from 1 to 4096", c.mgmt_max_clients); }},
+    {"rib", "max-routes", "VALUE", "routes held at most (0 = no limit)", "4000000", one,
+     [](config& c, in k, in v) { return parse_uint<size_t>(v, 0, 1'000'000'000, c.rib_max_routes) ? std::string() : invalid(k, v, "a number 0..1000000000"); }},
+    {"rib", "max-routes-per-table", "VALUE", "routes held at most in one table (0 = no limit)", "2000000", one,
+     [](config& c, in k, in v) { return parse_uint<size_t>(v, 0, 1'000'000'000, c.rib_max_routes_per_table) ? std::string() : invalid(k, v, "a number 0..1000000000"); }},
+    {"rib", "max-nexthops", "VALUE", "nexthop entries held at most (0 = no limit)", "1000000", one,
+     [](config& c, in k, in v) { return parse_uint<size_t>(v, 0, 1'000'000'000, c.rib_max_nexthops) ? std::string() : invalid(k, v, "a number 0..1000000000"); }},
     {"metrics", "listen", "VALUE", "Prometheus metrics endpoint ADDRESS:PORT (empty = off)", "", one, metrics_listen},
     {"log", "level", "VALUE", "error | warn | info | debug", "info", one,
      [](config& c, in k, in v) { return util::parse_level(v, c.log_level) ? std::string() : invalid(k, v, "error, warn, info or debug"); }},

@@ -32,6 +32,7 @@
 #include "fib/datapath/rcu.hh"
 #include "forward/control/dataplane.hh"
 #include "forward/control/eal.hh"
+#include "host/kernel_routes.hh"
 #include "host/kernel_state.hh"
 #include "host/neigh_resolve.hh"
 #include "host/resolve_limiter.hh"
@@ -352,7 +353,23 @@ bool control_plane::start_fpm() {
     lo.port = cfg.fpm_port;
     lo.resync_quiet = cfg.resync_quiet;
     lo.resync_max = cfg.resync_max;
+    std::vector<std::string> missing;
+    lo.admission = fpm::resolve_users(cfg.fpm_allow_users, missing);
+    lo.admission.remotes = cfg.fpm_allow_addresses;
+    for (const auto& m : missing)
+        log(level::info, "fpm: no user '{}' on this host (fpm.allow-user): not admitted", m);
+    lo.takeover_idle = cfg.takeover_idle;
+    lo.first_frame_timeout = cfg.first_frame_timeout;
+    rib.set_limits({cfg.rib_max_routes, cfg.rib_max_routes_per_table, cfg.rib_max_nexthops});
     fpm::listener_hooks hooks;
+    if (cfg.kernel_check)
+        hooks.kernel_routes = [](const std::vector<rib::table_id>& tables) {
+            std::string error;
+            auto keys = host::kernel_route_keys(tables, error);
+            if (!keys)
+                log(level::warn, "fpm: {}", error);
+            return keys;
+        };
     // A batch in the RIB: the pacer decides when the tables are compiled again.
     hooks.on_batch_applied = [this](std::span<const fpm::update> u) {
         pacer.changed(u.size());
@@ -401,7 +418,7 @@ bool control_plane::start_mgmt() {
                 return std::string();
             };
             return ::mgmt::answer(req, view);
-        });
+        }, ::mgmt::server_options{.max_connections = cfg.mgmt_max_clients, .group = cfg.mgmt_group});
     } catch (const std::exception& e) {
         log(level::error, "mgmt: cannot serve {}: {}", cfg.mgmt_socket, e.what());
         return false;

@@ -2,250 +2,19 @@
 // streams (tests/fixtures/frr8/f-reconnect, four reconnects of one zebra) in random chunks.
 // The listener runs its io_context on its own thread, as in the daemon; every look at the RIB
 // or the session goes through that thread.
+
 #include "fpm/listener.hh"
 
 #include <gtest/gtest.h>
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wnull-dereference"  // see listener.hh
-#include <boost/asio/post.hpp>
-#pragma GCC diagnostic pop
-
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
-#include <cstring>
-#include <fstream>
-#include <future>
-#include <iterator>
-#include <random>
-#include <thread>
-
-#include "fpm/apply.hh"
-#include "fpm/decoder.hh"
-#include "fpm/framer.hh"
-#include "nl_builder.hh"
+#include "listener_harness.hh"
 
 namespace fpm {
 namespace {
 
+using namespace test_support;
 using namespace std::chrono_literals;
 using bytes = std::vector<uint8_t>;
-
-const std::string f_reconnect = std::string(SRV6D_FIXTURES) + "/frr8/f-reconnect/";
-
-bytes read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    EXPECT_TRUE(in) << path;
-    return bytes(std::istreambuf_iterator<char>(in), {});
-}
-
-// fpm-c1.bin: zebra's first full replay (21 frames). fpm-c2.bin: the replay after
-// 203.0.113.0/24 was added and 192.0.2.0/24 and the SID fc00:0:1::1 were removed while the
-// connection was down: 19 frames in its first 1092 bytes, then live deletes (fpm.marks).
-constexpr size_t c1_frames = 21;
-constexpr size_t c2_replay_bytes = 1092;
-constexpr size_t c2_replay_frames = 19;
-
-bytes c1() { return read_file(f_reconnect + "fpm-c1.bin"); }
-bytes c2_replay() {
-    auto b = read_file(f_reconnect + "fpm-c2.bin");
-    b.resize(std::min(b.size(), c2_replay_bytes));
-    return b;
-}
-
-rib::route_key key(const char* prefix, rib::table_id table = rib::main_table) {
-    rib::route_key k;
-    k.table = table;
-    k.dst = *rib::parse_prefix(prefix);
-    return k;
-}
-
-// A blocking BSD-socket client: nothing shared with the code under test.
-class client {
-public:
-    client(const std::string& addr, uint16_t port) {
-        sockaddr_storage ss{};
-        socklen_t len = 0;
-        if (addr.find(':') != std::string::npos) {
-            auto* s6 = reinterpret_cast<sockaddr_in6*>(&ss);
-            s6->sin6_family = AF_INET6;
-            s6->sin6_port = htons(port);
-            ::inet_pton(AF_INET6, addr.c_str(), &s6->sin6_addr);
-            len = sizeof(sockaddr_in6);
-        } else {
-            auto* s4 = reinterpret_cast<sockaddr_in*>(&ss);
-            s4->sin_family = AF_INET;
-            s4->sin_port = htons(port);
-            ::inet_pton(AF_INET, addr.c_str(), &s4->sin_addr);
-            len = sizeof(sockaddr_in);
-        }
-        _fd = ::socket(ss.ss_family, SOCK_STREAM, 0);
-        const int one = 1;  // small chunks leave as small segments
-        ::setsockopt(_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-        connected = ::connect(_fd, reinterpret_cast<sockaddr*>(&ss), len) == 0;
-    }
-    ~client() { close(); }
-    client(const client&) = delete;
-    client& operator=(const client&) = delete;
-
-    void close() {
-        if (_fd >= 0)
-            ::close(_fd);
-        _fd = -1;
-    }
-
-    bool send(std::span<const uint8_t> b) {
-        while (!b.empty()) {
-            const ssize_t n = ::send(_fd, b.data(), b.size(), MSG_NOSIGNAL);
-            if (n <= 0)
-                return false;
-            b = b.subspan(static_cast<size_t>(n));
-        }
-        return true;
-    }
-
-    // Random chunks of 1..max_chunk bytes, with the occasional pause so the server reads
-    // mid-header and mid-frame, not just whole coalesced writes.
-    bool send_chunked(std::span<const uint8_t> b, std::mt19937& rng, size_t max_chunk = 97) {
-        std::uniform_int_distribution<size_t> size(1, max_chunk);
-        std::uniform_int_distribution<int> pause(0, 3);
-        while (!b.empty()) {
-            const size_t n = std::min(size(rng), b.size());
-            if (!send(b.first(n)))
-                return false;
-            b = b.subspan(n);
-            if (pause(rng) == 0)
-                std::this_thread::sleep_for(200us);
-        }
-        return true;
-    }
-
-    // True once the server closed the connection (EOF or reset) within `timeout`.
-    bool closed_by_peer(std::chrono::milliseconds timeout = 10s) {
-        const auto until = std::chrono::steady_clock::now() + timeout;
-        while (std::chrono::steady_clock::now() < until) {
-            pollfd p{_fd, POLLIN, 0};
-            if (::poll(&p, 1, 50) > 0) {
-                uint8_t b[256];
-                const ssize_t n = ::recv(_fd, b, sizeof b, 0);
-                if (n <= 0)
-                    return true;
-            }
-        }
-        return false;
-    }
-
-    bool connected = false;
-
-private:
-    int _fd = -1;
-};
-
-// The listener with its io_context running on a thread of its own.
-class harness {
-public:
-    explicit harness(listener_options o) {
-        o.port = 0;
-        if (o.address.empty())
-            o.address = "127.0.0.1";
-        _l = std::make_unique<listener>(_io, o, _rib, _stats, _session,
-                                        listener_hooks{[this](std::span<const update> b) {
-                                                           ++batches;
-                                                           updates += b.size();
-                                                       },
-                                                       [this](size_t) { ++sweep_hooks; },
-                                                       [](rib::table_id t) { return t == vrf_table; }});
-        std::string err;
-        started = _l->start(err);
-        EXPECT_TRUE(started) << err;
-        _thread = std::thread([this] { _io.run(); });
-    }
-    ~harness() {
-        _l->stop();
-        _thread.join();  // run() returns once stop() closed everything
-        _l.reset();
-    }
-
-    uint16_t port() const { return _l->port(); }
-    void stop() { _l->stop(); }
-
-    // Runs f on the io thread and returns its result.
-    template <typename F>
-    auto on_io(F f) {
-        std::packaged_task<decltype(f())()> task(std::move(f));
-        auto fut = task.get_future();
-        boost::asio::post(_io, [&task] { task(); });
-        return fut.get();
-    }
-
-    // Polls `pred` (run on the io thread) until it holds; false after 10 s.
-    template <typename F>
-    bool eventually(F pred) {
-        const auto until = std::chrono::steady_clock::now() + 10s;
-        while (std::chrono::steady_clock::now() < until) {
-            if (on_io(pred))
-                return true;
-            std::this_thread::sleep_for(2ms);
-        }
-        return false;
-    }
-
-    session_info session() { return on_io([this] { return _session; }); }
-    bool has_route(const char* prefix) {
-        return on_io([&] { return _rib.find_route(key(prefix)) != nullptr; });
-    }
-    bool has_nexthop(uint32_t id) {
-        return on_io([&] { return _rib.find_nexthop(id) != nullptr; });
-    }
-    uint64_t frames() { return on_io([this] { return _stats.frames; }); }
-    bool wait_frames(uint64_t n) {
-        return eventually([this, n] { return _stats.frames >= n; });
-    }
-    bool wait_connected(bool c) {
-        return eventually([this, c] { return _session.connected == c; });
-    }
-
-    bool started = false;
-    // A table zebra replays besides main (a VRF's), for the selective sweep.
-    static constexpr rib::table_id vrf_table = 10;
-    // Written by the hooks on the io thread; read in the test through on_io.
-    size_t batches = 0, updates = 0, sweep_hooks = 0;
-
-    rib::rib _rib;
-    ingest_stats _stats;
-    session_info _session;
-
-private:
-    boost::asio::io_context _io;
-    std::unique_ptr<listener> _l;
-    std::thread _thread;
-};
-
-listener_options no_sweep_for_a_while() {
-    listener_options o;
-    o.resync_quiet = 60s;
-    o.resync_max = 120s;
-    return o;
-}
-
-// The same stream decoded in one go, without sockets: what the listener's RIB must equal.
-void reference_rib(const bytes& stream, rib::rib& rib) {
-    ingest_stats stats;
-    decode_ctx ctx(stats);
-    framer f;
-    f.feed(stream);
-    std::vector<update> batch;
-    while (auto frame = f.next()) {
-        batch.clear();
-        decode_frame(*frame, ctx, batch);
-        apply_batch(batch, rib);
-    }
-}
 
 TEST(Listener, CaptureInRandomChunksBuildsTheSameRib) {
     harness h(no_sweep_for_a_while());
@@ -294,21 +63,27 @@ TEST(Listener, EveryChunkSizeFromOneByte) {
     EXPECT_TRUE(h.on_io([&] { return h._rib.routes() == expected.routes(); }));
 }
 
-TEST(Listener, SecondConnectionIsRefusedAndCounted) {
-    harness h(no_sweep_for_a_while());
+TEST(Listener, SecondConnectionOfAnotherUserIsRefusedWhileTheFirstTalks) {
+    if (::geteuid() != 0)
+        GTEST_SKIP() << "needs root (a socket of another user)";
+    listener_options o = no_sweep_for_a_while();
+    o.admission.uids = {0, harness::other_user};
+    harness h(o);
     client first("127.0.0.1", h.port());
     ASSERT_TRUE(first.connected);
-    ASSERT_TRUE(h.wait_connected(true));
+    std::mt19937 rng(1);
+    const auto stream = c1();
+    ASSERT_TRUE(first.send(std::span(stream).first(44)));  // one frame: it talks
+    ASSERT_TRUE(h.wait_frames(1));
     const std::string first_peer = h.session().peer;
 
-    client second("127.0.0.1", h.port());
+    client second("127.0.0.1", h.port(), harness::other_user);
     ASSERT_TRUE(second.connected);  // the kernel completes the handshake; srv6d closes it at once
     EXPECT_TRUE(second.closed_by_peer());
     EXPECT_TRUE(h.eventually([&] { return h._session.refused == 1; }));
 
     // The first connection is untouched and still feeds the RIB.
-    std::mt19937 rng(1);
-    ASSERT_TRUE(first.send_chunked(c1(), rng));
+    ASSERT_TRUE(first.send_chunked(std::span(stream).subspan(44), rng));
     ASSERT_TRUE(h.wait_frames(c1_frames));
     EXPECT_TRUE(h.has_route("192.0.2.0/24"));
     const auto s = h.session();
@@ -496,6 +271,85 @@ TEST(ListenerSweepScope, RestartedZebraSweepsEveryTableButUnreplayedKernelRoutes
     EXPECT_EQ(s.last_sweep_kept, 1u);
 }
 
+// --- the kernel check (fpm.kernel-check): a kept route of an unreplayed table must be in the
+// kernel zebra programs (here the hook stands for this namespace's kernel).
+
+using kernel_hook = std::function<std::optional<std::vector<rib::route_key>>(const std::vector<rib::table_id>&)>;
+
+// The kernel's routes: `keys`; the tables asked for go to `asked` (nullptr: not kept).
+kernel_hook kernel_with(std::vector<rib::route_key> keys, std::vector<rib::table_id>* asked = nullptr) {
+    return [keys, asked](const std::vector<rib::table_id>& tables) -> std::optional<std::vector<rib::route_key>> {
+        if (asked)
+            *asked = tables;
+        std::vector<rib::route_key> out;
+        for (const auto& k : keys)
+            if (std::find(tables.begin(), tables.end(), k.table) != tables.end())
+                out.push_back(k);
+        return out;
+    };
+}
+
+// A corrupted stream of the same zebra wrote 198.51.100.0/24 into table 100 (a flipped
+// rtm_table byte): zebra never replays table 100, so only the kernel check can clear it.
+TEST(ListenerKernelCheck, SameZebraSweepsUnreplayedRoutesTheKernelLacks) {
+    std::vector<rib::table_id> asked;
+    harness h(quick_sweep(), kernel_with({key("192.0.2.0/24", 100)}, &asked));
+    {
+        client c("127.0.0.1", h.port());
+        ASSERT_TRUE(c.send(nl::cat({first_state(zebra_a), route_frame(zebra_a, "198.51.100.0", 24, 100)})));
+        ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == 1; }));
+    }
+    ASSERT_TRUE(h.wait_connected(false));
+    EXPECT_TRUE(has(h, "198.51.100.0/24", 100));  // the first sweep is full: nothing stale yet
+    client c("127.0.0.1", h.port());
+    ASSERT_TRUE(c.send(first_state(zebra_a)));
+    ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == 2; }));
+    EXPECT_TRUE(has(h, "192.0.2.0/24", 100));      // re-sent: fresh
+    EXPECT_FALSE(has(h, "198.51.100.0/24", 100));  // stale, unreplayed table, not in the kernel
+    const auto s = h.session();
+    EXPECT_EQ(s.last_sweep_scope, sweep_scope::replayed_tables);
+    EXPECT_EQ(s.last_sweep_not_in_kernel, 1u);
+    EXPECT_EQ(asked, std::vector<rib::table_id>{100});  // main and the VRF's table are replayed
+}
+
+// After each zebra restart the kernel routes of unreplayed tables are kept, but only those the
+// kernel still has: across restarts they cannot pile up.
+TEST(ListenerKernelCheck, RestartsKeepOnlyKernelRoutesTheKernelHas) {
+    harness h(quick_sweep(), kernel_with({key("198.51.100.0/24", 200)}));
+    const uint32_t zebras[] = {zebra_a, zebra_b, zebra_a + 1, zebra_b + 1};
+    for (size_t i = 0; i < std::size(zebras); ++i) {
+        client c("127.0.0.1", h.port());
+        // Each zebra relays the kernel route the kernel has, and one of its own a moment
+        // before it went away (deleted from the kernel since).
+        const std::string gone = fmt::format("203.0.{}.0", 100 + i);
+        ASSERT_TRUE(c.send(nl::cat({route_frame(zebras[i], "10.1.0.0", 24, 254),
+                                    route_frame(zebras[i], "198.51.100.0", 24, 200, 2),
+                                    route_frame(zebras[i], gone.c_str(), 24, 200, 2)})));
+        ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == i + 1; }));
+        c.close();
+        ASSERT_TRUE(h.wait_connected(false));
+    }
+    // The last connection's own routes, and the kernel's: nothing of the earlier zebras.
+    EXPECT_EQ(h.on_io([&] { return h._rib.routes().size(); }), 3u);
+    EXPECT_TRUE(has(h, "198.51.100.0/24", 200));
+    EXPECT_TRUE(has(h, "203.0.103.0/24", 200));
+    EXPECT_FALSE(has(h, "203.0.102.0/24", 200));
+    const auto s = h.session();
+    EXPECT_EQ(s.last_sweep_scope, sweep_scope::restarted);
+    EXPECT_EQ(s.last_sweep_not_in_kernel, 1u);
+}
+
+// The kernel cannot be read: the stale routes of unreplayed tables are kept unchecked.
+TEST(ListenerKernelCheck, AnUnreadableKernelKeepsAsBefore) {
+    harness h(quick_sweep(), [](const std::vector<rib::table_id>&) { return std::nullopt; });
+    connect_and_sweep(h, zebra_a, 1);
+    client c("127.0.0.1", h.port());
+    ASSERT_TRUE(c.send(route_frame(zebra_a, "10.1.0.0", 24, 254)));
+    ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == 2; }));
+    EXPECT_TRUE(has(h, "192.0.2.0/24", 100));
+    EXPECT_EQ(h.session().last_sweep_not_in_kernel, 0u);
+}
+
 // NHG mode: RTM_NEWNEXTHOP singleton `id` via `gw` on `oif`, and a route over object `nh`.
 bytes nh_frame(uint32_t pid, uint32_t id, const char* gw, uint32_t oif) {
     return nl::frame(nl::nlmsg(104,
@@ -659,10 +513,10 @@ TEST(ListenerSweepScope, AnotherZebraInBetweenMakesTheNextSweepNonSelective) {
 TEST(ListenerSweepScope, UnknownPidSweepsEverything) {
     harness h(quick_sweep());
     connect_and_sweep(h, zebra_a, 1);
-    // A connection without a single netlink message (a protobuf stream; here an empty netlink
-    // frame) gives no port id: nothing proves it is the same zebra.
+    // A connection without a single netlink message (a protobuf stream; here a protobuf frame
+    // that does not parse) gives no port id: nothing proves it is the same zebra.
     client c("127.0.0.1", h.port());
-    ASSERT_TRUE(c.send(nl::frame({})));
+    ASSERT_TRUE(c.send(nl::frame({0xff}, 2)));
     ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == 2; }));
     EXPECT_FALSE(has(h, "192.0.2.0/24", 100));
     const auto s = h.session();

@@ -684,11 +684,16 @@ TEST(Frame, UnalignedLastMessageNeedsNoPadding) {
     EXPECT_EQ(only_route(d).nh_id, 5u);
 }
 
-TEST(Frame, EmptyNetlinkFrame) {
-    auto d = decode_frames({hex("01010004")});
-    EXPECT_EQ(d.all_reasons(), 0u);
-    EXPECT_EQ(d.stats.netlink_frames, 1u);
+TEST(Frame, HeaderOnlyFramesAreCounted) {
+    // Well framed but empty: zebra never sends one; counted, not silently passed over.
+    auto d = decode_frames({hex("01010004"), hex("01020004")});
+    EXPECT_EQ(d.count(reason::frame_empty), 2u);
+    EXPECT_EQ(d.all_reasons(), 2u);
+    EXPECT_EQ(d.stats.frames, 2u);
+    EXPECT_EQ(d.stats.bytes, 8u);
+    EXPECT_EQ(d.stats.netlink_frames, 0u);
     EXPECT_EQ(d.stats.messages, 0u);
+    EXPECT_TRUE(d.out.empty());
 }
 
 TEST(Frame, BadHeadersGivenDirectly) {
@@ -703,7 +708,7 @@ TEST(Frame, BadHeadersGivenDirectly) {
 }
 
 TEST(Frame, ProtobufFramesAreCountedAndHandedOn) {
-    auto d = decode_frames({frame({}, 2)});
+    auto d = decode_frames({frame({0x08, 0x01}, 2)});
     EXPECT_EQ(d.stats.protobuf_frames, 1u);
     EXPECT_EQ(d.stats.netlink_frames, 0u);
 }

@@ -4,18 +4,24 @@
 
 #include <gtest/gtest.h>
 
+#include <grp.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <future>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/post.hpp>
@@ -338,19 +344,117 @@ TEST_F(ServerTest, IdleConnectionIsClosed) {
     EXPECT_TRUE(c.closed_by_peer());
 }
 
-TEST_F(ServerTest, ConnectionsBeyondTheLimitAreClosed) {
+// The case: forty idle connections, then srv6ctl. The idle ones make room.
+TEST_F(ServerTest, IdleConnectionsMakeRoomForANewClient) {
     server_options opt;
-    opt.max_connections = 1;
+    opt.max_connections = 4;
     start(opt);
-    raw_conn a(path);
-    a.write(frame(show_routes(1)));
-    ASSERT_TRUE(a.read_response());  // a is accepted and counted
-    raw_conn b(path);
-    EXPECT_TRUE(b.closed_by_peer());
-    a.write(frame(show_routes(2)));
-    const auto r = a.read_response();
+    std::vector<std::unique_ptr<raw_conn>> idle;
+    for (int i = 0; i < 40; ++i)
+        idle.push_back(std::make_unique<raw_conn>(path));
+    client c(path);
+    ASSERT_TRUE(c.connect()) << c.error();
+    const auto r = c.call(show_routes(5));
+    ASSERT_TRUE(r) << c.error();
+    EXPECT_EQ(r->routes().tables(0).table(), 5u);
+    // The oldest idle ones went first; never more than the bound at once.
+    EXPECT_TRUE(idle.front()->closed_by_peer());
+    std::promise<std::pair<size_t, size_t>> counts;
+    boost::asio::post(io, [&] { counts.set_value({srv->connections(), srv->evicted()}); });
+    const auto [open, evicted] = counts.get_future().get();
+    EXPECT_LE(open, 4u);
+    EXPECT_GE(evicted, 37u);
+}
+
+TEST_F(ServerTest, AConnectionInARequestGoesAfterTheIdleOnes) {
+    server_options opt;
+    opt.max_connections = 2;
+    start(opt);
+    raw_conn busy(path);
+    const std::string wire = frame(show_routes(7));
+    busy.write(std::string_view(wire).substr(0, 3));  // a request begun
+    std::this_thread::sleep_for(20ms);
+    raw_conn idle(path);  // newer, but idle
+    std::this_thread::sleep_for(20ms);
+    raw_conn newcomer(path);  // room is made: the idle one goes
+    EXPECT_TRUE(idle.closed_by_peer());
+    busy.write(std::string_view(wire).substr(3));
+    const auto r = busy.read_response();
     ASSERT_TRUE(r);
-    EXPECT_EQ(r->routes().tables(0).table(), 2u);
+    EXPECT_EQ(r->routes().tables(0).table(), 7u);
+    newcomer.write(frame(show_routes(8)));
+    const auto r2 = newcomer.read_response();
+    ASSERT_TRUE(r2);
+    EXPECT_EQ(r2->routes().tables(0).table(), 8u);
+}
+
+// The socket's group, and the directory srv6d creates for it: root's, the group may enter.
+TEST_F(ServerTest, GroupOfTheSocketAndItsDirectory) {
+    if (::geteuid() != 0)
+        GTEST_SKIP() << "needs root (chown to another group)";
+    server_options opt;
+    opt.group = "1";  // a gid: "daemon" on Debian, whatever its name
+    start(opt);
+    struct stat st {};
+    ASSERT_EQ(::stat(path.c_str(), &st), 0);
+    EXPECT_EQ(st.st_gid, 1u);
+    EXPECT_EQ(st.st_mode & 07777, 0660u);
+    ASSERT_EQ(::stat((dir + "/run").c_str(), &st), 0);
+    EXPECT_EQ(st.st_gid, 1u);
+    EXPECT_EQ(st.st_mode & 07777, 0750u);
+}
+
+TEST_F(ServerTest, UnknownGroupKeepsTheDaemonsOwn) {
+    server_options opt;
+    opt.group = "no-such-group-srv6d";
+    start(opt);
+    struct stat st {};
+    ASSERT_EQ(::stat(path.c_str(), &st), 0);
+    EXPECT_EQ(st.st_gid, ::getegid());
+    EXPECT_EQ(st.st_mode & 07777, 0660u);
+    ASSERT_EQ(::stat((dir + "/run").c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 07777, 0700u);  // nobody else may look in
+}
+
+// An operator who is not root: a process of uid 65534, in the socket's group or not, asks
+// "show routes" as srv6ctl would. Exit status: 0 answered, 1 connect refused with EACCES, 2 no
+// answer, 3 could not become that user, 4 another connect error. A forked child, so only
+// async-signal-safe calls (the request is encoded before the fork).
+int ask_as(uid_t uid, const gid_t* groups, size_t ngroups, const std::string& path, const std::string& wire) {
+    sockaddr_un sa{};
+    sa.sun_family = AF_UNIX;
+    std::strncpy(sa.sun_path, path.c_str(), sizeof sa.sun_path - 1);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        if (::setgroups(ngroups, groups) != 0 || ::setresgid(uid, uid, uid) != 0 || ::setresuid(uid, uid, uid) != 0)
+            ::_exit(3);
+        const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+        if (::connect(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0)
+            ::_exit(errno == EACCES ? 1 : 4);
+        if (::send(fd, wire.data(), wire.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(wire.size()))
+            ::_exit(2);
+        pollfd p{fd, POLLIN, 0};
+        char b[64];
+        ::_exit(::poll(&p, 1, 5000) > 0 && ::recv(fd, b, sizeof b, 0) > 0 ? 0 : 2);
+    }
+    int st = 0;
+    if (pid < 0 || ::waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+        return -1;
+    return WEXITSTATUS(st);
+}
+
+TEST_F(ServerTest, AGroupMemberMayAskAndANonMemberMayNot) {
+    if (::geteuid() != 0)
+        GTEST_SKIP() << "needs root (to run processes as another user)";
+    ASSERT_EQ(::chmod(dir.c_str(), 0755), 0);  // mkdtemp's 0700 would stop everyone but root
+    server_options opt;
+    opt.group = "1";
+    start(opt);
+    const std::string wire = frame(show_routes(3));
+    const gid_t member[] = {1};
+    EXPECT_EQ(ask_as(65534, member, 1, path, wire), 0) << "a member of the socket's group was not answered";
+    EXPECT_EQ(ask_as(65534, nullptr, 0, path, wire), 1) << "a non-member reached the socket";
+    EXPECT_EQ(calls.load(), 1);
 }
 
 }  // namespace

@@ -248,12 +248,20 @@ TEST_F(TextTest, Fpm) {
     st.msg_types[0x8001] = 2;
     st.reasons[static_cast<size_t>(fpm::reason::ignored_attr)] = 5;
     st.reasons[static_cast<size_t>(fpm::reason::attr_truncated)] = 1;
+    st.bytes_received = 1100;
+    st.bytes_discarded = 60;
     fpm::session_info si;
     si.listen = "127.0.0.1:2620";
     si.connected = true;
     si.peer = "127.0.0.1:40612";
+    si.peer_identity = "uid 103 (frr)";
+    si.talking = true;
     si.connected_since = std::chrono::system_clock::from_time_t(1767322800);
+    si.last_frame_at = si.connected_since + std::chrono::seconds(90000);
     si.connections = 2;
+    si.takeovers = 1;
+    si.denied_user = 3;
+    si.last_denied = "127.0.0.1:5555: uid 65534 (nobody) is not in fpm.allow-user";
     si.disconnects = 1;
     si.last_disconnect_reason = "peer closed the connection";
     si.sweeps = 1;
@@ -261,14 +269,18 @@ TEST_F(TextTest, Fpm) {
     const auto s = render_fpm(si, st, rib, si.connected_since + std::chrono::seconds(90061));
     EXPECT_EQ(format_fpm(s),
               "FPM listener 127.0.0.1:2620\n"
-              "  State: connected to 127.0.0.1:40612 since 2026-01-02T03:00:00Z (1d01h01m)\n"
-              "  Connections: 2 accepted, 0 refused, 1 disconnects, 0 framing resets\n"
+              "  State: connected to 127.0.0.1:40612 (uid 103 (frr)) since 2026-01-02T03:00:00Z (1d01h01m)\n"
+              "  Last valid frame: 00:01:01 ago\n"
+              "  Connections: 2 admitted (1 took over), 0 refused (another active), 0 closed without a first "
+              "frame, 1 disconnects, 0 framing resets\n"
+              "  Not admitted: 3 local (fpm.allow-user), 0 remote (fpm.allow-address), 0 owner unknown\n"
+              "  Last not admitted: 127.0.0.1:5555: uid 65534 (nobody) is not in fpm.allow-user\n"
               "  Last disconnect: peer closed the connection\n"
               "  Resync: done, 1 sweeps, last removed 3\n"
               "\n"
               "Ingest:\n"
               "  Frames:   10 (netlink 10, protobuf 0)\n"
-              "  Bytes:    1000\n"
+              "  Bytes:    1100 received: 1000 in frames, 60 discarded (lost framing, incomplete frames)\n"
               "  Messages: 12\n"
               "  Updates:  11\n"
               "\n"
@@ -289,7 +301,8 @@ TEST_F(TextTest, Fpm) {
               "  Nexthop objects: 4, PIC contexts: 0, SID lists: 0\n"
               "  Route updates: 10 upserts, 10 changes, 0 deletes, 0 deletes of unknown routes\n"
               "  Nexthop updates: 4 upserts, 4 changes, 0 deletes, 0 deletes of unknown ids\n"
-              "  Resyncs: 0, swept: 0 routes, 0 nexthops, 0 other\n");
+              "  Resyncs: 0, swept: 0 routes, 0 nexthops, 0 other\n"
+              "  Limits: routes 4000000, per table 2000000, nexthop entries 11 of 1000000\n");
 }
 
 TEST_F(TextTest, FpmListeningWithResyncPending) {
