@@ -149,7 +149,7 @@ try:
     check(r.returncode == 0 and r.stdout.strip() == "log level: debug (was info)", f"set log-level debug ({r.stdout.strip()}{r.stderr.strip()})")
     r = ctl("set", "log-level", "warn", "json")
     doc = json.loads(r.stdout) if r.returncode == 0 else {}
-    check(doc == {"level": "warn", "previous": "debug"}, f"set log-level warn json ({r.stdout.strip()})")
+    check(doc == {"schema_version": 2, "level": "warn", "previous": "debug"}, f"set log-level warn json ({r.stdout.strip()})")
     r = ctl("set", "log-level", "loud")
     check(r.returncode == 2, "set log-level with an unknown level is refused by srv6ctl")
 
