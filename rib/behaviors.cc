@@ -98,11 +98,11 @@ std::optional<behavior> behavior_from_name(std::string_view name) {
     return std::nullopt;
 }
 
-std::string_view behavior_display_name(behavior b, uint32_t flavors) {
+std::string_view behavior_display_name(behavior b, uint32_t flavor_bits) {
     const auto* info = find_behavior(b);
     if (!info)
         return "unknown";
-    return (flavors & flavor::next_csid) && !info->csid_name.empty() ? info->csid_name : info->name;
+    return (flavor_bits & flavor::next_csid) && !info->csid_name.empty() ? info->csid_name : info->name;
 }
 
 std::string_view flavor_name(uint32_t bit) {

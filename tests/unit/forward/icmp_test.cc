@@ -78,7 +78,7 @@ TEST(icmp, headers_equal_the_kernels_byte_for_byte) {
             icmp::build4(msg.data(), q, src, k.type, k.code, k.rest, id);
         } else {
             const uint8_t* src = want.data() + 8;  // fd01::1, the router's address towards h1
-            const uint32_t label = static_cast<uint32_t>(want[1] & 0xf) << 16 | want[2] << 8 | want[3];
+            const uint32_t label = static_cast<uint32_t>(want[1] & 0xf) << 16 | static_cast<uint32_t>(want[2]) << 8 | want[3];
             EXPECT_TRUE(icmp::may_answer6(off.data(), static_cast<uint32_t>(off.size()), k.type == icmp::v6::packet_too_big));
             icmp::build6(msg.data(), q, src, k.type, k.code, k.rest, label);
         }

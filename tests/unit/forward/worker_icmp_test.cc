@@ -33,7 +33,6 @@ const mac_addr mac_ce_port{{0x02, 0, 0, 0, 0x11, 0x01}};
 const mac_addr mac_core_port{{0x02, 0, 0, 0, 0x12, 0x01}};
 const mac_addr mac_ce1{{0x02, 0, 0, 0, 0xce, 0x01}};  // 10.1.0.2 / fd01::2 behind port ce
 const mac_addr mac_p{{0x02, 0, 0, 0, 0x0b, 0x02}};    // fc00:12::2 behind port core
-const mac_addr mac_remote{{0x02, 0, 0, 0, 0xee, 0xee}};
 constexpr uint16_t t_ipv4 = 0x0800, t_ipv6 = 0x86dd;
 
 bytes eth(const mac_addr& dst, const mac_addr& src, uint16_t type, const bytes& l3) {
