@@ -203,6 +203,10 @@ cnt() { # cnt PORT|SID FIELD: one counter of srv6ctl show counters
 	srv6ctl show counters --json | jq -r --arg n "$1" \
 		'([.ports[]? | select(.name == $n) | .'"$2"'] + [.sids[]? | select(.prefix == ($n + "/128")) | .'"$2"'] + ["0"])[0] | tonumber'
 }
+routed_tx() { # routed_tx PORT: what PORT sent that srv6d routed (tx minus injected), one snapshot
+	srv6ctl show counters --json | jq -r --arg n "$1" \
+		'([.ports[]? | select(.name == $n) | ((.txPackets // 0 | tonumber) - (.injected // 0 | tonumber))] + [0])[0]'
+}
 drops() { # drops REASON: srv6d's drop counter for REASON
 	srv6ctl show counters --json | jq -r --arg r "$1" '([.drops[]? | select(.reason == $r) | .packets] + ["0"])[0] | tonumber'
 }
