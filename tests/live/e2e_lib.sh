@@ -207,9 +207,6 @@ routed_tx() { # routed_tx PORT: what PORT sent that srv6d routed (tx minus injec
 	srv6ctl show counters --json | jq -r --arg n "$1" \
 		'([.ports[]? | select(.name == $n) | ((.txPackets // 0 | tonumber) - (.injected // 0 | tonumber))] + [0])[0]'
 }
-drops() { # drops REASON: srv6d's drop counter for REASON
-	srv6ctl show counters --json | jq -r --arg r "$1" '([.drops[]? | select(.reason == $r) | .packets] + ["0"])[0] | tonumber'
-}
 
 # ---- traffic ----------------------------------------------------------------------------------
 # warm CMD...: retry (15 s) until it succeeds. The first packets towards a CE whose address

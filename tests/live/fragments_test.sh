@@ -66,12 +66,7 @@ port = p0 net_af_xdp0,iface=d0 tap=pe0
 port = p1 net_af_packet1,iface=d1 tap=pe1
 port = p2 net_af_packet2,iface=d2 tap=pe2
 EOF
-ip netns exec "$DUT" "$SRV6D" -c "$LIVE_WORK/srv6d.conf" >"$LIVE_WORK/srv6d.log" 2>&1 &
-SRV6D_PID=$!
-echo "$SRV6D_PID" >"$LIVE_WORK/srv6d.pid"
-LIVE_PIDS+=("$SRV6D_PID")
-wait_until 20 "srv6d up with its TAPs" eval "[ -S $SRV6D_SOCK ] && ip -n $DUT link show pe2 >/dev/null" ||
-	{ tail -30 "$LIVE_WORK/srv6d.log" >&2; live_die "srv6d did not come up"; }
+srv6d_dataplane_start "$DUT" pe2
 for i in 0 1 2; do
 	ip -n "$DUT" link set "pe$i" up
 	addr "$DUT" "pe$i" "10.0.$i.1/24"
@@ -84,9 +79,6 @@ ping4() { ip netns exec "$1" "$LIVE_PY" "$LIVE_HOME/icmp_ping.py" -c 1 -W 1 "$2"
 check "host1 reaches R's 10.9.0.5 through srv6d" wait_until 20 "host1 -> 10.9.0.5" ping4 "$H1" 10.9.0.5
 check "host2 reaches R's 10.9.0.5 through srv6d" wait_until 20 "host2 -> 10.9.0.5" ping4 "$H2" 10.9.0.5
 
-drops() {
-	srv6ctl show counters --json | jq -r --arg r "$1" '([.drops[]? | select(.reason == $r) | .packets] + [0])[0] | tonumber'
-}
 rx_of() { srv6ctl show counters --json | jq -r --arg p "$1" '.ports[] | select(.name == $p) | .rxPackets | tonumber'; }
 send20() { # send20 NS: how many of 20 3000-byte datagrams R received whole
 	ip netns exec "$R" "$LIVE_PY" "$LIVE_HOME/icmp_tool.py" udp-count 6000 3000 3 >"$LIVE_WORK/udp.out" &

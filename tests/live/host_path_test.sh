@@ -77,12 +77,7 @@ port = p1 net_af_packet1,iface=d1 tap=pe1
 punt-rate = 500
 punt-burst = 50
 EOF
-ip netns exec "$DUT" "$SRV6D" -c "$LIVE_WORK/srv6d.conf" >"$LIVE_WORK/srv6d.log" 2>&1 &
-SRV6D_PID=$!
-echo "$SRV6D_PID" >"$LIVE_WORK/srv6d.pid"
-LIVE_PIDS+=("$SRV6D_PID")
-wait_until 20 "srv6d up with its TAPs" eval "[ -S $SRV6D_SOCK ] && ip -n $DUT link show pe1 >/dev/null" ||
-	{ tail -30 "$LIVE_WORK/srv6d.log" >&2; live_die "srv6d did not come up"; }
+srv6d_dataplane_start "$DUT" pe1
 # The operator's part (or frr.conf's `interface pe0` / `ip address`): addresses on the mirrors.
 for t in pe0 pe1; do ip -n "$DUT" link set "$t" up; done
 addr "$DUT" pe0 10.0.0.1/24

@@ -243,6 +243,23 @@ stub_if() {
 
 addr() { ip -n "$1" addr add "$3" dev "$2" nodad 2>/dev/null || ip -n "$1" addr add "$3" dev "$2"; }
 
+# srv6d_dataplane_start NS LAST_TAP: srv6d in NS with the dataplane, from $LIVE_WORK/srv6d.conf
+# (written by the test, mgmt socket $SRV6D_SOCK); waits for the socket and the TAP mirror
+# LAST_TAP (the last port's, so every mirror exists).
+srv6d_dataplane_start() {
+	local ns="$1" tap="$2"
+	ip netns exec "$ns" "$SRV6D" -c "$LIVE_WORK/srv6d.conf" >"$LIVE_WORK/srv6d.log" 2>&1 &
+	SRV6D_PID=$!
+	echo "$SRV6D_PID" >"$LIVE_WORK/srv6d.pid"
+	LIVE_PIDS+=("$SRV6D_PID")
+	wait_until 20 "srv6d up with its TAPs" eval "[ -S $SRV6D_SOCK ] && ip -n $ns link show $tap >/dev/null" ||
+		{ tail -30 "$LIVE_WORK/srv6d.log" >&2; live_die "srv6d did not come up"; }
+}
+
+drops() { # drops REASON: srv6d's drop counter for REASON
+	srv6ctl show counters --json | jq -r --arg r "$1" '([.drops[]? | select(.reason == $r) | .packets] + ["0"])[0] | tonumber'
+}
+
 # ---- FRR -------------------------------------------------------------------------------------
 
 # frr_start NS DAEMON CONF [ARGS...]: start one daemon in NS with pathspace NS.

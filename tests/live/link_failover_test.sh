@@ -72,12 +72,7 @@ port = p0 net_af_packet0,iface=d0 tap=pe0
 port = p1 net_af_packet1,iface=d1 tap=pe1
 port = p2 net_af_packet2,iface=d2 tap=pe2
 EOF
-ip netns exec "$DUT" "$SRV6D" -c "$LIVE_WORK/srv6d.conf" >"$LIVE_WORK/srv6d.log" 2>&1 &
-SRV6D_PID=$!
-echo "$SRV6D_PID" >"$LIVE_WORK/srv6d.pid"
-LIVE_PIDS+=("$SRV6D_PID")
-wait_until 20 "srv6d up with its TAPs" eval "[ -S $SRV6D_SOCK ] && ip -n $DUT link show pe2 >/dev/null" ||
-	{ tail -30 "$LIVE_WORK/srv6d.log" >&2; live_die "srv6d did not come up"; }
+srv6d_dataplane_start "$DUT" pe2
 for t in pe0 pe1 pe2; do ip -n "$DUT" link set "$t" up; done
 addr "$DUT" pe0 10.0.0.1/24
 addr "$DUT" pe1 10.0.1.1/24
