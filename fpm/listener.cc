@@ -66,17 +66,6 @@ tcp_end to_end(const tcp::endpoint& ep) {
     return e;
 }
 
-template <typename... Args>
-void log_limited(util::rate_limit& limit, util::level lvl, fmt::format_string<Args...> f, Args&&... args) {
-    uint64_t held = 0;
-    if (lvl > util::current_level() || !limit.allow(held))
-        return;
-    std::string msg = fmt::format(f, std::forward<Args>(args)...);
-    if (held)
-        msg += fmt::format(" [{} more since last report]", held);
-    util::write(lvl, msg);
-}
-
 }  // namespace
 
 std::string endpoint_text(const tcp::endpoint& ep) {

@@ -69,17 +69,6 @@ std::system_error path_error(const boost::system::error_code& ec, const std::str
     return path_error(std::error_code(ec.value(), std::system_category()), what, path);
 }
 
-template <typename... Args>
-void log_limited(util::rate_limit& limit, util::level lvl, fmt::format_string<Args...> f, Args&&... args) {
-    uint64_t held = 0;
-    if (lvl > util::current_level() || !limit.allow(held))
-        return;
-    std::string msg = fmt::format(f, std::forward<Args>(args)...);
-    if (held)
-        msg += fmt::format(" [{} more since last report]", held);
-    util::write(lvl, msg);
-}
-
 pb::Response error_response(std::string text) {
     pb::Response r;
     r.set_error(std::move(text));

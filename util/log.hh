@@ -98,4 +98,16 @@ private:
     uint64_t _held = 0;
 };
 
+// log() through `limit`: one line per interval, the next one saying how many were held back.
+template <typename... Args>
+void log_limited(rate_limit& limit, level lvl, fmt::format_string<Args...> f, Args&&... args) {
+    uint64_t held = 0;
+    if (lvl > current_level() || !limit.allow(held))
+        return;
+    std::string msg = fmt::format(f, std::forward<Args>(args)...);
+    if (held)
+        msg += fmt::format(" [{} more since last report]", held);
+    write(lvl, msg);
+}
+
 }  // namespace util
