@@ -107,8 +107,9 @@ summary_add() { SUMMARY+=("$(printf '%-24s %-20s %-10s %s' "$1" "$LOSTS" "$WINDO
 # srv6d_log_time PATTERN: epoch time of the last srv6d.log line matching PATTERN (its clock).
 srv6d_log_time() {
 	local t
-	t="$(grep -E "$1" "$LIVE_WORK/srv6d.log" | tail -1 | awk '{print $1}')"
-	[ -n "$t" ] && date -d "$(date +%F) $t" +%s.%N
+	# srv6d's stderr lines start with the date and the time (util/log)
+	t="$(grep -E "$1" "$LIVE_WORK/srv6d.log" | tail -1 | awk '{print $1, $2}')"
+	[ -n "$t" ] && date -d "$t" +%s.%N
 }
 
 # ---- 1. zebra killed and restarted ------------------------------------------------------------
