@@ -126,6 +126,10 @@ int main(int argc, char** argv) {
         bench::print_rows("customer VRF, 1 000 IPv4 routes (10.0.0.0/8)", bench::compare4(v4, q4(v4, false), false, "vrf4"));
         const auto v6 = routes6(1000, false);
         bench::print_rows("customer VRF, 1 000 IPv6 routes (2001:db8::/32)", bench::compare6(v6, q6(v6, false), true, "vrf6"));
+        // A PE's default VRF (locators, SIDs, a few links): one chunk, what the headend's outer
+        // lookup and the local SID lookup of the dataplane bench walk.
+        const auto s6 = routes6(12, false);
+        bench::print_rows("PE default VRF, 12 IPv6 routes (2001:db8::/32)", bench::compare6(s6, q6(s6, false), true, "pe6"));
         const auto b4 = routes4(n4, true);
         bench::print_rows("default VRF, IPv4 full table", bench::compare4(b4, q4(b4, true), true, "big4"));
         const auto b6 = routes6(n6, true);

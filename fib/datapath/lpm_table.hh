@@ -167,6 +167,8 @@ public:
     }
 
     uint32_t lookup(K x) const {
+        if (_n == 1)
+            return chunks()[0]->lookup(x);
         uint32_t lo, len;
         _dir.narrow(dir(), _n, x, lo, len);
         return chunks()[detail::pick(first(), lo, len, x)]->lookup(x);
@@ -201,6 +203,19 @@ void lpm_index<K>::lookup_bulk(const K* xs, uint32_t* out, uint32_t n) const {
     const K* first_keys = first();
     const lpm_chunk<K>* const* ch = chunks();
     const uint32_t* d = dir();
+    if (_n == 1) {
+        // One chunk (up to ~2 x chunk_target intervals: a PE's default VRF, a small customer
+        // VRF): its whole walk is one directory slot and one pick, no index level to narrow.
+        const lpm_chunk<K>* c = ch[0];
+        const K* keys = c->keys();
+        const uint32_t* values = c->values();
+        for (uint32_t i = 0; i < n; ++i) {
+            uint32_t lo, len;
+            c->narrow(xs[i], lo, len);
+            out[i] = values[detail::pick(keys, lo, len, xs[i])];
+        }
+        return;
+    }
     // A large table misses in cache at every level: its lookups go stage by stage over the
     // burst, each stage prefetching what the next reads, so that the misses of different
     // addresses overlap. A small one is in L1/L2 and skips the prefetch stages.
