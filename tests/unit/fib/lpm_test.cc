@@ -239,6 +239,35 @@ TYPED_TEST(lpm_diff, tiny_and_edge_tables) {
     }
 }
 
+TYPED_TEST(lpm_diff, one_chunk_tables) {
+    // Tables of one chunk (a PE's default VRF) are looked up without the index level: random
+    // nested prefixes, 1 to 25 of them (at most 51 intervals), every boundary and its neighbours probed.
+    using K = TypeParam;
+    constexpr unsigned bits = key_traits<K>::bits;
+    std::mt19937_64 rng(7 + bits);
+    for (int t = 0; t < 200; ++t) {
+        lpm_builder<K> b;
+        reference_lpm<K> ref;
+        std::vector<K> probes = {K{0}, static_cast<K>(~K{0})};
+        const int n = 1 + t % 25;
+        for (int i = 0; i < n; ++i) {
+            const unsigned len = static_cast<unsigned>(rng() % (bits + 1));
+            const K lo = static_cast<K>(clustered_key<K>(rng) & prefix_mask<K>(len)), hi = prefix_last<K>(lo, len);
+            const auto nh = static_cast<uint32_t>(1 + rng() % 50);
+            b.set(lo, len, nh);
+            ref.routes[{len, lo}] = nh;
+            for (K p : {lo, hi, static_cast<K>(lo - 1), static_cast<K>(hi + 1), static_cast<K>(lo + 1), random_key<K>(rng)})
+                probes.push_back(p);
+        }
+        retire_batch old;
+        const auto* tbl = b.publish(old);
+        ASSERT_EQ(tbl->chunk_count(), 1u);
+        check_all(b, tbl, ref, probes);
+        b.retire_all(old);
+        old.run();
+    }
+}
+
 TYPED_TEST(lpm_diff, prefix_map_matches_std_map) {
     using K = TypeParam;
     std::mt19937_64 rng(5);
