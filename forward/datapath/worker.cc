@@ -120,7 +120,7 @@ void worker::process(rte_mbuf** pkts, uint16_t n, uint16_t in_port, const fib::d
             rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 4], void*));
         rx_bytes += pkts[i]->pkt_len;
         pkt& p = st[i];
-        p = pkt{pkts[i], fib::nh_miss, 0, in->vrf, eth_len, 0, 0, 0};
+        p = pkt{pkts[i], fib::nh_miss, nullptr, 0, in->vrf, eth_len, 0, 0, 0};
         rte_mbuf* m = p.m;
         if (m->data_len < eth_len) {
             drop(p, drop_reason::eth_truncated);

@@ -47,6 +47,7 @@ inline void worker::do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, u
     p.flags |= f_no_ttl;          // its hop limit is the template's
     p.hash = 0;
     p.nh = _outer_nh;
+    p.nhp = &_fv->nexthop(_outer_nh);
     ++p.lookups;
     act(p, next, n_next);
 }

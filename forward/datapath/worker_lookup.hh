@@ -35,15 +35,17 @@ inline void worker::lookup(pkt** ps, uint16_t n) {
         else
             _fv->lookup6_bulk(v, keys6, res, k);
         for (uint32_t x = 0; x < k; ++x) {
+            const fib::compiled_nh* nh = &_fv->nexthop(res[x]);
             ps[i + x]->nh = res[x];
-            rte_prefetch0(&_fv->nexthop(res[x]));  // act() reads it next
+            ps[i + x]->nhp = nh;
+            rte_prefetch0(nh);  // act() reads it next
         }
         i = j;
     }
 }
 
 inline void worker::act(pkt& p, pkt** next, uint16_t& n_next) {
-    const fib::compiled_nh* nh = &_fv->nexthop(p.nh);
+    const fib::compiled_nh* nh = p.nhp;
     if (nh->kind() == fib::nh_kind::ecmp) {
         if (p.hash == 0) {
             const uint8_t* ip = rte_pktmbuf_mtod_offset(p.m, const uint8_t*, p.l3);

@@ -28,6 +28,7 @@ inline uint32_t load_be32(const uint8_t* p) {
 struct worker::pkt {
     rte_mbuf* m;
     uint32_t nh;
+    const fib::compiled_nh* nhp;  // &view.nexthop(nh), taken once where nh is set: act() reads it without the page walk
     uint32_t hash;       // flow hash of the current L3 packet; 0 = not computed yet
     vrf::vrf_id vrf;
     uint16_t l3;         // offset of the current L3 header from the data start
