@@ -181,6 +181,10 @@ public:
     static constexpr uint32_t small_chunks = 128;
 
 private:
+    // lookup_bulk's stages over bursts of `burst`; `large`: with the prefetch stages (a branch
+    // per stage and address otherwise, -O2 does not unswitch the loops).
+    template <bool large>
+    void lookup_stages(const K* xs, uint32_t* out, uint32_t n) const;
     static size_t first_off() { return detail::align_up(sizeof(lpm_index), alignof(K)); }
     static size_t chunks_off(uint32_t n) { return detail::align_up(first_off() + sizeof(K) * n, alignof(void*)); }
     static size_t dir_off(uint32_t n) { return chunks_off(n) + sizeof(void*) * n; }
@@ -200,13 +204,10 @@ private:
 
 template <class K>
 void lpm_index<K>::lookup_bulk(const K* xs, uint32_t* out, uint32_t n) const {
-    const K* first_keys = first();
-    const lpm_chunk<K>* const* ch = chunks();
-    const uint32_t* d = dir();
     if (_n == 1) {
         // One chunk (up to ~2 x chunk_target intervals: a PE's default VRF, a small customer
         // VRF): its whole walk is one directory slot and one pick, no index level to narrow.
-        const lpm_chunk<K>* c = ch[0];
+        const lpm_chunk<K>* c = chunks()[0];
         const K* keys = c->keys();
         const uint32_t* values = c->values();
         for (uint32_t i = 0; i < n; ++i) {
@@ -219,17 +220,28 @@ void lpm_index<K>::lookup_bulk(const K* xs, uint32_t* out, uint32_t n) const {
     // A large table misses in cache at every level: its lookups go stage by stage over the
     // burst, each stage prefetching what the next reads, so that the misses of different
     // addresses overlap. A small one is in L1/L2 and skips the prefetch stages.
-    const bool large = _n > small_chunks;
+    if (_n > small_chunks)
+        lookup_stages<true>(xs, out, n);
+    else
+        lookup_stages<false>(xs, out, n);
+}
+
+template <class K>
+template <bool large>
+void lpm_index<K>::lookup_stages(const K* xs, uint32_t* out, uint32_t n) const {
+    const K* first_keys = first();
+    const lpm_chunk<K>* const* ch = chunks();
+    const uint32_t* d = dir();
     for (uint32_t off = 0; off < n; off += burst) {
         const uint32_t m = n - off < burst ? n - off : burst;
         const K* x = xs + off;
-        if (large)
+        if constexpr (large)
             for (uint32_t i = 0; i < m; ++i)
                 __builtin_prefetch(d + _dir.slot(x[i]));
         uint32_t lo[burst], len[burst];
         for (uint32_t i = 0; i < m; ++i) {
             _dir.narrow(d, _n, x[i], lo[i], len[i]);
-            if (large) {
+            if constexpr (large) {
                 __builtin_prefetch(first_keys + lo[i]);
                 __builtin_prefetch(ch + lo[i]);
             }
@@ -237,15 +249,15 @@ void lpm_index<K>::lookup_bulk(const K* xs, uint32_t* out, uint32_t n) const {
         const lpm_chunk<K>* c[burst];
         for (uint32_t i = 0; i < m; ++i) {
             c[i] = ch[detail::pick(first_keys, lo[i], len[i], x[i])];
-            if (large)
+            if constexpr (large)
                 __builtin_prefetch(c[i]);  // its header
         }
-        if (large)
+        if constexpr (large)
             for (uint32_t i = 0; i < m; ++i)
                 c[i]->prefetch_slot(x[i]);
         for (uint32_t i = 0; i < m; ++i) {
             c[i]->narrow(x[i], lo[i], len[i]);
-            if (large) {
+            if constexpr (large) {
                 __builtin_prefetch(c[i]->keys() + lo[i]);
                 __builtin_prefetch(c[i]->values() + lo[i]);
             }
