@@ -314,6 +314,7 @@ bool control_plane::start_dataplane() {
     o.punt_burst = cfg.punt_burst;
     o.icmp_rate = cfg.icmp_rate;
     o.icmp_burst = cfg.icmp_burst;
+    o.idle_sleep_us = cfg.idle_sleep_us;
     dp.emplace(rcu, compiler.cell());
     std::string error;
     if (!dp->open(o, [this](const std::string& n) { return active_vrf(n); }, error)) {
@@ -514,6 +515,12 @@ void control_plane::reload() {
         cfg.punt_burst = n.punt_burst;
         if (dp)
             dp->set_punt(cfg.punt_rate, cfg.punt_burst);
+    }
+    if (n.idle_sleep_us != cfg.idle_sleep_us) {
+        applied.push_back(fmt::format("dataplane.idle-sleep {}", n.idle_sleep_us));
+        cfg.idle_sleep_us = n.idle_sleep_us;
+        if (dp)
+            dp->set_idle_sleep(cfg.idle_sleep_us);
     }
     bool bindings_changed = false;
     if (n.encap_source != cfg.encap_source) {

@@ -7,6 +7,8 @@
 #include <rte_pause.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 #include <fmt/format.h>
 #include <net/if.h>
@@ -61,6 +63,7 @@ dataplane::~dataplane() {
 
 bool dataplane::open(const dataplane_options& o, const vrf_resolver& vrf_of, std::string& err) {
     _opt = o;
+    _idle_sleep_us.store(o.idle_sleep_us, std::memory_order_relaxed);
     unsigned n_workers = rte_lcore_count() > 1 ? rte_lcore_count() - 1 : 1;
     if (n_workers > _rcu.max_readers()) {
         err = "dataplane: " + std::to_string(n_workers) + " worker lcores, at most " +
@@ -265,10 +268,27 @@ int dataplane::lcore_main(void* arg) {
 void dataplane::worker_loop(unsigned w) {
     worker& wk = *_workers[w]->w;
     fib::qsbr_reader reader(_rcu, w);
+    // Polls that found nothing in a row, and the sleep the next idle poll takes.
+    constexpr unsigned idle_polls = 256;
+    unsigned empty = 0;
+    uint32_t sleep_us = 1;
     while (_run.load(std::memory_order_relaxed)) {
-        wk.poll();
+        const uint32_t got = wk.poll();
         wk.counters().hdr_chained.set(wk.headend().hdr_chained);
         reader.quiescent();
+        const uint32_t max_us = _idle_sleep_us.load(std::memory_order_relaxed);
+        if (got != 0 || max_us == 0) {
+            empty = 0;
+            sleep_us = 1;
+            continue;
+        }
+        if (++empty < idle_polls)
+            continue;
+        // Offline while asleep: a grace period must not wait for this worker's nap.
+        reader.offline();
+        std::this_thread::sleep_for(std::chrono::microseconds(sleep_us));
+        reader.online();
+        sleep_us = std::min(max_us, sleep_us * 2);
     }
 }
 
@@ -318,6 +338,13 @@ void dataplane::count_resolutions(uint64_t sent, uint64_t limited, uint64_t fail
     _resolve_sent += sent;
     _resolve_limited += limited;
     _resolve_failed += failed;
+}
+
+uint64_t dataplane::polls() const {
+    uint64_t n = 0;
+    for (const auto& s : _workers)
+        n += s->counters->polls.get();
+    return n;
 }
 
 dataplane::raw dataplane::sum() const {

@@ -38,6 +38,10 @@ struct dataplane_options {
     // and its burst (RFC 4443 §2.4(f)); 0: none. Linux: net.ipv4.icmp_msgs_per_sec / _burst.
     uint32_t icmp_rate = 1000;
     uint32_t icmp_burst = 50;
+    // An idle worker sleeps between polls, 1 us first, doubling up to this (0: busy polling,
+    // the default: a dedicated core at line rate). VPP's poll-sleep-usec, grout's idle sleep: for
+    // shared or virtual CPUs, at the cost of that much latency for the first packet after a lull.
+    uint32_t idle_sleep_us = 0;
 };
 
 // What the kernel knows about the mirrors (host::kernel_state, translated by the caller).
@@ -111,6 +115,9 @@ public:
     // among the workers as at open(); published with a new adjacency snapshot when it changed.
     // The workers' token buckets carry over (capped at the new burst): no packet is dropped for it.
     void set_punt(uint32_t rate, uint32_t burst);
+    void set_idle_sleep(uint32_t us) { _idle_sleep_us.store(us, std::memory_order_relaxed); }
+    // Polls made by all workers since they started (what dataplane.idle-sleep saves).
+    uint64_t polls() const;
 
     // Starts a worker on every EAL worker lcore; returns how many. With none, the caller runs
     // run_here() on the main lcore.
@@ -160,6 +167,7 @@ private:
     std::vector<std::unique_ptr<worker_slot>> _workers;
     std::vector<unsigned> _lcores;
     std::atomic<bool> _run{false};
+    std::atomic<uint32_t> _idle_sleep_us{0};
     std::unique_ptr<raw> _baseline;
 };
 

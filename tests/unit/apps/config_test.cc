@@ -433,6 +433,7 @@ TEST(Config, DataplaneErrorsNameTheLine) {
         {"port = a net_null0\nneighbor = b 10.0.0.3 02:00:00:00:00:01", "no such port"},
         {"mbufs = 10", "dataplane.mbufs"},
         {"punt-rate = 0", "dataplane.punt-rate"},
+        {"idle-sleep = 100001", "dataplane.idle-sleep"},
         {"port = a net_null0 tap=averyveryverylongname", "at most 15 characters"},
     };
     for (const auto& [text, want] : bad) {

@@ -80,6 +80,43 @@ TEST(Dataplane, PortsFromDevargsWorkerCountersAndVrfState) {
     EXPECT_EQ(a->port_by_ifindex(6)->vrf, 7u);
 }
 
+// dataplane.idle-sleep: an idle worker sleeps (a few hundred polls in 300 ms instead of
+// millions), forwards what comes, and busy-polls again when the setting goes back to 0.
+TEST(Dataplane, IdleWorkerSleepsAndWakes) {
+    fib::qsbr_domain rcu{4};
+    rib::rib r;
+    vrf::registry reg;
+    vrf::encap_source_resolver src;
+    fib::compiler c{rcu};
+    ASSERT_TRUE(c.compile(r, reg, src));
+    dataplane_options o;
+    std::string err;
+    // net_ring without a peer: nothing ever arrives.
+    o.ports.push_back(*parse_port("a net_ring_i0 ifindex=5", err));
+    o.mbufs = 2047;
+    o.idle_sleep_us = 2000;
+    dataplane dp(rcu, c.cell());
+    ASSERT_TRUE(dp.open(o, [](const std::string&) { return std::nullopt; }, err)) << err;
+    EXPECT_EQ(dp.launch(), 0u);  // no worker lcore: the worker runs on the thread below
+    std::thread t([&] { dp.run_here(); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    const uint64_t idle = dp.polls();
+    // 256 polls before the first nap, ~11 while the nap grows to 2 ms, then one per 2 ms.
+    EXPECT_GT(idle, 256u);
+    EXPECT_LT(idle, 2000u) << "an idle worker with idle-sleep 2000 us kept polling";
+    // Grace periods do not wait for a sleeping worker (it is offline while it naps).
+    const auto t0 = std::chrono::steady_clock::now();
+    rcu.synchronize();
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(100));
+    dp.set_idle_sleep(0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    const uint64_t busy = dp.polls() - idle;
+    dp.request_stop();
+    t.join();
+    dp.stop();
+    EXPECT_GT(busy, 10 * idle) << "with idle-sleep 0 the worker polls without pause";
+}
+
 TEST(Dataplane, BadDeviceIsAnError) {
     fib::qsbr_domain rcu{4};
     fib::compiler c{rcu};
