@@ -404,6 +404,13 @@ bool control_plane::start_mgmt() {
             view.route_lookup = [this](const ::mgmt::pb::ShowRoute& q, ::mgmt::pb::Response& r) {
                 answer_show_route(q, compiler, vrfs.registry(), rib, interface_names_of(), r);
             };
+            view.ifname = [names = interface_names_of()](uint32_t ifindex) {
+                std::string n = names.kernel(ifindex);
+                if (n.empty())
+                    if (auto p = names.port(ifindex))
+                        n = *p;
+                return n;
+            };
             if (dp) {
                 view.clear_counters = [this] { dp->clear_counters(); };
                 view.sid_counters = [this] { return sid_counters(); };

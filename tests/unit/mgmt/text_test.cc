@@ -49,6 +49,24 @@ TEST_F(TextTest, Routes) {
               "B   fc00:0:1:e000::/128 is directly connected, ifindex 9, weight 1, seg6local End.DT46 vrftable 10\n");
 }
 
+TEST_F(TextTest, NamesBesideIfindexes) {
+    auto t = render_routes(rib);
+    for (auto& table : *t.mutable_tables())
+        for (auto& route : *table.mutable_routes())
+            for (auto& nh : *route.mutable_nexthops())
+                if (nh.ifindex() == 3)
+                    nh.set_ifname("tcore");
+    const std::string out = format_routes(t);
+    EXPECT_NE(out.find("S   10.1.0.0/24 [nhid 12] via 10.0.0.2, dev tcore (ifindex 3), weight 1\n"), std::string::npos)
+        << out;
+    EXPECT_NE(out.find("via fe80::1, ifindex 5, weight 1"), std::string::npos) << out;
+    pb::Seg6Local l;
+    l.set_behavior("End.X");
+    l.set_oif(4);
+    l.set_oif_name("tcore");
+    EXPECT_EQ(format_seg6local_context(l), "oif tcore (4)");
+}
+
 TEST_F(TextTest, EmptyResultsSaySo) {
     // No legend without routes (as vtysh), but a line that says the answer is empty.
     EXPECT_EQ(format_routes(render_routes(rib::rib{})), "No routes.\n");
