@@ -84,6 +84,14 @@ struct counters_snapshot {
     std::array<uint64_t, icmp_kinds> icmp{};  // ICMP messages sent, by icmp_kind
     uint64_t icmp_rate_limited = 0, icmp_no_source = 0;
     unsigned workers = 0;
+    // Each worker's share: what it received and sent on all ports (TAP mirrors not counted)
+    // and dropped. Shows how RSS spread the flows over the workers.
+    struct worker {
+        unsigned id = 0;
+        std::optional<unsigned> lcore;  // the EAL lcore it runs on; none until it started
+        uint64_t rx_packets = 0, tx_packets = 0, dropped = 0;
+    };
+    std::vector<worker> per_worker;
 };
 
 class dataplane {
