@@ -3,6 +3,7 @@
 #include "forward/control/dataplane.hh"
 
 #include <gtest/gtest.h>
+#include <rte_lcore.h>
 
 #include <chrono>
 #include <thread>
@@ -67,9 +68,16 @@ TEST(Dataplane, PortsFromDevargsWorkerCountersAndVrfState) {
     for (auto d : s.drops)
         dropped += d;
     EXPECT_EQ(dropped, s.ports[0].rx_packets + s.ports[1].rx_packets);
+    // The one worker's share is all of it, on the main lcore it ran on.
+    ASSERT_EQ(s.per_worker.size(), 1u);
+    EXPECT_EQ(s.per_worker[0].lcore, std::optional<unsigned>(rte_get_main_lcore()));
+    EXPECT_EQ(s.per_worker[0].rx_packets, s.ports[0].rx_packets + s.ports[1].rx_packets);
+    EXPECT_EQ(s.per_worker[0].dropped, dropped);
     dp.clear_counters();
     s = dp.counters();
     EXPECT_EQ(s.ports[0].rx_packets, 0u);
+    EXPECT_EQ(s.per_worker[0].rx_packets, 0u);
+    EXPECT_EQ(s.per_worker[0].dropped, 0u);
     EXPECT_EQ(s.drops[static_cast<size_t>(drop_reason::port_down)], 0u);
 
     blue = true;
