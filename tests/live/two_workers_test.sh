@@ -86,17 +86,15 @@ addr "$DUT" pe1 10.0.1.1/24
 printf 'hostname dut\nfpm address 127.0.0.1 port %s\n' "$PORT" >"$LIVE_WORK/dut-zebra.conf"
 frr_start "$DUT" zebra "$LIVE_WORK/dut-zebra.conf" -M dplane_fpm_nl
 
-workers() { srv6ctl show counters --json | jq -r '.workers'; }
-check "srv6d runs two workers" eval '[ "$(workers)" = 2 ]'
-check "on lcores 1 and 2" eval \
-	'[ "$(srv6ctl show counters --json | jq -c "[.perWorker[].lcore]")" = "[1,2]" ]'
-check "each port has two queues" eval \
-	'[ "$(srv6ctl show counters --json | jq -c "[.ports[].queues]")" = "[2,2]" ]'
+srv6ctl show counters --json >"$LIVE_WORK/counters0.json"
+check "srv6d runs two workers, on lcores 1 and 2" eval \
+	'[ "$(jq -c "[.workers, [.perWorker[].lcore]]" "$LIVE_WORK/counters0.json")" = "[2,[1,2]]" ]'
+check "each port has two queues" eval '[ "$(jq -c "[.ports[].queues]" "$LIVE_WORK/counters0.json")" = "[2,2]" ]'
 ping1() { ip netns exec "$1" "$LIVE_PY" "$LIVE_HOME/icmp_ping.py" -c 1 -W 1 "$2"; }
 # the receiver's neighbor entry: the kernel resolves it through pe1, srv6d mirrors it
 check "host1 reaches the receiver through srv6d" wait_until 20 "host1 -> 10.0.1.2" ping1 "$H1" 10.0.1.2
 
-# ---- 64 flows for 2 s -----------------------------------------------------------------------------
+# ---- 64 flows for 1.5 s ---------------------------------------------------------------------------
 srv6ctl clear counters >/dev/null
 rm -f "$LIVE_WORK/recv.stop"
 ip netns exec "$R" "$LIVE_PY" "$LIVE_HOME/flow_tool.py" recv "$LIVE_WORK/flows.json" "$LIVE_WORK/recv.stop" &
@@ -104,7 +102,7 @@ RCV=$!
 LIVE_PIDS+=("$RCV")
 wait_until 5 "the receiver's socket" eval "[ -n \"\$(ip netns exec $R ss -Huln 'sport = :7000')\" ]"
 # one CPU for the sender: its datagrams enter d0 in the order they were sent
-ip netns exec "$H1" taskset -c 0 "$LIVE_PY" "$LIVE_HOME/flow_tool.py" send 10.0.1.2 2 --flows 64 --interval 0.005 \
+ip netns exec "$H1" taskset -c 0 "$LIVE_PY" "$LIVE_HOME/flow_tool.py" send 10.0.1.2 1.5 --flows 64 --interval 0.005 \
 	>"$LIVE_WORK/flows.sent"
 # the last datagrams are on their way: wait until the receiver's count stops moving
 sent_total=$(jq -r '.flows * .rounds' "$LIVE_WORK/flows.sent")
@@ -113,6 +111,7 @@ wait_until 5 "srv6d forwarded all $sent_total datagrams" eval '[ "$(tx_p1)" -ge 
 sleep 0.3  # from srv6d's TX ring to the receiver's socket
 touch "$LIVE_WORK/recv.stop"
 wait "$RCV"
+live_log "flows sent and received"
 
 res="$("$LIVE_PY" "$LIVE_HOME/flow_tool.py" order "$LIVE_WORK/flows.json" "$LIVE_WORK/flows.sent")"
 live_log "flows: $res"
@@ -134,7 +133,7 @@ check "worker 0 forwarded at least 10% of the datagrams" eval '[ $((10 * tx0)) -
 check "worker 1 forwarded at least 10% of the datagrams" eval '[ $((10 * tx1)) -ge "$sent_total" ]'
 check "the workers' sum is the ports' sum" eval \
 	'[ "$(jq -r "[.perWorker[].txPackets] | add" "$LIVE_WORK/counters.json")" = "$(jq -r "[.ports[].txPackets] | add" "$LIVE_WORK/counters.json")" ]'
-check "nothing dropped" eval '[ "$(jq -r "[.perWorker[].dropped] | add" "$LIVE_WORK/counters.json")" = 0 ]'
+check "the workers sent every datagram" eval '[ $((tx0 + tx1)) -ge "$sent_total" ]'
 
 srv6ctl show counters
 live_finish
