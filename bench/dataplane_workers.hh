@@ -148,9 +148,9 @@ inline std::vector<unsigned> worker_lcores() {
 
 inline int cpu_of(unsigned lcore) {
     const rte_cpuset_t s = rte_lcore_cpuset(lcore);
-    for (int c = 0; c < CPU_SETSIZE; ++c)
+    for (size_t c = 0; c < CPU_SETSIZE; ++c)
         if (CPU_ISSET(c, &s))
-            return c;
+            return static_cast<int>(c);
     return -1;
 }
 
