@@ -233,10 +233,10 @@ inline int run_two_workers(const two_workers_setup& s, std::vector<two_workers_c
     std::printf("outputs: each worker's identical to the one-worker bench's, byte for byte\n");
 
     const double hz = static_cast<double>(rte_get_tsc_hz());
-    std::printf("%-40s %-22s %-13s %-22s %-18s %-22s\n", "case", "1 worker Mpps", "(each lcore)", "2 workers Mpps",
-                "ratio", "closed loop 1 / 2 / ratio");
+    std::printf("%-40s %-22s %-13s %-22s %-13s %-18s %-22s\n", "case", "1 worker Mpps", "(each lcore)",
+                "2 workers Mpps", "(each lcore)", "ratio", "closed loop 1 / 2 / ratio");
     for (auto& k : cases) {
-        std::vector<double> one, two, ratio, wall1, wall2, wratio, alone[two_queues];
+        std::vector<double> one, two, ratio, wall1, wall2, wratio, alone[two_queues], together[two_queues];
         for (int rep = 0; rep < s.reps; ++rep) {
             for (auto& l : lanes) {
                 l->in = k.from_ce ? &l->h.ce : &l->h.core;
@@ -256,9 +256,10 @@ inline int run_two_workers(const two_workers_setup& s, std::vector<two_workers_c
             if (!run_lanes({{lanes[0].get(), lcs[0]}, {lanes[1].get(), lcs[1]}}))
                 return 1;
             double both = 0, both_wall = 0;
-            for (auto& l : lanes) {
-                both += l->cycles > 0 ? hz / l->cycles / 1e6 : 0;
-                both_wall += l->wall_mpps;
+            for (unsigned q = 0; q < two_queues; ++q) {
+                together[q].push_back(lanes[q]->cycles > 0 ? hz / lanes[q]->cycles / 1e6 : 0);
+                both += together[q].back();
+                both_wall += lanes[q]->wall_mpps;
             }
             one.push_back(single);
             two.push_back(both);
@@ -269,13 +270,14 @@ inline int run_two_workers(const two_workers_setup& s, std::vector<two_workers_c
         }
         const spread a = spread_of(one), b = spread_of(two), q = spread_of(ratio);
         const spread w1 = spread_of(wall1), w2 = spread_of(wall2), wq = spread_of(wratio);
-        char sa[40], sb[40], sq[40], sw[48], se[32];
+        char sa[40], sb[40], sq[40], sw[48], se[32], st[32];
         std::snprintf(se, sizeof se, "%.1f / %.1f", spread_of(alone[0]).med, spread_of(alone[1]).med);
+        std::snprintf(st, sizeof st, "%.1f / %.1f", spread_of(together[0]).med, spread_of(together[1]).med);
         std::snprintf(sa, sizeof sa, "%.1f (%.1f-%.1f)", a.med, a.min, a.max);
         std::snprintf(sb, sizeof sb, "%.1f (%.1f-%.1f)", b.med, b.min, b.max);
         std::snprintf(sq, sizeof sq, "%.2f (%.2f-%.2f)", q.med, q.min, q.max);
         std::snprintf(sw, sizeof sw, "%.1f / %.1f / %.2f", w1.med, w2.med, wq.med);
-        std::printf("%-40s %-22s %-13s %-22s %-18s %-22s\n", k.name.c_str(), sa, se, sb, sq, sw);
+        std::printf("%-40s %-22s %-13s %-22s %-13s %-18s %-22s\n", k.name.c_str(), sa, se, sb, st, sq, sw);
     }
     std::printf("(Mpps per-poll: TSC Hz / median cycles per packet of each worker's polls, summed over the workers; "
                 "ratio per repetition, 2 workers / 1 worker (the mean of one worker alone on each lcore). Closed loop: packets / wall time, generator included.)\n");
