@@ -253,6 +253,15 @@ void control_plane::fill_counters(::mgmt::pb::Counters& c) const {
         h->set_behavior(std::string(::mgmt::encap_mode_name(static_cast<rib::encap_mode>(m))));
         h->set_packets(s.headend[m]);
     }
+    for (const auto& w : s.per_worker) {
+        auto* o = c.add_per_worker();
+        o->set_worker(w.id);
+        if (w.lcore)
+            o->set_lcore(*w.lcore);
+        o->set_rx_packets(w.rx_packets);
+        o->set_tx_packets(w.tx_packets);
+        o->set_dropped(w.dropped);
+    }
 }
 
 void control_plane::compile_now() {

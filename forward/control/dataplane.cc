@@ -26,6 +26,8 @@ struct dataplane::worker_slot {
     std::unique_ptr<worker_counters> counters = std::make_unique<worker_counters>();
     std::unique_ptr<worker> w;
     unsigned id = 0;
+    // Set by the worker itself when it starts (the control thread reads it for the counters).
+    std::atomic<unsigned> lcore{RTE_MAX_LCORE};
 };
 
 struct dataplane::raw {
@@ -39,6 +41,7 @@ struct dataplane::raw {
     uint64_t held = 0, released = 0;
     std::array<uint64_t, icmp_kinds> icmp{};
     uint64_t icmp_rate_limited = 0, icmp_no_source = 0;
+    std::vector<std::array<uint64_t, 3>> workers;  // per worker: rx, tx, dropped
 };
 
 dataplane::dataplane(fib::qsbr_domain& rcu, const fib::rcu_cell<fib::dataplane_view>& tables)
@@ -267,6 +270,7 @@ int dataplane::lcore_main(void* arg) {
 
 void dataplane::worker_loop(unsigned w) {
     worker& wk = *_workers[w]->w;
+    _workers[w]->lcore.store(rte_lcore_id(), std::memory_order_relaxed);
     fib::qsbr_reader reader(_rcu, w);
     // Polls that found nothing in a row, and the sleep the next idle poll takes.
     constexpr unsigned idle_polls = 256;
@@ -351,6 +355,13 @@ dataplane::raw dataplane::sum() const {
     raw r;
     for (const auto& s : _workers) {
         const worker_counters& c = *s->counters;
+        std::array<uint64_t, 3>& mine = r.workers.emplace_back();
+        for (const auto& pi : _ports) {
+            mine[0] += c.ports[pi.port_id].rx_packets.get();
+            mine[1] += c.ports[pi.port_id].tx_packets.get();
+        }
+        for (size_t d = 0; d < drop_reason_count; ++d)
+            mine[2] += c.drops[d].get();
         for (size_t p = 0; p < max_ports; ++p) {
             const port_counters& pc = c.ports[p];
             r.ports[p][0] += pc.rx_packets.get();
@@ -442,6 +453,18 @@ counters_snapshot dataplane::counters() const {
         s.icmp[k] = now.icmp[k] - b.icmp[k];
     s.icmp_rate_limited = now.icmp_rate_limited - b.icmp_rate_limited;
     s.icmp_no_source = now.icmp_no_source - b.icmp_no_source;
+    for (size_t w = 0; w < now.workers.size(); ++w) {
+        const auto& n = now.workers[w];
+        const std::array<uint64_t, 3> o = w < b.workers.size() ? b.workers[w] : std::array<uint64_t, 3>{};
+        counters_snapshot::worker x;
+        x.id = static_cast<unsigned>(w);
+        if (const unsigned lc = _workers[w]->lcore.load(std::memory_order_relaxed); lc < RTE_MAX_LCORE)
+            x.lcore = lc;
+        x.rx_packets = n[0] - o[0];
+        x.tx_packets = n[1] - o[1];
+        x.dropped = n[2] - o[2];
+        s.per_worker.push_back(x);
+    }
     return s;
 }
 

@@ -88,6 +88,14 @@ struct counters_snapshot {
     std::array<uint64_t, icmp_kinds> icmp{};  // ICMP messages sent, by icmp_kind
     uint64_t icmp_rate_limited = 0, icmp_no_source = 0;
     unsigned workers = 0;
+    // Each worker's share: what it received on the ports (not from their TAP mirrors), sent out
+    // of them (as the ports count it) and dropped. Shows how RSS spread the flows over the workers.
+    struct worker {
+        unsigned id = 0;
+        std::optional<unsigned> lcore;  // the EAL lcore it runs on; none until it started
+        uint64_t rx_packets = 0, tx_packets = 0, dropped = 0;
+    };
+    std::vector<worker> per_worker;
 };
 
 class dataplane {

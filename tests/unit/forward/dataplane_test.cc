@@ -67,9 +67,17 @@ TEST(Dataplane, PortsFromDevargsWorkerCountersAndVrfState) {
     for (auto d : s.drops)
         dropped += d;
     EXPECT_EQ(dropped, s.ports[0].rx_packets + s.ports[1].rx_packets);
+    // The one worker's share is all of it. It ran on a thread of the test, not an EAL lcore:
+    // no lcore to show (srv6d runs it on the main lcore; the live test two_workers shows those).
+    ASSERT_EQ(s.per_worker.size(), 1u);
+    EXPECT_EQ(s.per_worker[0].lcore, std::nullopt);
+    EXPECT_EQ(s.per_worker[0].rx_packets, s.ports[0].rx_packets + s.ports[1].rx_packets);
+    EXPECT_EQ(s.per_worker[0].dropped, dropped);
     dp.clear_counters();
     s = dp.counters();
     EXPECT_EQ(s.ports[0].rx_packets, 0u);
+    EXPECT_EQ(s.per_worker[0].rx_packets, 0u);
+    EXPECT_EQ(s.per_worker[0].dropped, 0u);
     EXPECT_EQ(s.drops[static_cast<size_t>(drop_reason::port_down)], 0u);
 
     blue = true;

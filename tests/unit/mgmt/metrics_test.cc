@@ -39,6 +39,13 @@ pb::Counters sample_counters() {
     auto* q = c.add_ports();
     q->set_name("ce\"1\\");  // escaped in the label
     q->set_vrf("blue");
+    auto* w = c.add_per_worker();
+    w->set_rx_packets(11);
+    w->set_tx_packets(10);
+    w = c.add_per_worker();
+    w->set_worker(1);
+    w->set_lcore(2);
+    w->set_tx_packets(12);
     auto* d = c.add_drops();
     d->set_reason("no_route");
     d->set_packets(3);
@@ -159,6 +166,8 @@ TEST(Metrics, ScrapeOverHttpParsesStrictlyAndWithThePrometheusParser) {
     EXPECT_EQ(m.at("srv6d_port_tx_packets_total{port=\"ce\\\"1\\\\\",vrf=\"blue\"}"), "0");
     EXPECT_EQ(m.at("srv6d_port_link_up{port=\"core\",vrf=\"default\"}"), "1");
     EXPECT_EQ(m.at("srv6d_drops_total{reason=\"no_route\"}"), "3");
+    EXPECT_EQ(m.at("srv6d_worker_rx_packets_total{worker=\"0\"}"), "11");
+    EXPECT_EQ(m.at("srv6d_worker_tx_packets_total{worker=\"1\"}"), "12");
     EXPECT_EQ(m.at("srv6d_sid_packets_total{sid=\"fc00:0:1:e000::/64\",behavior=\"End.DT46\"}"), "5");
     EXPECT_EQ(m.at("srv6d_headend_packets_total{behavior=\"H.Encaps\"}"), "9");
     EXPECT_EQ(m.at("srv6d_fpm_frames_total"), "42");

@@ -364,6 +364,30 @@ TEST_F(TextTest, CountersShowHeadendByBehaviorOnlyWhenAny) {
     EXPECT_EQ(text.find("H.Insert"), std::string::npos) << "zero rows are left out";
 }
 
+TEST_F(TextTest, CountersShowEachWorkersShareWithMoreThanOne) {
+    pb::Counters c;
+    c.set_dataplane(true);
+    c.set_workers(1);
+    auto* w0 = c.add_per_worker();
+    w0->set_lcore(0);
+    w0->set_rx_packets(10);
+    EXPECT_EQ(format_counters(c).find("Worker"), std::string::npos) << "one worker: the ports say it all";
+    c.set_workers(2);
+    w0->set_lcore(1);
+    w0->set_tx_packets(9);
+    w0->set_dropped(1);
+    auto* w1 = c.add_per_worker();
+    w1->set_worker(1);  // not started yet: no lcore
+    w1->set_rx_packets(7);
+    w1->set_tx_packets(7);
+    const std::string text = format_counters(c);
+    EXPECT_NE(text.find("\nWorker    Lcore   RX packets   TX packets      Drops\n"
+                        "0             1           10            9          1\n"
+                        "1             -            7            7          0\n"),
+              std::string::npos)
+        << text;
+}
+
 TEST_F(TextTest, CountersShowNeighborResolutionOnlyWhenAsked) {
     pb::Counters c;
     c.set_dataplane(true);
