@@ -14,7 +14,8 @@
 # p0's MAC; 20 tagged pings to R are routed by srv6d both ways (the replies tagged VLAN 100);
 # frames on an unknown VLAN are dropped and counted; a ping to the mirror's own address is
 # punted and answered tagged; show counters has the sub-port with its parent and VLAN id.
-# Any kernel (no SRv6 routes). About 15 s.
+# Any kernel (no SRv6 routes). About 15 s. LIVE_VLAN_VM=1 runs it in the VM of tests/vm instead,
+# whose kernel has VLAN devices: the mirror is then a VLAN device, and the test checks it is.
 set -u
 if [ $# -ge 1 ]; then
 	: "${SRV6D:=$1/apps/srv6d}" "${SRV6CTL:=$1/apps/srv6ctl}"
@@ -23,6 +24,9 @@ fi
 source "$(dirname "$0")/lib.sh"
 
 live_require
+if [ -n "${LIVE_VLAN_VM:-}" ] && [ -z "${LIVE_IN_VM:-}" ]; then
+	live_run_in_vm "LIVE_VLAN_VM is set" "$0" "$@"
+fi
 live_init "${LIVE_PREFIX:-s6v-$$}"
 
 DUT="$LIVE_PREFIX-dut"
@@ -65,6 +69,10 @@ addr "$DUT" pe0.100 10.100.0.1/24
 addr "$DUT" pe1 10.0.1.1/24
 if grep -q "mirrored by VLAN device" "$LIVE_WORK/srv6d.log"; then mirror="a VLAN device on pe0"; else mirror="a TAP of its own"; fi
 live_log "p0.100's mirror pe0.100 is $mirror"
+if [ -n "${LIVE_IN_VM:-}" ]; then
+	check "in the VM (8021q), pe0.100 is a VLAN device on pe0" eval \
+		'ip -n "$DUT" -d link show pe0.100 | grep -q "vlan protocol 802.1Q id 100"'
+fi
 printf 'hostname dut\nfpm address 127.0.0.1 port %s\n' "$PORT" >"$LIVE_WORK/dut-zebra.conf"
 frr_start "$DUT" zebra "$LIVE_WORK/dut-zebra.conf" -M dplane_fpm_nl
 ip -n "$DUT" route add 10.9.0.0/24 via 10.0.1.2 dev pe1 || live_die "cannot add 10.9.0.0/24"
