@@ -7,6 +7,8 @@
 
 #include <rte_mbuf.h>
 
+#include <cstring>
+
 #include "forward/datapath/vlan_tag.hh"
 #include "forward/datapath/worker_pkt.hh"
 #include "forward/datapath/worker_punt.hh"
