@@ -268,7 +268,7 @@ const config_key table[] = {
      [](config& c, in k, in v) { return count(k, v, 1, 100'000'000, "a number from 1 to 100000000", c.icmp_burst); }},
     {"encap", "source", "VALUE", "IPv6 source address of H.Encaps packets", "", one, encap_source},
     {"", "vrf", "NAME table ID [members IF,IF...]", "a VRF bound to a kernel table (in a file: before any [section])", "", many, vrf_line},
-    {"dataplane", "port", "NAME DEVARGS|vlan=VID parent=PORT [vrf=VRF] [tap=IF] [ifname=IF] [ifindex=N] [mtu=N]", "a DPDK port, or an 802.1Q sub-port of one", "", many, port},
+    {"dataplane", "port", "NAME (DEVARGS or vlan=VID parent=PORT) [vrf=VRF] [tap=IF] [ifname=IF] [ifindex=N] [mtu=N]", "a DPDK port, or an 802.1Q sub-port of one", "", many, port},
     {"dataplane", "neighbor", "PORT ADDRESS MAC", "a static neighbor on a port", "", many, neighbor},
     {"sids", "sid", "PREFIX BEHAVIOR [ARGS] [flavors LIST]", "a local SID of srv6d's own, in [sids]", "", many, sid_line},
 };

@@ -80,7 +80,7 @@ std::string to_string(const mac_addr& m) {
 std::optional<port_spec> parse_port(std::string_view line, std::string& err) {
     const auto w = words(line);
     if (w.size() < 2) {
-        err = "a port is 'NAME DEVARGS [vrf=VRF] [tap=IF] [ifname=IF] [ifindex=N] [mtu=N]'";
+        err = "a port is 'NAME DEVARGS [vrf=VRF] [tap=IF] [ifname=IF] [ifindex=N] [mtu=N]' or 'NAME vlan=VID parent=PORT [...]'";
         return std::nullopt;
     }
     port_spec p;
