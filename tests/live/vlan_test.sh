@@ -55,7 +55,7 @@ resync-quiet-ms = 1000
 [mgmt]
 socket = $SRV6D_SOCK
 [eal]
-args = -l 0 --no-pci --no-huge -m 512 --no-telemetry --log-level=lib.eal:error
+args = -l 0 --no-pci --no-huge -m 512 --no-shconf --no-telemetry --log-level=lib.eal:error
 [dataplane]
 enabled = true
 mbufs = 4095
@@ -78,8 +78,9 @@ frr_start "$DUT" zebra "$LIVE_WORK/dut-zebra.conf" -M dplane_fpm_nl
 ip -n "$DUT" route add 10.9.0.0/24 via 10.0.1.2 dev pe1 || live_die "cannot add 10.9.0.0/24"
 route_in() { srv6ctl show routes --json 2>/dev/null | grep -q '10.9.0.0/24'; }
 wait_until 15 "10.9.0.0/24 in srv6d" route_in || live_die "zebra's route did not reach srv6d"
-# R's neighbor resolved first: the pings measure the VLAN, not the first ARP towards R.
-ip netns exec "$DUT" ping -c 1 -W 2 10.0.1.2 >/dev/null 2>&1
+# R's neighbor in srv6d's table first: the pings measure the VLAN, not the first ARP towards R.
+r_known() { ip netns exec "$DUT" ping -c 1 -W 1 10.0.1.2 >/dev/null 2>&1; srv6ctl show neighbors | grep -q '^p1 .*10\.0\.1\.2 '; }
+wait_until 10 "srv6d has R's neighbor" r_known || live_die "srv6d did not learn R's neighbor"
 
 port_json() { srv6ctl show counters --json | jq -c --arg p "$1" '.ports[] | select(.name == $p)'; }
 field() { port_json "$1" | jq -r --arg f "$2" '(.[$f] // 0) | tonumber? // .'; }
@@ -102,6 +103,7 @@ live_log "p0.100: rx $rx, tx $tx (of which injected from the mirror $inj), paren
 check "show counters: p0.100 is VLAN 100 on p0" eval '[ "$(field p0.100 parent)" = p0 ] && [ "$(field p0.100 vlan)" = 100 ]'
 check "srv6d routed the pings on the sub-port both ways (rx >= 20, tx - injected >= 15)" eval \
 	'[ "$rx" -ge 20 ] && [ $((tx - inj)) -ge 15 ]'
+[ $((tx - inj)) -ge 15 ] || { srv6ctl show neighbors; ip -n "$DUT" neigh; } >&2  # who was missing
 
 own="$(ip netns exec "$CE" "$LIVE_PY" "$LIVE_HOME/vlan_tool.py" ping c0 100 10.100.0.2 10.100.0.1 10.100.0.1 3)"
 live_log "CE on VLAN 100 -> the mirror's own 10.100.0.1: $own"
