@@ -76,10 +76,14 @@ fi
 printf 'hostname dut\nfpm address 127.0.0.1 port %s\n' "$PORT" >"$LIVE_WORK/dut-zebra.conf"
 frr_start "$DUT" zebra "$LIVE_WORK/dut-zebra.conf" -M dplane_fpm_nl
 ip -n "$DUT" route add 10.9.0.0/24 via 10.0.1.2 dev pe1 || live_die "cannot add 10.9.0.0/24"
-route_in() { srv6ctl show routes --json 2>/dev/null | grep -q '10.9.0.0/24'; }
-wait_until 15 "10.9.0.0/24 in srv6d" route_in || live_die "zebra's route did not reach srv6d"
-# R's neighbor in srv6d's table first: the pings measure the VLAN, not the first ARP towards R.
-r_known() { ip netns exec "$DUT" ping -c 1 -W 1 10.0.1.2 >/dev/null 2>&1; srv6ctl show neighbors | grep -q '^p1 .*10\.0\.1\.2 '; }
+# zebra's route compiled into srv6d's tables, and R's neighbor in them: the pings measure the
+# VLAN, not the first compile or the first ARP towards R.
+route_in() { srv6ctl show route 10.9.0.5 2>/dev/null | grep -q 'via 10.0.1.2, dev pe1 .*port p1'; }
+wait_until 15 "10.9.0.0/24 forwarded by srv6d" route_in || live_die "zebra's route did not reach srv6d"
+r_known() {
+	ip netns exec "$DUT" "$LIVE_PY" "$LIVE_HOME/icmp_ping.py" -c 1 -W 1 10.0.1.2 >/dev/null 2>&1
+	srv6ctl show neighbors | grep -q '^p1 .*10\.0\.1\.2 '
+}
 wait_until 10 "srv6d has R's neighbor" r_known || live_die "srv6d did not learn R's neighbor"
 
 port_json() { srv6ctl show counters --json | jq -c --arg p "$1" '.ports[] | select(.name == $p)'; }
