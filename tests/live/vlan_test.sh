@@ -103,7 +103,7 @@ check "frames on an unknown VLAN are dropped as vlan_unknown" eval '[ "$vu" -ge 
 rx="$(field p0.100 rxPackets)"
 tx="$(field p0.100 txPackets)"
 inj="$(field p0.100 injected)"
-live_log "p0.100: rx $rx, tx $tx (of which injected from the mirror $inj), parent $(field p0.100 parent), vlan $(field p0.100 vlan)"
+live_log "p0.100: rx $rx, tx $tx (of which injected from the mirror $inj), punted $(field p0.100 punted); p1 punted $(field p1 punted); parent $(field p0.100 parent), vlan $(field p0.100 vlan)"
 check "show counters: p0.100 is VLAN 100 on p0" eval '[ "$(field p0.100 parent)" = p0 ] && [ "$(field p0.100 vlan)" = 100 ]'
 check "srv6d routed the pings on the sub-port both ways (rx >= 20, tx - injected >= 15)" eval \
 	'[ "$rx" -ge 20 ] && [ $((tx - inj)) -ge 15 ]'
