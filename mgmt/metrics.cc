@@ -69,6 +69,11 @@ void counter_metrics(const pb::Counters& c, std::vector<metric_family>& out) {
         wrx.add({{"worker", std::to_string(w.worker())}}, w.rx_packets());
         wtx.add({{"worker", std::to_string(w.worker())}}, w.tx_packets());
     }
+    // Sub-ports are ports in every family above; this one says whose VLAN they are.
+    auto& vlan = family(out, "srv6d_port_vlan_info", "1 for each 802.1Q sub-port: its parent port and VLAN id", "gauge");
+    for (const auto& p : c.ports())
+        if (p.vlan() != 0)
+            vlan.add({{"port", p.name()}, {"parent", p.parent()}, {"vlan", std::to_string(p.vlan())}}, 1);
     auto& drops = family(out, "srv6d_drops_total", "Packets the workers dropped, by reason", "counter");
     for (const auto& d : c.drops())
         drops.add({{"reason", d.reason()}}, d.packets());

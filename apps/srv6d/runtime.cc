@@ -209,6 +209,8 @@ void control_plane::fill_counters(::mgmt::pb::Counters& c) const {
         o->set_speed_mbps(p.speed_mbps);
         o->set_mtu(p.mtu);
         o->set_queues(p.queues);
+        o->set_parent(p.parent);
+        o->set_vlan(p.vlan);
     }
     for (size_t i = 0; i < fwd::drop_reason_count; ++i) {
         const auto r = static_cast<fwd::drop_reason>(i);

@@ -69,6 +69,8 @@ struct counters_snapshot {
         uint64_t rx_packets = 0, rx_bytes = 0, tx_packets = 0, tx_bytes = 0, tx_dropped = 0;
         uint64_t punted = 0, injected = 0;
         std::string tap;  // its mirror interface, empty without one
+        std::string parent;  // a sub-port's parent port, and its VLAN id (0: not a sub-port)
+        uint16_t vlan = 0;
         bool link_up = false;
         uint32_t speed_mbps = 0, mtu = 0, queues = 0;
     };
@@ -154,6 +156,10 @@ private:
     raw sum() const;
     void publish_adjacency();
     void refresh(bool force);
+    bool open_sub_port(const port_spec& spec, unsigned n_workers, std::string& err);
+    bool open_tap(const port_spec& spec, const mac_addr& mac, unsigned n_workers, port_info& pi,
+                  uint32_t& tap_ifindex, std::string& err);
+    bool taken_by_sub_port(uint16_t dpdk_id, std::string& err) const;
     static int lcore_main(void* arg);
     void worker_loop(unsigned w);
 
@@ -165,7 +171,10 @@ private:
     std::vector<port_info> _ports;
     std::vector<std::string> _port_vrf;
     std::vector<uint8_t> _vrf_ok, _link_up;
-    std::vector<uint32_t> _tap_ifindex;  // per port, as _ports
+    std::vector<uint32_t> _tap_ifindex;  // per port, as _ports: its mirror's ifindex
+    std::vector<int> _parent;            // per port: a sub-port's parent's index, -1 for a port
+    std::vector<uint8_t> _tx_vlan_hw;    // per port: its NIC inserts VLAN tags
+    bool _said_no_vlan_devices = false;
     std::vector<rte_ring*> _resolve;     // per worker
     uint64_t _resolve_sent = 0, _resolve_limited = 0, _resolve_failed = 0;
     kernel_view _kernel;

@@ -74,6 +74,7 @@ args = --lcores 0@(0,1),1@0,2@1 --no-pci --no-huge -m 512 --no-telemetry --log-l
 [dataplane]
 enabled = true
 mbufs = 16383
+idle-sleep = 200
 port = p0 net_af_packet0,iface=d0,qpairs=2 tap=pe0
 port = p1 net_af_packet1,iface=d1,qpairs=2 tap=pe1
 EOF

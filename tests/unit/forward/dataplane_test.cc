@@ -3,6 +3,7 @@
 #include "forward/control/dataplane.hh"
 
 #include <gtest/gtest.h>
+#include <rte_ethdev.h>
 
 #include <chrono>
 #include <thread>
@@ -123,6 +124,41 @@ TEST(Dataplane, IdleWorkerSleepsAndWakes) {
     t.join();
     dp.stop();
     EXPECT_GT(busy, 10 * idle) << "with idle-sleep 0 the worker polls without pause";
+}
+
+// A sub-port: an id of srv6d's own from the top, its parent's MAC and link, its own VRF;
+// counters name its parent and VLAN.
+TEST(Dataplane, SubPortOnAParent) {
+    fib::qsbr_domain rcu{4};
+    fib::compiler c{rcu};
+    dataplane_options o;
+    std::string err;
+    o.ports.push_back(*parse_port("p net_null_dpv0 ifindex=5", err));
+    o.ports.push_back(*parse_port("p.7 vlan=7 parent=p ifindex=9 vrf=blue", err));
+    o.mbufs = 1023;
+    dataplane dp(rcu, c.cell());
+    ASSERT_TRUE(dp.open(o, [](const std::string&) { return std::optional<vrf::vrf_id>(3); }, err)) << err;
+    const adj_view* a = dp.adjacency();
+    ASSERT_EQ(a->ports().size(), 2u);
+    const port_info& parent = a->ports()[0];
+    const port_info& sub = a->ports()[1];
+    EXPECT_EQ(sub.vlan, 7u);
+    EXPECT_EQ(sub.parent, parent.port_id);
+    EXPECT_EQ(sub.dev(), parent.port_id);
+    EXPECT_EQ(sub.port_id, max_ports - 1) << "the top id: no ethdev has it";
+    EXPECT_FALSE(rte_eth_dev_is_valid_port(sub.port_id));
+    EXPECT_EQ(sub.mac, parent.mac);
+    EXPECT_EQ(sub.mtu, 1500u);
+    EXPECT_EQ(sub.vrf, 3u);
+    EXPECT_TRUE(sub.up);
+    EXPECT_EQ(a->sub_port(parent.port_id, 7), &sub);
+    EXPECT_EQ(a->sub_port(parent.port_id, 8), nullptr);
+    EXPECT_EQ(a->port_by_ifindex(9), &sub);
+    const auto s = dp.counters();
+    ASSERT_EQ(s.ports.size(), 2u);
+    EXPECT_EQ(s.ports[1].parent, "p");
+    EXPECT_EQ(s.ports[1].vlan, 7u);
+    EXPECT_EQ(s.ports[0].vlan, 0u);
 }
 
 TEST(Dataplane, BadDeviceIsAnError) {

@@ -336,6 +336,27 @@ TEST_F(TextTest, FpmListeningWithResyncPending) {
     EXPECT_EQ(text.find("Ignored"), std::string::npos);
 }
 
+TEST_F(TextTest, CountersShowASubPortsVlanAndParent) {
+    pb::Counters c;
+    c.set_dataplane(true);
+    c.set_workers(1);
+    auto* p = c.add_ports();
+    p->set_name("ce1");
+    p->set_mtu(1500);
+    p->set_queues(1);
+    auto* v = c.add_ports();
+    v->set_name("ce1.100");
+    v->set_parent("ce1");
+    v->set_vlan(100);
+    v->set_mtu(1500);
+    v->set_queues(1);
+    const std::string text = format_counters(c);
+    EXPECT_NE(text.find("ce1          down             -   1500      1  -\n"
+                        "ce1.100      down             -   1500      1  100 on ce1\n"),
+              std::string::npos)
+        << text;
+}
+
 TEST_F(TextTest, CountersShowHeadendByBehaviorOnlyWhenAny) {
     pb::Counters c;
     c.set_dataplane(true);
