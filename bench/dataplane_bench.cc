@@ -14,7 +14,10 @@
 // when the machine has free ones (scripts/bench.sh reserves them), else 4 KiB pages.
 //
 //   bench_dataplane_bench [--packets N] [--reps R] [--case SUBSTRING] [--floor6 lpm6|fib6]
-//                         [--lcore N] [--mbufs N] [--no-huge]
+//                         [--lcore N] [--mbufs N] [--no-huge] [--worker-cpus A,B]
+//
+// The "two workers" cases (bench/dataplane_workers.hh) run two workers on two more lcores,
+// pinned to CPUs A and B (--worker-cpus, default 0,1), against one worker in the same run.
 //
 // Tables: srv6d gets 1 000 VRFs x (1 000 IPv4 /24 + 1 000 IPv6 /48) over 4 remote PEs each,
 // compiled by the real compiler, plus the case routes. The floor gets the tables its packets
@@ -36,6 +39,7 @@
 #include "dataplane_floor.hh"
 #include "dataplane_frames.hh"
 #include "dataplane_harness.hh"
+#include "dataplane_workers.hh"
 #include "fib/control/compiler.hh"
 #include "forward/control/eal.hh"
 #include "forward/datapath/worker.hh"
@@ -103,7 +107,7 @@ int main(int argc, char** argv) {
     uint64_t packets = 1'000'000;
     int reps = 7;
     uint32_t mbufs = 128;
-    std::string only, lcore = "1";
+    std::string only, lcore = "1", worker_cpus = "0,1";
     bool no_huge = false;
     floor_lpm6 f6 = floor_lpm6::lpm6;
     for (int i = 1; i < argc; ++i) {
@@ -123,10 +127,20 @@ int main(int argc, char** argv) {
             f6 = std::string(argv[++i]) == "fib6" ? floor_lpm6::fib6 : floor_lpm6::lpm6;
         else if (a == "--no-huge")
             no_huge = true;
+        else if (a == "--worker-cpus" && has)
+            worker_cpus = argv[++i];
     }
+    const std::string two_prefix = "two workers: ";
+    const bool two = only.empty() || (two_prefix + "IPv4 -> H.Encaps.Red, 1 SID").find(only) != std::string::npos ||
+                     (two_prefix + "IPv6 forward (default VRF)").find(only) != std::string::npos;
     // Hugepages when there are enough free ones (the floor's tables and the mbufs: ~300 MiB).
     const bool huge = !no_huge && huge_free() >= 200;
     std::vector<std::string> eal = {"-l", lcore, "--no-pci", "--no-telemetry", "--log-level=lib.eal:error"};
+    if (two) {  // lcore 0 where -l would have put the main lcore, lcores 1 and 2 for the workers
+        const auto comma = worker_cpus.find(',');
+        eal[0] = "--lcores";
+        eal[1] = "0@" + lcore + ",1@" + worker_cpus.substr(0, comma) + ",2@" + worker_cpus.substr(comma + 1);
+    }
     if (huge) {
         eal.insert(eal.end(), {"--in-memory", "--iova-mode=va"});
     } else {
@@ -440,6 +454,30 @@ int main(int argc, char** argv) {
     if (l2 > 0 && v6 > 0)
         std::printf("H.Encaps.L2 / H.Encaps.V6 throughput (1 SID each): %.3f\n", v6 / l2);
     std::printf("(Mpps: per core, TSC Hz / median cycles; io: io-forward, the transport alone)\n");
+
+    if (two) {
+        two_workers_setup ts;
+        ts.pool = h.pool;
+        ts.tables = &c.cell();
+        ts.ce = pce;
+        ts.core = pcore;
+        ts.neighbors = ns;
+        ts.ce_id1 = h.ce.id;
+        ts.core_id1 = h.core.id;
+        ts.packets = packets;
+        ts.reps = reps;
+        ts.mbufs = mbufs;
+        std::vector<two_workers_case> tc;
+        for (const char* base : {"IPv4 -> H.Encaps.Red, 1 SID", "IPv6 forward (default VRF)"})
+            for (const auto& k : cases) {
+                const std::string name = two_prefix + k.name;
+                if (k.name != std::string(base) || (!only.empty() && name.find(only) == std::string::npos))
+                    continue;
+                tc.push_back({name, k.in == &h.ce, &k.f, h.capture(*k.in, k.f, worker_step)});
+            }
+        if (run_two_workers(ts, tc) != 0)
+            return 1;
+    }
 
     fwd::adj_view::destroy(adj.exchange(nullptr));
     fl_owner.reset();

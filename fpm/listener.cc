@@ -146,10 +146,7 @@ void listener::impl::on_accept(const error_code& ec, tcp::socket s) {
     if (_stopped || ec == asio::error::operation_aborted)
         return;
     if (ec) {
-        uint64_t held = 0;
-        if (_accept_errors.allow(held))
-            util::log(util::level::warn, "fpm: accept failed on {}: {} ({} more since last report)", _session.listen,
-                      ec.message(), held);
+        util::log_limited(_accept_errors, util::level::warn, "fpm: accept failed on {}: {}", _session.listen, ec.message());
         _accept_timer.expires_after(accept_retry);
         _accept_timer.async_wait([self = shared_from_this()](const error_code& e) {
             if (!e && !self->_stopped)

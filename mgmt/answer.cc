@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "mgmt/interface_names.hh"
 #include "mgmt/names.hh"
 #include "mgmt/render.hh"
 
@@ -27,6 +28,7 @@ void show_routes(const pb::ShowRoutes& req, const daemon_view& d, pb::Response& 
         table = v->table;
     }
     *resp.mutable_routes() = render_routes(d.rib, table);
+    name_interfaces(*resp.mutable_routes(), d.ifname);
 }
 
 }  // namespace
@@ -42,6 +44,7 @@ pb::Response answer(const pb::Request& req, const daemon_view& d) {
         break;
     case pb::Request::kShowNexthops:
         *resp.mutable_nexthops() = render_nexthops(d.rib);
+        name_interfaces(*resp.mutable_nexthops(), d.ifname);
         break;
     case pb::Request::kShowSids:
     {
@@ -52,6 +55,7 @@ pb::Response answer(const pb::Request& req, const daemon_view& d) {
             const vrf::registry only_default;
             *resp.mutable_sids() = render_sids(d.rib, only_default, d.sids, counters);
         }
+        name_interfaces(*resp.mutable_sids(), d.ifname);
     }
         break;
     case pb::Request::kShowVrfs:

@@ -42,6 +42,9 @@ struct daemon_view {
     std::function<void(pb::NeighborTable&)> neighbors;
     // `show route ADDR`: the compiled tables' answer into the response (absent: no tables).
     std::function<void(const pb::ShowRoute&, pb::Response&)> route_lookup;
+    // The name of a kernel ifindex (the kernel's, else srv6d's port; "" when neither knows it):
+    // `show routes`, `nexthops` and `sids` print names beside ifindexes. Absent: numbers only.
+    std::function<std::string(uint32_t)> ifname;
     // Changes the log level; returns an error text ("" when done). Absent: not supported.
     std::function<std::string(const std::string& level, pb::LogLevel&)> set_log_level;
 };

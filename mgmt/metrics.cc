@@ -63,6 +63,17 @@ void counter_metrics(const pb::Counters& c, std::vector<metric_family>& out) {
     auto& up = family(out, "srv6d_port_link_up", "1 while the port's link is up", "gauge");
     for (const auto& p : c.ports())
         up.add({{"port", p.name()}, {"vrf", p.vrf()}}, p.link_up() ? 1 : 0);
+    auto& wrx = family(out, "srv6d_worker_rx_packets_total", "Packets a worker received on the ports", "counter");
+    auto& wtx = family(out, "srv6d_worker_tx_packets_total", "Packets a worker sent out of the ports", "counter");
+    for (const auto& w : c.per_worker()) {
+        wrx.add({{"worker", std::to_string(w.worker())}}, w.rx_packets());
+        wtx.add({{"worker", std::to_string(w.worker())}}, w.tx_packets());
+    }
+    // Sub-ports are ports in every family above; this one says whose VLAN they are.
+    auto& vlan = family(out, "srv6d_port_vlan_info", "1 for each 802.1Q sub-port: its parent port and VLAN id", "gauge");
+    for (const auto& p : c.ports())
+        if (p.vlan() != 0)
+            vlan.add({{"port", p.name()}, {"parent", p.parent()}, {"vlan", std::to_string(p.vlan())}}, 1);
     auto& drops = family(out, "srv6d_drops_total", "Packets the workers dropped, by reason", "counter");
     for (const auto& d : c.drops())
         drops.add({{"reason", d.reason()}}, d.packets());

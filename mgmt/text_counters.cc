@@ -17,11 +17,19 @@ std::string format_counters(const pb::Counters& c) {
         out += fmt::format("{:<12} {:>4} {:>7} {:<10} {:>12} {:>14} {:>12} {:>14} {:>10} {:>10} {:>10}\n", p.name(),
                            p.port_id(), p.ifindex(), p.vrf(), p.rx_packets(), p.rx_bytes(), p.tx_packets(),
                            p.tx_bytes(), p.tx_dropped(), p.punted(), p.injected());
-    out += fmt::format("\n{:<12} {:<5} {:>12} {:>6} {:>6}\n", "Port", "Link", "Speed", "MTU", "Queues");
+    out += fmt::format("\n{:<12} {:<5} {:>12} {:>6} {:>6}  {}\n", "Port", "Link", "Speed", "MTU", "Queues", "VLAN");
     for (const auto& p : c.ports())
-        out += fmt::format("{:<12} {:<5} {:>12} {:>6} {:>6}\n", p.name(), p.link_up() ? "up" : "down",
+        out += fmt::format("{:<12} {:<5} {:>12} {:>6} {:>6}  {}\n", p.name(), p.link_up() ? "up" : "down",
                            p.speed_mbps() ? fmt::format("{} Mb/s", p.speed_mbps()) : std::string("-"), p.mtu(),
-                           p.queues());
+                           p.queues(), p.vlan() ? fmt::format("{} on {}", p.vlan(), p.parent()) : std::string("-"));
+    if (c.per_worker_size() > 1) {  // with one worker it is the ports' sum again
+        out += fmt::format("\n{:<8} {:>6} {:>12} {:>12} {:>10}\n", "Worker", "Lcore", "RX packets", "TX packets",
+                           "Drops");
+        for (const auto& w : c.per_worker())
+            out += fmt::format("{:<8} {:>6} {:>12} {:>12} {:>10}\n", w.worker(),
+                               w.has_lcore() ? std::to_string(w.lcore()) : std::string("-"), w.rx_packets(),
+                               w.tx_packets(), w.dropped());
+    }
     if (c.sids_size()) {
         out += fmt::format("\n{:<44} {:<12} {:>12} {:>14}\n", "SID", "Behavior", "Packets", "Bytes");
         for (const auto& s : c.sids())

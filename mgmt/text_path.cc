@@ -36,7 +36,8 @@ std::string format_seg6local_context(const pb::Seg6Local& l) {
     if (l.has_nh6())
         parts.push_back(fmt::format("nh6 {}", l.nh6()));
     if (l.has_oif())
-        parts.push_back(fmt::format("oif {}", l.oif()));
+        parts.push_back(l.has_oif_name() ? fmt::format("oif {} ({})", l.oif_name(), l.oif())
+                                         : fmt::format("oif {}", l.oif()));
     if (l.has_ifname())
         parts.push_back(fmt::format("ifname {}", l.ifname()));
     if (l.has_srh())
@@ -65,7 +66,8 @@ std::string format_path(const pb::Nexthop& nh) {
     else if (nh.ifindex() != 0)
         parts.push_back("is directly connected");
     if (nh.ifindex() != 0)
-        parts.push_back(fmt::format("ifindex {}", nh.ifindex()));
+        parts.push_back(nh.has_ifname() ? fmt::format("dev {} (ifindex {})", nh.ifname(), nh.ifindex())
+                                        : fmt::format("ifindex {}", nh.ifindex()));
     if (nh.onlink())
         parts.push_back("onlink");
     parts.push_back(fmt::format("weight {}", nh.weight()));

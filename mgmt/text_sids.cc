@@ -30,7 +30,8 @@ std::string context_text(const pb::LocalSid& s) {
     // behavior does not name one (End.X before FRR 10.6).
     const bool to_neighbour = s.seg6local().has_nh4() || s.seg6local().has_nh6();
     if (to_neighbour && !s.seg6local().has_oif() && s.ifindex() != 0)
-        ctx += fmt::format(", ifindex {}", s.ifindex());
+        ctx += s.has_ifname() ? fmt::format(", dev {} (ifindex {})", s.ifname(), s.ifindex())
+                              : fmt::format(", ifindex {}", s.ifindex());
     return ctx.empty() ? "-" : ctx;
 }
 

@@ -185,10 +185,7 @@ void write_limited(const void* site, level l, std::string_view msg) {
         }
         s.last.clear();
     }
-    if (suppressed == 0)
-        write(l, msg);
-    else
-        write(l, fmt::format("{} ({} similar message{} suppressed)", msg, suppressed, suppressed == 1 ? "" : "s"));
+    write(l, std::string(msg) + suppressed_note(suppressed));
 }
 
 void flush_suppressed(bool all) {
@@ -208,17 +205,8 @@ void flush_suppressed(bool all) {
         write(l, m);
 }
 
-bool rate_limit::allow(uint64_t& suppressed) {
-    const auto now = std::chrono::steady_clock::now();
-    if (_ever && now - _last < _interval) {
-        ++_held;
-        return false;
-    }
-    _ever = true;
-    _last = now;
-    suppressed = _held;
-    _held = 0;
-    return true;
+std::string suppressed_note(uint64_t n) {
+    return n == 0 ? std::string() : fmt::format(" ({} similar message{} suppressed)", n, n == 1 ? "" : "s");
 }
 
 }  // namespace util

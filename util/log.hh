@@ -82,32 +82,31 @@ void log(level l, fmt::format_string<Args...> f, Args&&... args) {
         write_limited(static_cast<fmt::string_view>(f).data(), l, fmt::format(f, std::forward<Args>(args)...));
 }
 
-// Lets one message through per interval and counts what it held back, so a flood of the
-// same bad input costs one log line per interval, not one per message.
+// " (N similar messages suppressed)", or "" for 0: how every held-back count is told.
+std::string suppressed_note(uint64_t n);
+
+// A call site's own, stricter limit: one line per interval (the repeat filter with a burst of
+// one), for sites a peer can make fire at will (malformed FPM input, the mgmt socket).
 class rate_limit {
 public:
     rate_limit() = default;
-    explicit rate_limit(std::chrono::milliseconds interval) : _interval(interval) {}
+    explicit rate_limit(std::chrono::milliseconds interval) : _policy{1, interval} {}
     // True if the caller should log now; `suppressed` is how many were held back since the last one.
-    bool allow(uint64_t& suppressed);
+    bool allow(uint64_t& suppressed) { return _filter.offer(std::chrono::steady_clock::now(), _policy, suppressed); }
 
 private:
-    std::chrono::milliseconds _interval{std::chrono::seconds(10)};
-    std::chrono::steady_clock::time_point _last{};
-    bool _ever = false;
-    uint64_t _held = 0;
+    repeat_policy _policy{1, std::chrono::seconds(10)};
+    repeat_filter _filter;
 };
 
-// log() through `limit`: one line per interval, the next one saying how many were held back.
+// log() through `limit` instead of the call site's repeat filter: one line per interval, the
+// next one saying how many were held back.
 template <typename... Args>
 void log_limited(rate_limit& limit, level lvl, fmt::format_string<Args...> f, Args&&... args) {
     uint64_t held = 0;
     if (lvl > current_level() || !limit.allow(held))
         return;
-    std::string msg = fmt::format(f, std::forward<Args>(args)...);
-    if (held)
-        msg += fmt::format(" [{} more since last report]", held);
-    write(lvl, msg);
+    write(lvl, fmt::format(f, std::forward<Args>(args)...) + suppressed_note(held));
 }
 
 }  // namespace util

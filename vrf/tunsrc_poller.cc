@@ -7,10 +7,7 @@ bool tunsrc_poller::poll() {
     ++_reads;
     if (!_last.ok) {
         ++_failures;
-        uint64_t held = 0;
-        if (_error_log.allow(held))
-            util::log(util::level::warn, "encap-source: cannot read the kernel tunsrc: {}{}", _last.error,
-                      held ? fmt::format(" [{} more since last report]", held) : std::string{});
+        util::log_limited(_error_log, util::level::warn, "encap-source: cannot read the kernel tunsrc: {}", _last.error);
     }
     return _resolver.set_kernel_tunsrc(_last);
 }

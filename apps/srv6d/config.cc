@@ -195,6 +195,12 @@ parse_result parse_args(int argc, const char* const* argv) {
             }
         }
     }
+    // Sub-ports name their parents, VLAN ids are unique per parent, MTUs fit.
+    if (std::string err; !fwd::check_ports(r.cfg.ports, err)) {
+        r.what = action::error;
+        r.text = err;
+        return r;
+    }
     // Every neighbor names a configured port.
     for (const auto& n : r.cfg.neighbors) {
         bool known = false;

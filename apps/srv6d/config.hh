@@ -59,6 +59,7 @@ struct config {
     uint32_t punt_burst = 512;
     uint32_t icmp_rate = 1000;              // ICMP messages/s each worker may send (0: none)
     uint32_t icmp_burst = 50;
+    uint32_t idle_sleep_us = 0;             // an idle worker's longest sleep between polls (0: busy poll)
     // [encap]
     std::optional<rib::ip6_addr> encap_source;  // H.Encaps outer source; FPM does not carry it
     // `vrf = NAME table ID [members IF,...]` lines, in file order (before any [section]).

@@ -171,7 +171,7 @@ std::string port(config& c, in, in value) {
     if (!p)
         return fmt::format("invalid port '{}': {}", value, err);
     for (const auto& o : c.ports)
-        if (o.name == p->name || o.devargs == p->devargs)
+        if (o.name == p->name || (!p->devargs.empty() && o.devargs == p->devargs))
             return fmt::format("invalid port '{}': port {} ({}) is configured twice", value, o.name, o.devargs);
     if (c.ports.size() >= fwd::max_ports)
         return fmt::format("invalid port '{}': at most {} ports", value, fwd::max_ports);
@@ -266,9 +266,11 @@ const config_key table[] = {
      [](config& c, in k, in v) { return count(k, v, 0, 100'000'000, "a number from 0 to 100000000", c.icmp_rate); }},
     {"dataplane", "icmp-burst", "VALUE", "burst of the ICMP rate limit, in messages", "50", one,
      [](config& c, in k, in v) { return count(k, v, 1, 100'000'000, "a number from 1 to 100000000", c.icmp_burst); }},
+    {"dataplane", "idle-sleep", "VALUE", "microseconds an idle worker may sleep between polls (grows from 1 to this); 0: busy polling", "0", one,
+     [](config& c, in k, in v) { return count(k, v, 0, 100'000, "a number of microseconds from 0 to 100000", c.idle_sleep_us); }},
     {"encap", "source", "VALUE", "IPv6 source address of H.Encaps packets", "", one, encap_source},
     {"", "vrf", "NAME table ID [members IF,IF...]", "a VRF bound to a kernel table (in a file: before any [section])", "", many, vrf_line},
-    {"dataplane", "port", "NAME DEVARGS [vrf=VRF] [tap=IF] [ifname=IF] [ifindex=N] [mtu=N]", "a DPDK port", "", many, port},
+    {"dataplane", "port", "NAME (DEVARGS or vlan=VID parent=PORT) [vrf=VRF] [tap=IF] [ifname=IF] [ifindex=N] [mtu=N]", "a DPDK port, or an 802.1Q sub-port of one", "", many, port},
     {"dataplane", "neighbor", "PORT ADDRESS MAC", "a static neighbor on a port", "", many, neighbor},
     {"sids", "sid", "PREFIX BEHAVIOR [ARGS] [flavors LIST]", "a local SID of srv6d's own, in [sids]", "", many, sid_line},
 };

@@ -209,6 +209,8 @@ void control_plane::fill_counters(::mgmt::pb::Counters& c) const {
         o->set_speed_mbps(p.speed_mbps);
         o->set_mtu(p.mtu);
         o->set_queues(p.queues);
+        o->set_parent(p.parent);
+        o->set_vlan(p.vlan);
     }
     for (size_t i = 0; i < fwd::drop_reason_count; ++i) {
         const auto r = static_cast<fwd::drop_reason>(i);
@@ -252,6 +254,15 @@ void control_plane::fill_counters(::mgmt::pb::Counters& c) const {
         auto* h = c.add_headend();
         h->set_behavior(std::string(::mgmt::encap_mode_name(static_cast<rib::encap_mode>(m))));
         h->set_packets(s.headend[m]);
+    }
+    for (const auto& w : s.per_worker) {
+        auto* o = c.add_per_worker();
+        o->set_worker(w.id);
+        if (w.lcore)
+            o->set_lcore(*w.lcore);
+        o->set_rx_packets(w.rx_packets);
+        o->set_tx_packets(w.tx_packets);
+        o->set_dropped(w.dropped);
     }
 }
 
@@ -314,6 +325,7 @@ bool control_plane::start_dataplane() {
     o.punt_burst = cfg.punt_burst;
     o.icmp_rate = cfg.icmp_rate;
     o.icmp_burst = cfg.icmp_burst;
+    o.idle_sleep_us = cfg.idle_sleep_us;
     dp.emplace(rcu, compiler.cell());
     std::string error;
     if (!dp->open(o, [this](const std::string& n) { return active_vrf(n); }, error)) {
@@ -402,6 +414,13 @@ bool control_plane::start_mgmt() {
             view.neighbors = [this](::mgmt::pb::NeighborTable& t) { fill_neighbors(t); };
             view.route_lookup = [this](const ::mgmt::pb::ShowRoute& q, ::mgmt::pb::Response& r) {
                 answer_show_route(q, compiler, vrfs.registry(), rib, interface_names_of(), r);
+            };
+            view.ifname = [names = interface_names_of()](uint32_t ifindex) {
+                std::string n = names.kernel(ifindex);
+                if (n.empty())
+                    if (auto p = names.port(ifindex))
+                        n = *p;
+                return n;
             };
             if (dp) {
                 view.clear_counters = [this] { dp->clear_counters(); };
@@ -514,6 +533,12 @@ void control_plane::reload() {
         cfg.punt_burst = n.punt_burst;
         if (dp)
             dp->set_punt(cfg.punt_rate, cfg.punt_burst);
+    }
+    if (n.idle_sleep_us != cfg.idle_sleep_us) {
+        applied.push_back(fmt::format("dataplane.idle-sleep {}", n.idle_sleep_us));
+        cfg.idle_sleep_us = n.idle_sleep_us;
+        if (dp)
+            dp->set_idle_sleep(cfg.idle_sleep_us);
     }
     bool bindings_changed = false;
     if (n.encap_source != cfg.encap_source) {

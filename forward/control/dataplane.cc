@@ -7,12 +7,15 @@
 #include <rte_pause.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 #include <fmt/format.h>
 #include <net/if.h>
 
 #include "forward/datapath/srv6_headend.hh"
 #include "forward/datapath/worker.hh"
+#include "host/vlan_device.hh"
 #include "util/log.hh"
 
 namespace fwd {
@@ -24,6 +27,8 @@ struct dataplane::worker_slot {
     std::unique_ptr<worker_counters> counters = std::make_unique<worker_counters>();
     std::unique_ptr<worker> w;
     unsigned id = 0;
+    // Set by the worker itself when it starts (the control thread reads it for the counters).
+    std::atomic<unsigned> lcore{RTE_MAX_LCORE};
 };
 
 struct dataplane::raw {
@@ -37,6 +42,7 @@ struct dataplane::raw {
     uint64_t held = 0, released = 0;
     std::array<uint64_t, icmp_kinds> icmp{};
     uint64_t icmp_rate_limited = 0, icmp_no_source = 0;
+    std::vector<std::array<uint64_t, 3>> workers;  // per worker: rx, tx, dropped
 };
 
 dataplane::dataplane(fib::qsbr_domain& rcu, const fib::rcu_cell<fib::dataplane_view>& tables)
@@ -45,8 +51,9 @@ dataplane::dataplane(fib::qsbr_domain& rcu, const fib::rcu_cell<fib::dataplane_v
 dataplane::~dataplane() {
     stop();
     for (const auto& p : _ports) {
-        port_close(p.port_id);
-        if (p.tap_port != port_none)
+        if (p.vlan == 0)  // a sub-port is no ethdev; its VLAN device goes with its parent's TAP
+            port_close(p.port_id);
+        if (p.tap_port != port_none && !p.tap_tagged)
             port_close(p.tap_port);
     }
     // Workers are gone: nothing reads the adjacency any more.
@@ -61,6 +68,7 @@ dataplane::~dataplane() {
 
 bool dataplane::open(const dataplane_options& o, const vrf_resolver& vrf_of, std::string& err) {
     _opt = o;
+    _idle_sleep_us.store(o.idle_sleep_us, std::memory_order_relaxed);
     unsigned n_workers = rte_lcore_count() > 1 ? rte_lcore_count() - 1 : 1;
     if (n_workers > _rcu.max_readers()) {
         err = "dataplane: " + std::to_string(n_workers) + " worker lcores, at most " +
@@ -89,52 +97,58 @@ bool dataplane::open(const dataplane_options& o, const vrf_resolver& vrf_of, std
         }
         _resolve.push_back(rr);
     }
-    for (const auto& spec : o.ports) {
-        for (size_t i = 0; i < _ports.size(); ++i)
-            if (o.ports[i].name == spec.name) {
-                err = "dataplane: port " + spec.name + " configured twice";
+    if (!check_ports(_opt.ports, err)) {
+        err = "dataplane: " + err;
+        return false;
+    }
+    std::vector<port_handle> handles;
+    for (const auto& spec : _opt.ports) {
+        if (spec.vlan != 0) {
+            if (!open_sub_port(spec, n_workers, err))
                 return false;
-            }
+            handles.emplace_back();
+            continue;
+        }
+        bool has_subs = false;
+        for (const auto& s : _opt.ports)
+            has_subs |= s.vlan != 0 && s.parent == spec.name;
         port_handle h;
-        if (!port_open(spec, static_cast<uint16_t>(n_workers), _pool, o.rx_desc, o.tx_desc, h, err))
+        if (!port_open(spec, static_cast<uint16_t>(n_workers), _pool, o.rx_desc, o.tx_desc, h, err, has_subs))
+            return false;
+        if (taken_by_sub_port(h.port_id, err))
             return false;
         port_info pi;
         pi.port_id = h.port_id;
         pi.mtu = spec.mtu;
         pi.ifindex = h.ifindex;
         pi.mac = h.mac;
+        pi.rx_vlan_hw = h.rx_vlan_hw;
         uint32_t tap_ifindex = 0;
         if (!spec.tap.empty()) {
-            // The kernel mirror: a TAP with the port's MAC, so that what the kernel answers
-            // (ARP, ND, BGP) carries the address the neighbors see on the wire.
-            port_spec ts;
-            ts.name = spec.name + "/tap";
-            ts.devargs = fmt::format("net_tap_srv6d{},iface={},mac={}", _ports.size(), spec.tap, to_string(h.mac));
-            port_handle th;
-            if (!port_open(ts, static_cast<uint16_t>(n_workers), _pool, o.rx_desc, o.tx_desc, th, err))
+            if (!open_tap(spec, h.mac, n_workers, pi, tap_ifindex, err))
                 return false;
-            pi.tap_port = th.port_id;
-            tap_ifindex = if_nametoindex(spec.tap.c_str());
             if (spec.ifindex == 0)
                 pi.ifindex = tap_ifindex;
-            if (rte_eth_dev_set_mtu(th.port_id, spec.mtu) != 0)
-                log(level::warn, "dataplane: port {}: cannot set MTU {} on {}", spec.name, spec.mtu, spec.tap);
-            pi.punt_rate = std::max(1u, o.punt_rate / n_workers);
-            pi.punt_burst = std::max(1u, o.punt_burst / n_workers);
         }
+        handles.push_back(h);
+        _tx_vlan_hw.push_back(h.tx_vlan_hw);
         _ports.push_back(pi);
         _tap_ifindex.push_back(tap_ifindex);
         _port_vrf.push_back(spec.vrf);
+        _parent.push_back(-1);
         _vrf_ok.push_back(0);
         _link_up.push_back(1);
-        log(level::info, "dataplane: port {} = DPDK port {} ({}), mac {}, ifindex {}{}, vrf {}{}", spec.name,
+        log(level::info, "dataplane: port {} = DPDK port {} ({}), mac {}, ifindex {}{}, vrf {}{}{}", spec.name,
             h.port_id, spec.devargs, to_string(h.mac), pi.ifindex,
             pi.ifindex == 0 ? " (no kernel interface: no route can name it)" : "",
-            spec.vrf.empty() ? "default" : spec.vrf, spec.tap.empty() ? "" : ", mirrored by tap " + spec.tap);
+            spec.vrf.empty() ? "default" : spec.vrf, spec.tap.empty() ? "" : ", mirrored by tap " + spec.tap,
+            !has_subs ? ""
+                      : fmt::format(", VLAN tags stripped by {}, inserted by {}", h.rx_vlan_hw ? "the NIC" : "srv6d",
+                                    h.tx_vlan_hw ? "the NIC" : "srv6d"));
     }
     for (const auto& n : o.neighbors) {
         bool known = false;
-        for (const auto& spec : o.ports)
+        for (const auto& spec : _opt.ports)
             known |= spec.name == n.port;
         if (!known) {
             err = "dataplane: neighbor on unknown port '" + n.port + "'";
@@ -146,8 +160,9 @@ bool dataplane::open(const dataplane_options& o, const vrf_resolver& vrf_of, std
         slot->id = w;
         std::vector<rx_queue> rx;
         for (const auto& p : _ports) {
-            rx.push_back({p.port_id, static_cast<uint16_t>(w), port_none});
-            if (p.tap_port != port_none)  // what the host sends leaves through the port
+            if (p.vlan == 0)  // a sub-port's frames come in on its parent
+                rx.push_back({p.port_id, static_cast<uint16_t>(w), port_none});
+            if (p.tap_port != port_none && !p.tap_tagged)  // what the host sends leaves through the port
                 rx.push_back({p.tap_port, static_cast<uint16_t>(w), p.port_id});
         }
         slot->w = std::make_unique<worker>(std::move(rx), static_cast<uint16_t>(w), published{&_tables, &_adj},
@@ -156,6 +171,110 @@ bool dataplane::open(const dataplane_options& o, const vrf_resolver& vrf_of, std
         _workers.push_back(std::move(slot));
     }
     update_vrfs(vrf_of);
+    return true;
+}
+
+// The kernel mirror: a TAP with the port's MAC, so that what the kernel answers (ARP, ND, BGP)
+// carries the address the neighbors see on the wire.
+bool dataplane::open_tap(const port_spec& spec, const mac_addr& mac, unsigned n_workers, port_info& pi,
+                         uint32_t& tap_ifindex, std::string& err) {
+    port_spec ts;
+    ts.name = spec.name + "/tap";
+    ts.devargs = fmt::format("net_tap_srv6d{},iface={},mac={}", _ports.size(), spec.tap, to_string(mac));
+    port_handle th;
+    if (!port_open(ts, static_cast<uint16_t>(n_workers), _pool, _opt.rx_desc, _opt.tx_desc, th, err))
+        return false;
+    if (taken_by_sub_port(th.port_id, err))
+        return false;
+    pi.tap_port = th.port_id;
+    tap_ifindex = if_nametoindex(spec.tap.c_str());
+    if (rte_eth_dev_set_mtu(th.port_id, spec.mtu) != 0)
+        log(level::warn, "dataplane: port {}: cannot set MTU {} on {}", spec.name, spec.mtu, spec.tap);
+    pi.punt_rate = std::max(1u, _opt.punt_rate / n_workers);
+    pi.punt_burst = std::max(1u, _opt.punt_burst / n_workers);
+    return true;
+}
+
+// A sub-port's id is srv6d's own, from the top of the port ids down: DPDK gives new ethdevs the
+// lowest free one. An ethdev that got one anyway (max_ports in use) is refused.
+bool dataplane::taken_by_sub_port(uint16_t dpdk_id, std::string& err) const {
+    for (const auto& p : _ports)
+        if (p.vlan != 0 && p.port_id == dpdk_id) {
+            err = fmt::format("dataplane: DPDK port {} is a sub-port's id: more than {} ports and sub-ports", dpdk_id,
+                              max_ports);
+            return true;
+        }
+    return false;
+}
+
+bool dataplane::open_sub_port(const port_spec& spec, unsigned n_workers, std::string& err) {
+    size_t pidx = 0;
+    while (_opt.ports[pidx].name != spec.parent)  // check_ports: it is there, before this one
+        ++pidx;
+    const port_info& parent = _ports[pidx];
+    port_info pi;
+    pi.port_id = port_none;
+    for (uint16_t id = max_ports; id-- > 0 && pi.port_id == port_none;) {
+        bool used = rte_eth_dev_is_valid_port(id) != 0;
+        for (const auto& p : _ports)
+            used |= p.port_id == id;
+        if (!used)
+            pi.port_id = id;
+    }
+    if (pi.port_id == port_none) {
+        err = fmt::format("dataplane: sub-port {}: more than {} ports and sub-ports", spec.name, max_ports);
+        return false;
+    }
+    pi.parent = parent.port_id;
+    pi.vlan = spec.vlan;
+    pi.mtu = spec.mtu;
+    pi.mac = parent.mac;  // as a VLAN device's: its parent's
+    pi.tx_vlan_hw = _tx_vlan_hw[pidx];
+    pi.ifindex = spec.ifindex;
+    uint32_t tap_ifindex = 0;
+    std::string mirror;
+    if (!spec.tap.empty()) {
+        bool own_tap = true;
+        if (parent.tap_port != port_none) {
+            const host::vlan_device v = host::create_vlan_device(_tap_ifindex[pidx], spec.tap, spec.vlan, spec.mtu);
+            if (v.ifindex != 0) {
+                own_tap = false;
+                pi.tap_port = parent.tap_port;
+                pi.tap_tagged = true;
+                tap_ifindex = v.ifindex;
+                pi.punt_rate = std::max(1u, _opt.punt_rate / n_workers);
+                pi.punt_burst = std::max(1u, _opt.punt_burst / n_workers);
+                mirror = fmt::format(", mirrored by VLAN device {} on {}", spec.tap, _opt.ports[pidx].tap);
+            } else if (!v.unsupported) {
+                err = fmt::format("dataplane: sub-port {}: cannot create VLAN device {}: {}", spec.name, spec.tap, v.err);
+                return false;
+            } else if (!_said_no_vlan_devices) {
+                _said_no_vlan_devices = true;
+                log(level::warn, "dataplane: the kernel has no VLAN devices (8021q: {}): sub-ports are mirrored by "
+                    "TAPs of their own, untagged", v.err);
+            }
+        }
+        if (own_tap) {
+            if (!open_tap(spec, parent.mac, n_workers, pi, tap_ifindex, err))
+                return false;
+            mirror = ", mirrored by tap " + spec.tap;
+        }
+        if (spec.ifindex == 0)
+            pi.ifindex = tap_ifindex;
+    } else if (pi.ifindex == 0 && !spec.ifname.empty()) {
+        pi.ifindex = if_nametoindex(spec.ifname.c_str());
+    }
+    _tx_vlan_hw.push_back(false);
+    _ports.push_back(pi);
+    _tap_ifindex.push_back(tap_ifindex);
+    _port_vrf.push_back(spec.vrf);
+    _parent.push_back(static_cast<int>(pidx));
+    _vrf_ok.push_back(0);
+    _link_up.push_back(1);
+    log(level::info, "dataplane: port {} = VLAN {} on {} (id {}), mtu {}, ifindex {}{}, vrf {}{}", spec.name,
+        spec.vlan, spec.parent, pi.port_id, pi.mtu, pi.ifindex,
+        pi.ifindex == 0 ? " (no kernel interface: no route can name it)" : "", spec.vrf.empty() ? "default" : spec.vrf,
+        mirror);
     return true;
 }
 
@@ -185,15 +304,22 @@ void dataplane::refresh(bool force) {
     for (size_t i = 0; i < _ports.size(); ++i) {
         rte_eth_link link{};
         // PMDs that cannot tell (rte_eth_link_get_nowait fails) count as up; ports bound to a
-        // kernel interface (af_packet, af_xdp) follow that interface's carrier as well.
-        uint8_t up = rte_eth_link_get_nowait(_ports[i].port_id, &link) != 0 || link.link_status != 0;
-        if (const auto carrier = kernel_carrier(_opt.ports[i]))
-            up = up && *carrier;
+        // kernel interface (af_packet, af_xdp) follow that interface's carrier as well; a
+        // sub-port, its parent's link (before it: check_ports).
+        uint8_t up;
+        if (_parent[i] >= 0) {
+            up = _link_up[static_cast<size_t>(_parent[i])];
+        } else {
+            up = rte_eth_link_get_nowait(_ports[i].port_id, &link) != 0 || link.link_status != 0;
+            if (const auto carrier = kernel_carrier(_opt.ports[i]))
+                up = up && *carrier;
+        }
         if (up != _link_up[i]) {
             log(up ? level::info : level::warn, "dataplane: port {} link {}", _opt.ports[i].name, up ? "up" : "down");
             _link_up[i] = up;
             changed = true;
-            if (_ports[i].tap_port != port_none)  // the kernel (and zebra) see the link change
+            // The kernel (and zebra) see the link change; a VLAN device follows its TAP itself.
+            if (_ports[i].tap_port != port_none && !_ports[i].tap_tagged)
                 up ? rte_eth_dev_set_link_up(_ports[i].tap_port) : rte_eth_dev_set_link_down(_ports[i].tap_port);
         }
         _ports[i].up = _vrf_ok[i] && _link_up[i];
@@ -264,11 +390,29 @@ int dataplane::lcore_main(void* arg) {
 
 void dataplane::worker_loop(unsigned w) {
     worker& wk = *_workers[w]->w;
+    _workers[w]->lcore.store(rte_lcore_id(), std::memory_order_relaxed);
     fib::qsbr_reader reader(_rcu, w);
+    // Polls that found nothing in a row, and the sleep the next idle poll takes.
+    constexpr unsigned idle_polls = 256;
+    unsigned empty = 0;
+    uint32_t sleep_us = 1;
     while (_run.load(std::memory_order_relaxed)) {
-        wk.poll();
+        const uint32_t got = wk.poll();
         wk.counters().hdr_chained.set(wk.headend().hdr_chained);
         reader.quiescent();
+        const uint32_t max_us = _idle_sleep_us.load(std::memory_order_relaxed);
+        if (got != 0 || max_us == 0) {
+            empty = 0;
+            sleep_us = 1;
+            continue;
+        }
+        if (++empty < idle_polls)
+            continue;
+        // Offline while asleep: a grace period must not wait for this worker's nap.
+        reader.offline();
+        std::this_thread::sleep_for(std::chrono::microseconds(sleep_us));
+        reader.online();
+        sleep_us = std::min(max_us, sleep_us * 2);
     }
 }
 
@@ -320,10 +464,24 @@ void dataplane::count_resolutions(uint64_t sent, uint64_t limited, uint64_t fail
     _resolve_failed += failed;
 }
 
+uint64_t dataplane::polls() const {
+    uint64_t n = 0;
+    for (const auto& s : _workers)
+        n += s->counters->polls.get();
+    return n;
+}
+
 dataplane::raw dataplane::sum() const {
     raw r;
     for (const auto& s : _workers) {
         const worker_counters& c = *s->counters;
+        std::array<uint64_t, 3>& mine = r.workers.emplace_back();
+        for (const auto& pi : _ports) {
+            mine[0] += c.ports[pi.port_id].rx_packets.get();
+            mine[1] += c.ports[pi.port_id].tx_packets.get();
+        }
+        for (size_t d = 0; d < drop_reason_count; ++d)
+            mine[2] += c.drops[d].get();
         for (size_t p = 0; p < max_ports; ++p) {
             const port_counters& pc = c.ports[p];
             r.ports[p][0] += pc.rx_packets.get();
@@ -378,9 +536,11 @@ counters_snapshot dataplane::counters() const {
         p.punted = n[5] - o[5];
         p.injected = n[6] - o[6];
         p.tap = _opt.ports[i].tap;
+        p.parent = _opt.ports[i].parent;
+        p.vlan = _ports[i].vlan;
         p.link_up = _link_up[i] != 0;
         rte_eth_link link{};
-        if (rte_eth_link_get_nowait(_ports[i].port_id, &link) == 0 && link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN)
+        if (rte_eth_link_get_nowait(_ports[i].dev(), &link) == 0 && link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN)
             p.speed_mbps = link.link_speed;
         p.mtu = _ports[i].mtu;
         p.queues = std::max(1u, workers());
@@ -415,6 +575,18 @@ counters_snapshot dataplane::counters() const {
         s.icmp[k] = now.icmp[k] - b.icmp[k];
     s.icmp_rate_limited = now.icmp_rate_limited - b.icmp_rate_limited;
     s.icmp_no_source = now.icmp_no_source - b.icmp_no_source;
+    for (size_t w = 0; w < now.workers.size(); ++w) {
+        const auto& n = now.workers[w];
+        const std::array<uint64_t, 3> o = w < b.workers.size() ? b.workers[w] : std::array<uint64_t, 3>{};
+        counters_snapshot::worker x;
+        x.id = static_cast<unsigned>(w);
+        if (const unsigned lc = _workers[w]->lcore.load(std::memory_order_relaxed); lc < RTE_MAX_LCORE)
+            x.lcore = lc;
+        x.rx_packets = n[0] - o[0];
+        x.tx_packets = n[1] - o[1];
+        x.dropped = n[2] - o[2];
+        s.per_worker.push_back(x);
+    }
     return s;
 }
 

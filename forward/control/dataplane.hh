@@ -38,6 +38,10 @@ struct dataplane_options {
     // and its burst (RFC 4443 §2.4(f)); 0: none. Linux: net.ipv4.icmp_msgs_per_sec / _burst.
     uint32_t icmp_rate = 1000;
     uint32_t icmp_burst = 50;
+    // An idle worker sleeps between polls, 1 us first, doubling up to this (0: busy polling,
+    // the default: a dedicated core at line rate). VPP's poll-sleep-usec, grout's idle sleep: for
+    // shared or virtual CPUs, at the cost of that much latency for the first packet after a lull.
+    uint32_t idle_sleep_us = 0;
 };
 
 // What the kernel knows about the mirrors (host::kernel_state, translated by the caller).
@@ -65,6 +69,8 @@ struct counters_snapshot {
         uint64_t rx_packets = 0, rx_bytes = 0, tx_packets = 0, tx_bytes = 0, tx_dropped = 0;
         uint64_t punted = 0, injected = 0;
         std::string tap;  // its mirror interface, empty without one
+        std::string parent;  // a sub-port's parent port, and its VLAN id (0: not a sub-port)
+        uint16_t vlan = 0;
         bool link_up = false;
         uint32_t speed_mbps = 0, mtu = 0, queues = 0;
     };
@@ -84,6 +90,14 @@ struct counters_snapshot {
     std::array<uint64_t, icmp_kinds> icmp{};  // ICMP messages sent, by icmp_kind
     uint64_t icmp_rate_limited = 0, icmp_no_source = 0;
     unsigned workers = 0;
+    // Each worker's share: what it received on the ports (not from their TAP mirrors), sent out
+    // of them (as the ports count it) and dropped. Shows how RSS spread the flows over the workers.
+    struct worker {
+        unsigned id = 0;
+        std::optional<unsigned> lcore;  // the EAL lcore it runs on; none until it started
+        uint64_t rx_packets = 0, tx_packets = 0, dropped = 0;
+    };
+    std::vector<worker> per_worker;
 };
 
 class dataplane {
@@ -111,6 +125,9 @@ public:
     // among the workers as at open(); published with a new adjacency snapshot when it changed.
     // The workers' token buckets carry over (capped at the new burst): no packet is dropped for it.
     void set_punt(uint32_t rate, uint32_t burst);
+    void set_idle_sleep(uint32_t us) { _idle_sleep_us.store(us, std::memory_order_relaxed); }
+    // Polls made by all workers since they started (what dataplane.idle-sleep saves).
+    uint64_t polls() const;
 
     // Starts a worker on every EAL worker lcore; returns how many. With none, the caller runs
     // run_here() on the main lcore.
@@ -139,6 +156,10 @@ private:
     raw sum() const;
     void publish_adjacency();
     void refresh(bool force);
+    bool open_sub_port(const port_spec& spec, unsigned n_workers, std::string& err);
+    bool open_tap(const port_spec& spec, const mac_addr& mac, unsigned n_workers, port_info& pi,
+                  uint32_t& tap_ifindex, std::string& err);
+    bool taken_by_sub_port(uint16_t dpdk_id, std::string& err) const;
     static int lcore_main(void* arg);
     void worker_loop(unsigned w);
 
@@ -150,7 +171,10 @@ private:
     std::vector<port_info> _ports;
     std::vector<std::string> _port_vrf;
     std::vector<uint8_t> _vrf_ok, _link_up;
-    std::vector<uint32_t> _tap_ifindex;  // per port, as _ports
+    std::vector<uint32_t> _tap_ifindex;  // per port, as _ports: its mirror's ifindex
+    std::vector<int> _parent;            // per port: a sub-port's parent's index, -1 for a port
+    std::vector<uint8_t> _tx_vlan_hw;    // per port: its NIC inserts VLAN tags
+    bool _said_no_vlan_devices = false;
     std::vector<rte_ring*> _resolve;     // per worker
     uint64_t _resolve_sent = 0, _resolve_limited = 0, _resolve_failed = 0;
     kernel_view _kernel;
@@ -160,6 +184,7 @@ private:
     std::vector<std::unique_ptr<worker_slot>> _workers;
     std::vector<unsigned> _lcores;
     std::atomic<bool> _run{false};
+    std::atomic<uint32_t> _idle_sleep_us{0};
     std::unique_ptr<raw> _baseline;
 };
 

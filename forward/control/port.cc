@@ -80,20 +80,31 @@ std::string to_string(const mac_addr& m) {
 std::optional<port_spec> parse_port(std::string_view line, std::string& err) {
     const auto w = words(line);
     if (w.size() < 2) {
-        err = "a port is 'NAME DEVARGS [vrf=VRF] [tap=IF] [ifname=IF] [ifindex=N] [mtu=N]'";
+        err = "a port is 'NAME DEVARGS [vrf=VRF] [tap=IF] [ifname=IF] [ifindex=N] [mtu=N]' or 'NAME vlan=VID parent=PORT [...]'";
         return std::nullopt;
     }
     port_spec p;
     p.name = w[0];
-    p.devargs = w[1];
-    for (size_t i = 2; i < w.size(); ++i) {
+    // A sub-port has keys where a port has its devargs (devargs never start with these).
+    const bool sub = w[1].starts_with("vlan=") || w[1].starts_with("parent=");
+    if (!sub)
+        p.devargs = w[1];
+    bool mtu_given = false;
+    for (size_t i = sub ? 1 : 2; i < w.size(); ++i) {
         const auto eq = w[i].find('=');
         const std::string_view k = w[i].substr(0, eq), v = eq == std::string_view::npos ? "" : w[i].substr(eq + 1);
         if (eq == std::string_view::npos || v.empty()) {
             err = "'" + std::string(w[i]) + "' is not KEY=VALUE";
             return std::nullopt;
         }
-        if (k == "vrf") {
+        if (k == "vlan") {
+            if (!number(v, p.vlan) || p.vlan < 1 || p.vlan > 4094) {
+                err = "vlan '" + std::string(v) + "' is not a VLAN id from 1 to 4094";
+                return std::nullopt;
+            }
+        } else if (k == "parent") {
+            p.parent = v;
+        } else if (k == "vrf") {
             p.vrf = v;
         } else if (k == "tap") {
             if (v.size() > 15) {
@@ -113,15 +124,66 @@ std::optional<port_spec> parse_port(std::string_view line, std::string& err) {
                 err = "mtu '" + std::string(v) + "' is not a number from 1280 to 65535";
                 return std::nullopt;
             }
+            mtu_given = true;
         } else {
-            err = "unknown port option '" + std::string(k) + "' (vrf, tap, ifname, ifindex, mtu)";
+            err = "unknown port option '" + std::string(k) + "' (vlan, parent, vrf, tap, ifname, ifindex, mtu)";
             return std::nullopt;
         }
     }
+    if (!sub && (p.vlan != 0 || !p.parent.empty())) {
+        err = "a sub-port is 'NAME vlan=VID parent=PORT [...]', without devargs";
+        return std::nullopt;
+    }
+    if (sub && (p.vlan == 0 || p.parent.empty())) {
+        err = "a sub-port needs both vlan=VID and parent=PORT";
+        return std::nullopt;
+    }
+    if (sub && !mtu_given)
+        p.mtu = 0;  // the parent's (check_ports)
     // zebra knows the port by its mirror when it has one (FRR sees the TAP, not the NIC).
     if (p.ifname.empty())
         p.ifname = p.tap.empty() ? devarg(p.devargs, "iface") : p.tap;
     return p;
+}
+
+bool check_ports(std::vector<port_spec>& ports, std::string& err) {
+    for (size_t i = 0; i < ports.size(); ++i) {
+        port_spec& p = ports[i];
+        for (size_t j = 0; j < i; ++j)
+            if (ports[j].name == p.name) {
+                err = "port " + p.name + " is configured twice";
+                return false;
+            }
+        if (p.vlan == 0)
+            continue;
+        // Before it, as a VLAN device needs its link first.
+        const port_spec* parent = nullptr;
+        for (size_t j = 0; j < i; ++j)
+            if (ports[j].name == p.parent)
+                parent = &ports[j];
+        if (parent == nullptr) {
+            err = "sub-port " + p.name + ": parent '" + p.parent + "' is no port configured before it";
+            return false;
+        }
+        if (parent->vlan != 0) {
+            err = "sub-port " + p.name + ": parent " + p.parent + " is a sub-port itself (stacked VLANs are not supported)";
+            return false;
+        }
+        for (size_t j = 0; j < i; ++j)
+            if (ports[j].vlan == p.vlan && ports[j].parent == p.parent) {
+                err = "sub-port " + p.name + ": VLAN " + std::to_string(p.vlan) + " on " + p.parent + " is " +
+                      ports[j].name + " already";
+                return false;
+            }
+        if (p.mtu == 0)
+            p.mtu = parent->mtu;
+        if (p.mtu > parent->mtu) {
+            err = "sub-port " + p.name + ": mtu " + std::to_string(p.mtu) + " larger than its parent's (" +
+                  p.parent + ": " + std::to_string(parent->mtu) + ")";
+            return false;
+        }
+    }
+    return true;
 }
 
 std::optional<neighbor_spec> parse_neighbor(std::string_view line, std::string& err) {
@@ -148,7 +210,7 @@ std::optional<neighbor_spec> parse_neighbor(std::string_view line, std::string& 
 }
 
 bool port_open(const port_spec& spec, uint16_t n_queues, rte_mempool* pool, uint16_t rx_desc, uint16_t tx_desc,
-               port_handle& out, std::string& err) {
+               port_handle& out, std::string& err, bool vlan_offloads) {
     const std::string dev = spec.devargs.substr(0, spec.devargs.find(','));
     uint16_t id = 0;
     if (rte_eth_dev_get_port_by_name(dev.c_str(), &id) != 0) {
@@ -186,6 +248,12 @@ bool port_open(const port_spec& spec, uint16_t n_queues, rte_mempool* pool, uint
     // Lets the NIC mark IPv4 header checksums good or bad (classify skips its own check).
     if (info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_IPV4_CKSUM)
         conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_IPV4_CKSUM;
+    // Sub-ports' tags: the NIC's work where it offers it (net_af_packet and net_tap do not; the
+    // worker does it in software then).
+    if (vlan_offloads && (info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_VLAN_STRIP))
+        conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_VLAN_STRIP;
+    if (vlan_offloads && (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_VLAN_INSERT))
+        conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_VLAN_INSERT;
     int rc = rte_eth_dev_configure(id, n_queues, n_queues, &conf);
     uint16_t nrx = rx_desc, ntx = tx_desc;
     if (rc == 0)
@@ -207,6 +275,8 @@ bool port_open(const port_spec& spec, uint16_t n_queues, rte_mempool* pool, uint
     rte_ether_addr mac{};
     rte_eth_macaddr_get(id, &mac);
     out.port_id = id;
+    out.rx_vlan_hw = (conf.rxmode.offloads & RTE_ETH_RX_OFFLOAD_VLAN_STRIP) != 0;
+    out.tx_vlan_hw = (conf.txmode.offloads & RTE_ETH_TX_OFFLOAD_VLAN_INSERT) != 0;
     std::memcpy(out.mac.bytes, mac.addr_bytes, 6);
     out.ifindex = spec.ifindex;
     if (out.ifindex == 0 && !spec.ifname.empty())

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "rib/addr.hh"
 #include "forward/datapath/adjacency.hh"
@@ -23,12 +24,24 @@ struct port_spec {
     uint32_t ifindex = 0;  // or that interface's index given directly
     uint16_t mtu = 1500;   // largest L3 packet srv6d sends out of it
     std::string tap;       // kernel mirror interface (net_tap) to create: the host path; empty = none
+    // An 802.1Q sub-port (no devargs): VLAN id 1..4094 on port `parent`, a port with devargs.
+    // Its mirror `tap` is a VLAN device on the parent's TAP, or a TAP of its own where the
+    // kernel has no VLAN devices or the parent no TAP (docs/host-path.md).
+    uint16_t vlan = 0;
+    std::string parent;
 
     bool operator==(const port_spec&) const = default;
 };
 
-// "NAME DEVARGS [vrf=VRF] [tap=IF] [ifname=IF] [ifindex=N] [mtu=N]". nullopt with `err` on error.
+// "NAME DEVARGS [vrf=VRF] [tap=IF] [ifname=IF] [ifindex=N] [mtu=N]", or a sub-port
+// "NAME vlan=VID parent=PORT [vrf=VRF] [tap=IF] [ifname=IF] [ifindex=N] [mtu=N]" (its mtu 0
+// when not given: check_ports() gives it the parent's). nullopt with `err` on error.
 std::optional<port_spec> parse_port(std::string_view line, std::string& err);
+
+// What holds between ports: names unique, a sub-port's parent a port with devargs configured
+// before it, one
+// sub-port per (parent, VLAN id), a sub-port's MTU at most its parent's (its default).
+bool check_ports(std::vector<port_spec>& ports, std::string& err);
 
 struct neighbor_spec {
     std::string port;
@@ -47,11 +60,13 @@ struct port_handle {
     uint16_t port_id = 0;
     mac_addr mac;
     uint32_t ifindex = 0;  // resolved from spec.ifindex / spec.ifname / iface=
+    bool rx_vlan_hw = false, tx_vlan_hw = false;  // VLAN strip / insert offloads turned on
 };
 
 // Probes (unless it exists), configures `n_queues` rx and tx queues, starts the port.
+// `vlan_offloads`: it has sub-ports; the NIC strips and inserts their tags if it can.
 bool port_open(const port_spec& spec, uint16_t n_queues, rte_mempool* pool, uint16_t rx_desc, uint16_t tx_desc,
-               port_handle& out, std::string& err);
+               port_handle& out, std::string& err, bool vlan_offloads = false);
 void port_close(uint16_t port_id);
 
 // The carrier of the kernel interface a net_af_packet / net_af_xdp port is bound to (its iface=

@@ -79,6 +79,8 @@ const adj_view* adj_view::create(std::span<const port_info> ports, std::span<con
         if (p.port_id >= max_ports || v->_by_port[p.port_id] >= 0)
             continue;  // the control plane rejects both before building
         v->_by_port[p.port_id] = static_cast<int16_t>(v->_ports.size());
+        if (p.vlan != 0)
+            v->_subs.push_back(static_cast<uint8_t>(v->_ports.size()));
         v->_ports.push_back(p);
         v->_any_down |= !p.up;
     }

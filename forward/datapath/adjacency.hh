@@ -32,6 +32,15 @@ struct port_info {
     uint16_t tap_port = port_none; // its kernel mirror (net_tap), where punted packets go
     uint32_t punt_rate = 0;      // punts per second and worker (token bucket), 0 = none
     uint32_t punt_burst = 0;
+    // An 802.1Q sub-port (vlan != 0; docs/dataplane.md "VLAN sub-interfaces"): its frames come
+    // in and go out tagged on `parent`, a DPDK port; its port_id is srv6d's own (no ethdev).
+    uint16_t parent = port_none;
+    uint16_t vlan = 0;
+    bool tap_tagged = false;   // its mirror is a VLAN device on the parent's TAP: punts keep the tag
+    bool rx_vlan_hw = false;   // (a parent) the NIC strips tags (RTE_ETH_RX_OFFLOAD_VLAN_STRIP)
+    bool tx_vlan_hw = false;   // (a sub-port) the parent's NIC inserts the tag (RTE_ETH_TX_OFFLOAD_VLAN_INSERT)
+    // The DPDK port its frames leave on.
+    uint16_t dev() const { return parent == port_none ? port_id : parent; }
 };
 
 struct neighbor {
@@ -60,6 +69,14 @@ public:
                                                              : nullptr;
     }
     const port_info* port_by_ifindex(uint32_t ifindex) const;
+    // The sub-port of DPDK port `parent` with VLAN id `vid`, or nullptr. A scan of the few
+    // sub-ports: tagged frames only.
+    const port_info* sub_port(uint16_t parent, uint16_t vid) const {
+        for (const uint8_t i : _subs)
+            if (_ports[i].parent == parent && _ports[i].vlan == vid)
+                return &_ports[i];
+        return nullptr;
+    }
     // The neighbor's MAC on `port_id`, or nullptr when unresolved. `addr`: 4 or 16 network-order bytes.
     const mac_addr* neighbor_mac(uint16_t port_id, rib::family af, const uint8_t* addr) const {
         const slot* s = find(kind_neighbor, port_id, af, addr);
@@ -97,6 +114,7 @@ private:
 
     uint64_t _epoch = 0;
     std::vector<port_info> _ports;
+    std::vector<uint8_t> _subs;  // indexes of the sub-ports in _ports
     int16_t _by_port[max_ports];
     std::vector<slot> _slots;  // power-of-two size, linear probing, at most half full
     std::vector<neighbor> _neigh_list;

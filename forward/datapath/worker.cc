@@ -20,6 +20,7 @@
 #include "forward/datapath/worker_pkt.hh"
 #include "forward/datapath/worker_punt.hh"
 #include "forward/datapath/worker_tx.hh"
+#include "forward/datapath/worker_vlan.hh"
 
 // The worker is one translation unit: its stages live in worker_*.hh (inline, so the compiler
 // sees the whole per-packet path, as when it was one file) and are only included here.
@@ -81,13 +82,7 @@ void worker::process(rte_mbuf** pkts, uint16_t n, uint16_t in_port, const fib::d
         pkts += burst_size;
         n = static_cast<uint16_t>(n - burst_size);
     }
-    pkt st[burst_size];
-    pkt* work[burst_size];
-    pkt* next[burst_size];
-    uint16_t n_work = 0;
     const port_info* in = av ? av->port(in_port) : nullptr;
-    port_counters& pc = _c.ports[in_port < max_ports ? in_port : 0];
-    pc.rx_packets.add(n);
     // Packet data 4 ahead, mbuf headers 8 ahead (as DPDK's l3fwd): the first touch of each is a
     // cache miss otherwise, and the classify loop below would wait for every one in turn.
     for (uint16_t i = 0; i < n && i < 8; ++i)
@@ -97,6 +92,8 @@ void worker::process(rte_mbuf** pkts, uint16_t n, uint16_t in_port, const fib::d
     if (fv == nullptr || in == nullptr || !in->up) {
         // Before the first publication, or a port that is down / in a VRF that is not active.
         const drop_reason why = fv == nullptr || in == nullptr ? drop_reason::tables_not_ready : drop_reason::port_down;
+        port_counters& pc = _c.ports[in_port < max_ports ? in_port : 0];
+        pc.rx_packets.add(n);
         for (uint16_t i = 0; i < n; ++i) {
             _c.drop(why);
             pc.rx_bytes.add(pkts[i]->pkt_len);
@@ -106,11 +103,25 @@ void worker::process(rte_mbuf** pkts, uint16_t n, uint16_t in_port, const fib::d
     }
     _fv = fv;
     _av = av;
-    _in = in;
     if (_held != 0)
         release_held(av);  // before this burst: held packets leave first
+    run(pkts, n, in);
+}
+
+// Classify, then lookup rounds, for packets received on `in`; then the tagged frames the
+// classify set aside, sub-port by sub-port (worker_vlan.hh), the same way.
+void worker::run(rte_mbuf** pkts, uint16_t n, const port_info* in) {
+    pkt st[burst_size];
+    pkt* work[burst_size];
+    pkt* next[burst_size];
+    rte_mbuf* sub[burst_size];
+    const port_info* sub_in[burst_size];
+    uint16_t n_work = 0, n_sub = 0;
+    _in = in;
     _outer_from = UINT32_MAX;
     _l2_from = UINT32_MAX;
+    port_counters& pc = _c.ports[in->port_id];
+    pc.rx_packets.add(n);
 
     uint64_t rx_bytes = 0;
     for (uint16_t i = 0; i < n; ++i) {
@@ -131,7 +142,13 @@ void worker::process(rte_mbuf** pkts, uint16_t n, uint16_t in_port, const fib::d
             drop(p, drop_reason::l2_other_station);
             continue;
         }
-        const uint16_t type = load_be16(d + 12);
+        uint16_t type = load_be16(d + 12);
+        if ((in->rx_vlan_hw && (m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED)) || type == ether_vlan ||
+            type == ether_qinq) {
+            if (vlan_in(p, type, sub, sub_in, n_sub))
+                continue;
+            d = rte_pktmbuf_mtod(m, const uint8_t*);  // VLAN id 0: untagged now, the port's
+        }
         if (type == ether_ipv4) {
             p.af = 4;
         } else if (type == ether_ipv6) {
@@ -168,7 +185,30 @@ void worker::process(rte_mbuf** pkts, uint16_t n, uint16_t in_port, const fib::d
             work[i] = next[i];
         n_work = n_next;
     }
-    _next = nullptr;  // an ICMP message outside process() has nowhere to go
+    _next = nullptr;  // an ICMP message outside the rounds has nowhere to go
+    // Tagged frames: each sub-port's in one run, in arrival order (they are untagged now: a run
+    // for a sub-port sets none aside).
+    for (uint16_t i = 0; i < n_sub; ++i) {
+        if (sub[i] == nullptr)
+            continue;
+        const port_info* s = sub_in[i];
+        rte_mbuf* grp[burst_size];
+        uint16_t k = 0;
+        for (uint16_t j = i; j < n_sub; ++j)
+            if (sub[j] != nullptr && sub_in[j] == s) {
+                grp[k++] = sub[j];
+                sub[j] = nullptr;
+            }
+        if (!s->up) {  // its VRF is not active
+            _c.ports[s->port_id].rx_packets.add(k);
+            for (uint16_t j = 0; j < k; ++j) {
+                _c.drop(drop_reason::port_down);
+                rte_pktmbuf_free(grp[j]);
+            }
+            continue;
+        }
+        run(grp, k, s);
+    }
 }
 
 }  // namespace fwd

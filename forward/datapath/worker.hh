@@ -70,6 +70,8 @@ public:
     struct pkt;  // per-packet state of one burst (worker.cc)
 
 private:
+    void run(rte_mbuf** pkts, uint16_t n, const port_info* in);
+    bool vlan_in(pkt& p, uint16_t& type, rte_mbuf** sub, const port_info** sub_in, uint16_t& n_sub);
     void lookup(pkt** ps, uint16_t n);
     void act(pkt& p, pkt** next, uint16_t& n_next);
     void do_forward(pkt& p, const fib::compiled_nh& nh);
@@ -97,7 +99,10 @@ private:
     uint32_t outer_mtu(uint32_t outer_nh) const;
     void to_own(pkt& p);
     void inject(rte_mbuf** pkts, uint16_t n, uint16_t to);
-    void enqueue(uint16_t port, rte_mbuf* m);
+    // `port`: srv6d's port (counters, tx buffer); `dev`: the DPDK port it leaves on (a
+    // sub-port's parent).
+    void enqueue(uint16_t port, rte_mbuf* m, uint16_t dev);
+    void enqueue(uint16_t port, rte_mbuf* m) { enqueue(port, m, port); }
     void tx(uint16_t port);
 
     std::vector<rx_queue> _rx;
@@ -123,6 +128,7 @@ private:
     const mac_addr* _l2_mac = nullptr;
     struct txbuf {
         uint16_t n = 0;
+        uint16_t dev = 0;
         rte_mbuf* m[burst_size];
         uint32_t len[burst_size];
     };

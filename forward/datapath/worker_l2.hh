@@ -21,21 +21,36 @@ inline void worker::l2_out(pkt& p, const port_info& port, rib::family naf, const
 }
 
 inline void worker::l2_write(pkt& p, const port_info& port, const mac_addr& mac) {
+    // A sub-port's frame carries its 802.1Q tag in the header written here (18 bytes), unless
+    // the parent's NIC inserts it.
+    const bool tag = port.vlan != 0 && !port.tx_vlan_hw;
+    const uint16_t hl = tag ? eth_len + vlan_len : eth_len;
     uint8_t* eth;
-    if (p.l3 >= eth_len) {
-        eth = reinterpret_cast<uint8_t*>(rte_pktmbuf_adj(p.m, static_cast<uint16_t>(p.l3 - eth_len)));
+    if (p.l3 >= hl) {
+        eth = reinterpret_cast<uint8_t*>(rte_pktmbuf_adj(p.m, static_cast<uint16_t>(p.l3 - hl)));
     } else {
-        eth = reinterpret_cast<uint8_t*>(rte_pktmbuf_prepend(p.m, static_cast<uint16_t>(eth_len - p.l3)));
+        eth = reinterpret_cast<uint8_t*>(rte_pktmbuf_prepend(p.m, static_cast<uint16_t>(hl - p.l3)));
         if (eth == nullptr)
             return drop(p, drop_reason::no_headroom);
     }
     std::memcpy(eth, mac.bytes, 6);
     std::memcpy(eth + 6, port.mac.bytes, 6);
+    if (tag) {
+        eth[12] = ether_vlan >> 8;
+        eth[13] = ether_vlan & 0xff;
+        eth[14] = static_cast<uint8_t>(port.vlan >> 8);
+        eth[15] = static_cast<uint8_t>(port.vlan);
+        eth += vlan_len;
+    } else if (port.vlan != 0) {
+        p.m->ol_flags |= RTE_MBUF_F_TX_VLAN;
+        p.m->vlan_tci = port.vlan;
+    }
     const uint16_t type = p.af == 4 ? ether_ipv4 : ether_ipv6;
     eth[12] = static_cast<uint8_t>(type >> 8);
     eth[13] = static_cast<uint8_t>(type);
-    p.m->port = port.port_id;
-    enqueue(port.port_id, p.m);
+    const uint16_t dev = port.dev();
+    p.m->port = dev;
+    enqueue(port.port_id, p.m, dev);
     p.m = nullptr;
 }
 

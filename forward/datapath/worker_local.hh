@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "forward/datapath/icmp.hh"
+#include "forward/datapath/vlan_tag.hh"
 #include "forward/datapath/worker_pkt.hh"
 
 namespace fwd {
@@ -124,6 +125,9 @@ inline void worker::to_own(pkt& p) {
     std::memcpy(eth + 6, port->mac.bytes, 6);
     eth[12] = static_cast<uint8_t>((v4 ? ether_ipv4 : ether_ipv6) >> 8);
     eth[13] = static_cast<uint8_t>(v4 ? ether_ipv4 : ether_ipv6);
+    // A sub-port whose mirror is a VLAN device on the parent's TAP: the kernel needs the tag.
+    if (port->tap_tagged && vlan_push(m, port->vlan) == nullptr)
+        return drop(p, drop_reason::no_headroom);
     _c.ports[port->port_id].punted.add(1);
     enqueue(port->tap_port, m);
     p.m = nullptr;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "forward/datapath/vlan_tag.hh"
 #include "forward/datapath/worker.hh"
 
 namespace fwd {

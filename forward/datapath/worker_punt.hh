@@ -5,16 +5,30 @@
 #include <rte_mbuf.h>
 
 #include "forward/datapath/worker_pkt.hh"
+#include "forward/datapath/vlan_tag.hh"
 
 namespace fwd {
 
 // What the host sends through a port's TAP mirror leaves the port unchanged (ARP and ND
-// answers, routing protocols, ICMP errors, packets the kernel forwarded itself).
+// answers, routing protocols, ICMP errors, packets the kernel forwarded itself); through a
+// sub-port's own TAP, with the sub-port's tag (a VLAN device on the parent's TAP tags itself).
 inline void worker::inject(rte_mbuf** pkts, uint16_t n, uint16_t to) {
     port_counters& pc = _c.ports[to < max_ports ? to : 0];
     pc.injected.add(n);
-    for (uint16_t i = 0; i < n; ++i)
-        enqueue(to, pkts[i]);
+    const port_info* sub = _av != nullptr ? _av->port(to) : nullptr;
+    if (sub == nullptr || sub->vlan == 0) {
+        for (uint16_t i = 0; i < n; ++i)
+            enqueue(to, pkts[i]);
+        return;
+    }
+    for (uint16_t i = 0; i < n; ++i) {
+        if (!vlan_out(pkts[i], *sub)) {
+            _c.drop(drop_reason::no_headroom);
+            rte_pktmbuf_free(pkts[i]);
+            continue;
+        }
+        enqueue(to, pkts[i], sub->dev());
+    }
 }
 
 // To the host, as received (the frame is still intact: every punt decision is made before a
@@ -32,6 +46,10 @@ inline void worker::punt(pkt& p) {
     if (b.tokens < 1.0)
         return drop(p, drop_reason::punt_policed);
     b.tokens -= 1.0;
+    // To a VLAN device on the parent's TAP: with the tag the classify took off (a NIC-stripped
+    // one too), so the kernel hands it to that device.
+    if (in.tap_tagged && vlan_push(p.m, in.vlan) == nullptr)
+        return drop(p, drop_reason::no_headroom);
     _c.ports[in.port_id].punted.add(1);
     enqueue(in.tap_port, p.m);
     p.m = nullptr;

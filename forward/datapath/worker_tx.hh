@@ -8,8 +8,9 @@
 
 namespace fwd {
 
-inline void worker::enqueue(uint16_t port, rte_mbuf* m) {
+inline void worker::enqueue(uint16_t port, rte_mbuf* m, uint16_t dev) {
     txbuf& b = _tx[port];
+    b.dev = dev;
     b.m[b.n] = m;
     b.len[b.n] = m->pkt_len;
     _tx_dirty |= 1u << port;
@@ -21,13 +22,17 @@ inline void worker::tx(uint16_t port) {
     txbuf& b = _tx[port];
     if (b.n == 0)
         return;
-    const uint16_t sent = rte_eth_tx_burst(port, _txq, b.m, b.n);
+    const uint16_t sent = rte_eth_tx_burst(b.dev, _txq, b.m, b.n);
     port_counters& pc = _c.ports[port];
     uint64_t bytes = 0;
     for (uint16_t i = 0; i < sent; ++i)
         bytes += b.len[i];
     pc.tx_packets.add(sent);
     pc.tx_bytes.add(bytes);
+    if (b.dev != port) {  // a sub-port's frames are its parent's too, as a NIC counts them
+        _c.ports[b.dev].tx_packets.add(sent);
+        _c.ports[b.dev].tx_bytes.add(bytes);
+    }
     if (sent < b.n) {
         // A port whose link went down refuses bursts: that is port_down, not a full ring.
         const port_info* pi = _av != nullptr ? _av->port(port) : nullptr;  // null before any rx burst was processed

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""UDP flows for the link failover test: a sender of N numbered flows, a receiver that records
-which interface each datagram came in on, and the analysis of a link failure in between.
+"""UDP flows for the link failover and two-worker tests: a sender of N numbered flows, a
+receiver that records which interface each datagram came in on, the analysis of a link failure
+in between, and the check that every flow arrived complete and in order.
 
   flow_tool.py send DST SECONDS [--flows N] [--interval S] [--port P]
   flow_tool.py recv LOG STOPFILE [--port P]      (writes LOG when STOPFILE appears)
   flow_tool.py analyse LOG FAIL_EPOCH IFINDEX_OF_THE_FAILED_PATH
+  flow_tool.py order LOG SENT                    (SENT: what `send` printed)
 
 Each datagram carries its flow (source port - base), a sequence number and its send time. A flow
 is one 5-tuple, so srv6d's ECMP hash keeps it on one path until that path fails.
@@ -48,7 +50,10 @@ def cmd_send(a):
 def cmd_recv(a):
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     s.setsockopt(socket.IPPROTO_IP, IP_PKTINFO, 1)
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+    try:  # root: past net.core.rmem_max, so a descheduled receiver loses nothing
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUFFORCE, 4 << 20)
+    except (OSError, AttributeError):
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
     s.bind(("0.0.0.0", a.port))
     recs = []
     while not os.path.exists(a.stop):
@@ -105,6 +110,33 @@ def cmd_analyse(a):
     print(json.dumps(out))
 
 
+def cmd_order(a):
+    """Per flow, in arrival order: datagrams received, missing (of the rounds sent), duplicated,
+    and arrivals with a lower sequence number than one before them (reordered)."""
+    recs = json.load(open(a.log))
+    sent = json.load(open(a.sent))
+    rounds, flows = sent["rounds"], sent["flows"]
+    seqs = {f: [] for f in range(flows)}
+    for flow, seq, _sent, _recv, _ifx in recs:
+        seqs.setdefault(flow, []).append(seq)
+    out = {"flows": flows, "rounds": rounds, "received": len(recs), "incomplete_flows": 0, "missing": 0,
+           "duplicates": 0, "reordered": 0, "reordered_flows": 0}
+    for flow, ss in seqs.items():
+        uniq = set(ss)
+        out["duplicates"] += len(ss) - len(uniq)
+        missing = len(set(range(rounds)) - uniq)
+        out["missing"] += missing
+        out["incomplete_flows"] += missing > 0
+        late, hi = 0, -1
+        for q in ss:
+            if q < hi:
+                late += 1
+            hi = max(hi, q)
+        out["reordered"] += late
+        out["reordered_flows"] += late > 0
+    print(json.dumps(out))
+
+
 def main():
     p = argparse.ArgumentParser()
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -123,8 +155,11 @@ def main():
     n.add_argument("log")
     n.add_argument("fail", type=float)
     n.add_argument("ifindex", type=int)
+    o = sub.add_parser("order")
+    o.add_argument("log")
+    o.add_argument("sent")
     a = p.parse_args()
-    {"send": cmd_send, "recv": cmd_recv, "analyse": cmd_analyse}[a.cmd](a)
+    {"send": cmd_send, "recv": cmd_recv, "analyse": cmd_analyse, "order": cmd_order}[a.cmd](a)
 
 
 if __name__ == "__main__":

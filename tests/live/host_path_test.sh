@@ -72,6 +72,7 @@ args = -l 0 --no-pci --no-huge -m 512 --no-telemetry --log-level=lib.eal:error
 [dataplane]
 enabled = true
 mbufs = 8191
+idle-sleep = 200
 port = p0 net_af_packet0,iface=d0 tap=pe0
 port = p1 net_af_packet1,iface=d1 tap=pe1
 punt-rate = 500

@@ -4,6 +4,7 @@
 # VM, where the host's repository and build are visible at the same paths.
 set -u
 test="$1"; shift
-# Debian's kernel has these as modules (this host's kernel has them built in, or not at all)
-for m in tun veth vrf; do modprobe "$m" 2>/dev/null; done
+# Debian's kernel has these as modules (this host's kernel has them built in, or not at all);
+# 8021q: VLAN devices (tests/live/vlan_test.sh with LIVE_VLAN_VM=1)
+for m in tun veth vrf 8021q; do modprobe "$m" 2>/dev/null; done
 exec bash "$VM_REPO/$test" "$@"

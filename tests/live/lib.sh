@@ -70,11 +70,18 @@ live_need_kernel_srv6() {
 	live_kernel_has_srv6 && return 0
 	[ -z "${LIVE_IN_VM:-}" ] || live_die "the VM's kernel has no SRv6 lwtunnels either"
 	[ -z "${LIVE_NO_VM:-}" ] || live_die "this kernel has no SRv6 lwtunnels (CONFIG_IPV6_SEG6_LWTUNNEL) and LIVE_NO_VM is set"
-	local script
+	live_run_in_vm "this kernel has no SRv6 lwtunnels (CONFIG_IPV6_SEG6_LWTUNNEL)" "$@"
+}
+
+# live_run_in_vm WHY SCRIPT [ARGS...]: runs the test SCRIPT, unchanged, in the VM of tests/vm
+# and exits with its status.
+live_run_in_vm() {
+	local why="$1" script
+	shift
 	script="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; shift
 	local rel="${script#"$LIVE_REPO"/}"
 	local run="${LIVE_VM_RUN:-${VM_CACHE:-/var/tmp/srv6d-vm}/runs/$(basename "$script" .sh)-$$}"
-	live_log "this kernel has no SRv6 lwtunnels (CONFIG_IPV6_SEG6_LWTUNNEL): running $rel in the VM (tests/vm), output in $run"
+	live_log "$why: running $rel in the VM (tests/vm), output in $run"
 	local envs=(-e VM_REPO="$LIVE_REPO" -e LIVE_IN_VM=1 -e LIVE_TCG=1 -e LIVE_CAP_WAIT=30 -e LIVE_CAP_SETTLE=2
 		-e SRV6D="$SRV6D" -e SRV6CTL="$SRV6CTL")
 	[ -z "${LIVE_LOGDIR:-}" ] || envs+=(-e LIVE_LOGDIR=/vm/out/logs)

@@ -68,6 +68,7 @@ args = -l 0 --no-pci --no-huge -m 512 --no-telemetry --log-level=lib.eal:error
 [dataplane]
 enabled = true
 mbufs = 16383
+idle-sleep = 200
 port = p0 net_af_packet0,iface=d0 tap=pe0
 port = p1 net_af_packet1,iface=d1 tap=pe1
 port = p2 net_af_packet2,iface=d2 tap=pe2

@@ -135,6 +135,8 @@ inline layer srh(uint8_t segments_left, const std::vector<rib::ip6_addr>& seglis
 
 // Destination Options (or Hop-by-Hop with proto 0) of `len8` 8-octet units filled with PadN.
 inline layer opts(uint8_t proto, uint8_t len8 = 1) {
+    if (len8 == 0)  // a header is at least one unit (its length field counts the units beyond it)
+        len8 = 1;
     bytes b(static_cast<size_t>(len8) * 8);
     b[1] = static_cast<uint8_t>(len8 - 1);
     b[2] = 1;  // PadN

@@ -422,6 +422,56 @@ mbufs = 4095
     EXPECT_EQ(r.cfg.mbufs, 4095u);
 }
 
+// 802.1Q sub-ports: keys in place of devargs, the parent's MTU by default.
+TEST(Config, DataplaneSubPorts) {
+    temp_file f(R"([dataplane]
+port = ce net_af_packet0,iface=veth-ce mtu=9000 tap=ce0
+port = ce.100 vlan=100 parent=ce vrf=red tap=ce0.100
+port = ce.200 parent=ce vlan=200 vrf=blue mtu=1500
+neighbor = ce.100 10.1.0.2 02:00:00:00:ce:01
+)");
+    const auto r = run({"-c", f.path()});
+    ASSERT_EQ(r.what, action::run) << r.text;
+    ASSERT_EQ(r.cfg.ports.size(), 3u);
+    const auto& s100 = r.cfg.ports[1];
+    EXPECT_EQ(s100.vlan, 100);
+    EXPECT_EQ(s100.parent, "ce");
+    EXPECT_TRUE(s100.devargs.empty());
+    EXPECT_EQ(s100.vrf, "red");
+    EXPECT_EQ(s100.mtu, 9000) << "the parent's";
+    EXPECT_EQ(s100.ifname, "ce0.100") << "zebra knows it by its mirror";
+    EXPECT_EQ(r.cfg.ports[2].vlan, 200);
+    EXPECT_EQ(r.cfg.ports[2].mtu, 1500);
+    EXPECT_TRUE(r.cfg.ports[2].tap.empty());
+}
+
+TEST(Config, DataplaneSubPortErrors) {
+    const std::pair<const char*, const char*> bad[] = {
+        {"port = a net_null0\nport = a.1 vlan=0 parent=a", "vlan '0' is not a VLAN id from 1 to 4094"},
+        {"port = a net_null0\nport = a.1 vlan=4095 parent=a", "vlan '4095'"},
+        {"port = a net_null0\nport = a.1 vlan=x parent=a", "vlan 'x'"},
+        {"port = a net_null0\nport = a.1 vlan=10", "needs both vlan=VID and parent=PORT"},
+        {"port = a net_null0\nport = a.1 parent=a", "needs both vlan=VID and parent=PORT"},
+        {"port = a net_null0 vlan=10", "without devargs"},
+        {"port = a.1 vlan=10 parent=a\nport = a net_null0", "parent 'a' is no port configured before it"},
+        {"port = a net_null0\nport = a.1 vlan=10 parent=b", "parent 'b' is no port configured before it"},
+        {"port = a net_null0\nport = a.1 vlan=10 parent=a\nport = a.1.2 vlan=20 parent=a.1", "is a sub-port itself"},
+        {"port = a net_null0\nport = a.1 vlan=10 parent=a\nport = a.2 vlan=10 parent=a", "VLAN 10 on a is a.1 already"},
+        {"port = a net_null0 mtu=1500\nport = a.1 vlan=10 parent=a mtu=1600", "mtu 1600 larger than its parent's"},
+        {"port = a net_null0\nport = a vlan=10 parent=a", "configured twice"},
+    };
+    for (const auto& [text, want] : bad) {
+        temp_file f(std::string("[dataplane]\n") + text + "\n");
+        const auto r = run({"-c", f.path()});
+        EXPECT_EQ(r.what, action::error) << text;
+        EXPECT_NE(r.text.find(want), std::string::npos) << text << " -> " << r.text;
+    }
+    // Two sub-ports of different parents may share a VLAN id; two parents, none.
+    temp_file ok("[dataplane]\nport = a net_null0\nport = b net_null1\nport = a.10 vlan=10 parent=a\n"
+                 "port = b.10 vlan=10 parent=b\n");
+    EXPECT_EQ(run({"-c", ok.path()}).what, action::run);
+}
+
 TEST(Config, DataplaneErrorsNameTheLine) {
     const std::pair<const char*, const char*> bad[] = {
         {"port = ce", "a port is 'NAME DEVARGS"},
@@ -433,6 +483,7 @@ TEST(Config, DataplaneErrorsNameTheLine) {
         {"port = a net_null0\nneighbor = b 10.0.0.3 02:00:00:00:00:01", "no such port"},
         {"mbufs = 10", "dataplane.mbufs"},
         {"punt-rate = 0", "dataplane.punt-rate"},
+        {"idle-sleep = 100001", "dataplane.idle-sleep"},
         {"port = a net_null0 tap=averyveryverylongname", "at most 15 characters"},
     };
     for (const auto& [text, want] : bad) {

@@ -3,6 +3,7 @@
 #include "forward/control/dataplane.hh"
 
 #include <gtest/gtest.h>
+#include <rte_ethdev.h>
 
 #include <chrono>
 #include <thread>
@@ -67,9 +68,17 @@ TEST(Dataplane, PortsFromDevargsWorkerCountersAndVrfState) {
     for (auto d : s.drops)
         dropped += d;
     EXPECT_EQ(dropped, s.ports[0].rx_packets + s.ports[1].rx_packets);
+    // The one worker's share is all of it. It ran on a thread of the test, not an EAL lcore:
+    // no lcore to show (srv6d runs it on the main lcore; the live test two_workers shows those).
+    ASSERT_EQ(s.per_worker.size(), 1u);
+    EXPECT_EQ(s.per_worker[0].lcore, std::nullopt);
+    EXPECT_EQ(s.per_worker[0].rx_packets, s.ports[0].rx_packets + s.ports[1].rx_packets);
+    EXPECT_EQ(s.per_worker[0].dropped, dropped);
     dp.clear_counters();
     s = dp.counters();
     EXPECT_EQ(s.ports[0].rx_packets, 0u);
+    EXPECT_EQ(s.per_worker[0].rx_packets, 0u);
+    EXPECT_EQ(s.per_worker[0].dropped, 0u);
     EXPECT_EQ(s.drops[static_cast<size_t>(drop_reason::port_down)], 0u);
 
     blue = true;
@@ -78,6 +87,78 @@ TEST(Dataplane, PortsFromDevargsWorkerCountersAndVrfState) {
     a = dp.adjacency();
     EXPECT_TRUE(a->ports()[1].up);
     EXPECT_EQ(a->port_by_ifindex(6)->vrf, 7u);
+}
+
+// dataplane.idle-sleep: an idle worker sleeps (a few hundred polls in 300 ms instead of
+// millions), forwards what comes, and busy-polls again when the setting goes back to 0.
+TEST(Dataplane, IdleWorkerSleepsAndWakes) {
+    fib::qsbr_domain rcu{4};
+    rib::rib r;
+    vrf::registry reg;
+    vrf::encap_source_resolver src;
+    fib::compiler c{rcu};
+    ASSERT_TRUE(c.compile(r, reg, src));
+    dataplane_options o;
+    std::string err;
+    // net_ring without a peer: nothing ever arrives.
+    o.ports.push_back(*parse_port("a net_ring_i0 ifindex=5", err));
+    o.mbufs = 2047;
+    o.idle_sleep_us = 2000;
+    dataplane dp(rcu, c.cell());
+    ASSERT_TRUE(dp.open(o, [](const std::string&) { return std::nullopt; }, err)) << err;
+    EXPECT_EQ(dp.launch(), 0u);  // no worker lcore: the worker runs on the thread below
+    std::thread t([&] { dp.run_here(); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    const uint64_t idle = dp.polls();
+    // 256 polls before the first nap, ~11 while the nap grows to 2 ms, then one per 2 ms.
+    EXPECT_GT(idle, 256u);
+    EXPECT_LT(idle, 2000u) << "an idle worker with idle-sleep 2000 us kept polling";
+    // Grace periods do not wait for a sleeping worker (it is offline while it naps).
+    const auto t0 = std::chrono::steady_clock::now();
+    rcu.synchronize();
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(100));
+    dp.set_idle_sleep(0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    const uint64_t busy = dp.polls() - idle;
+    dp.request_stop();
+    t.join();
+    dp.stop();
+    EXPECT_GT(busy, 10 * idle) << "with idle-sleep 0 the worker polls without pause";
+}
+
+// A sub-port: an id of srv6d's own from the top, its parent's MAC and link, its own VRF;
+// counters name its parent and VLAN.
+TEST(Dataplane, SubPortOnAParent) {
+    fib::qsbr_domain rcu{4};
+    fib::compiler c{rcu};
+    dataplane_options o;
+    std::string err;
+    o.ports.push_back(*parse_port("p net_null_dpv0 ifindex=5", err));
+    o.ports.push_back(*parse_port("p.7 vlan=7 parent=p ifindex=9 vrf=blue", err));
+    o.mbufs = 1023;
+    dataplane dp(rcu, c.cell());
+    ASSERT_TRUE(dp.open(o, [](const std::string&) { return std::optional<vrf::vrf_id>(3); }, err)) << err;
+    const adj_view* a = dp.adjacency();
+    ASSERT_EQ(a->ports().size(), 2u);
+    const port_info& parent = a->ports()[0];
+    const port_info& sub = a->ports()[1];
+    EXPECT_EQ(sub.vlan, 7u);
+    EXPECT_EQ(sub.parent, parent.port_id);
+    EXPECT_EQ(sub.dev(), parent.port_id);
+    EXPECT_EQ(sub.port_id, max_ports - 1) << "the top id: no ethdev has it";
+    EXPECT_FALSE(rte_eth_dev_is_valid_port(sub.port_id));
+    EXPECT_EQ(sub.mac, parent.mac);
+    EXPECT_EQ(sub.mtu, 1500u);
+    EXPECT_EQ(sub.vrf, 3u);
+    EXPECT_TRUE(sub.up);
+    EXPECT_EQ(a->sub_port(parent.port_id, 7), &sub);
+    EXPECT_EQ(a->sub_port(parent.port_id, 8), nullptr);
+    EXPECT_EQ(a->port_by_ifindex(9), &sub);
+    const auto s = dp.counters();
+    ASSERT_EQ(s.ports.size(), 2u);
+    EXPECT_EQ(s.ports[1].parent, "p");
+    EXPECT_EQ(s.ports[1].vlan, 7u);
+    EXPECT_EQ(s.ports[0].vlan, 0u);
 }
 
 TEST(Dataplane, BadDeviceIsAnError) {

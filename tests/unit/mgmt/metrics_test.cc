@@ -39,6 +39,19 @@ pb::Counters sample_counters() {
     auto* q = c.add_ports();
     q->set_name("ce\"1\\");  // escaped in the label
     q->set_vrf("blue");
+    auto* w = c.add_per_worker();
+    w->set_rx_packets(11);
+    w->set_tx_packets(10);
+    w = c.add_per_worker();
+    w->set_worker(1);
+    w->set_lcore(2);
+    w->set_tx_packets(12);
+    auto* v = c.add_ports();  // an 802.1Q sub-port of core
+    v->set_name("core.100");
+    v->set_vrf("red");
+    v->set_parent("core");
+    v->set_vlan(100);
+    v->set_rx_packets(4);
     auto* d = c.add_drops();
     d->set_reason("no_route");
     d->set_packets(3);
@@ -158,7 +171,12 @@ TEST(Metrics, ScrapeOverHttpParsesStrictlyAndWithThePrometheusParser) {
     EXPECT_EQ(m.at("srv6d_port_rx_packets_total{port=\"core\",vrf=\"default\"}"), "18446744073709551615");
     EXPECT_EQ(m.at("srv6d_port_tx_packets_total{port=\"ce\\\"1\\\\\",vrf=\"blue\"}"), "0");
     EXPECT_EQ(m.at("srv6d_port_link_up{port=\"core\",vrf=\"default\"}"), "1");
+    EXPECT_EQ(m.at("srv6d_port_rx_packets_total{port=\"core.100\",vrf=\"red\"}"), "4");
+    EXPECT_EQ(m.at("srv6d_port_vlan_info{port=\"core.100\",parent=\"core\",vlan=\"100\"}"), "1");
+    EXPECT_EQ(m.count("srv6d_port_vlan_info{port=\"core\",parent=\"\",vlan=\"0\"}"), 0u) << "ports are no sub-ports";
     EXPECT_EQ(m.at("srv6d_drops_total{reason=\"no_route\"}"), "3");
+    EXPECT_EQ(m.at("srv6d_worker_rx_packets_total{worker=\"0\"}"), "11");
+    EXPECT_EQ(m.at("srv6d_worker_tx_packets_total{worker=\"1\"}"), "12");
     EXPECT_EQ(m.at("srv6d_sid_packets_total{sid=\"fc00:0:1:e000::/64\",behavior=\"End.DT46\"}"), "5");
     EXPECT_EQ(m.at("srv6d_headend_packets_total{behavior=\"H.Encaps\"}"), "9");
     EXPECT_EQ(m.at("srv6d_fpm_frames_total"), "42");

@@ -474,6 +474,49 @@ TEST_F(RenderTest, AnswerDispatchesEachCommand) {
     EXPECT_NE(answer(req, rib, st, si).error(), "");
 }
 
+// Interface names beside ifindexes, in routes, nexthop objects and SIDs (vtysh shows names);
+// an ifindex the reader does not know keeps its number alone.
+TEST_F(RenderTest, AnswersNameInterfaces) {
+    fpm::ingest_stats st;
+    fpm::session_info si;
+    daemon_view d(rib, st, si);
+    int reads = 0;
+    d.ifname = [&](uint32_t ifindex) -> std::string {
+        ++reads;
+        switch (ifindex) {
+        case 3: return "tcore";
+        case 9: return "tsid\x01";  // a control byte never reaches a terminal
+        default: return "";
+        }
+    };
+    pb::Request req;
+    req.mutable_show_routes();
+    auto r = answer(req, d);
+    ASSERT_EQ(r.result_case(), pb::Response::kRoutes) << r.error();
+    const pb::Route* via3 = find(r.routes(), 254, "10.1.0.0/24");
+    ASSERT_NE(via3, nullptr);
+    EXPECT_EQ(via3->nexthops(0).ifname(), "tcore");
+    const pb::Route* via5 = find(r.routes(), 254, "10.2.0.0/24");
+    ASSERT_NE(via5, nullptr);
+    EXPECT_FALSE(via5->nexthops(0).has_ifname()) << "ifindex 5 has no name";
+    const pb::Route* usid = find(r.routes(), 254, "fc00:0:1::/48");
+    ASSERT_NE(usid, nullptr);
+    EXPECT_EQ(usid->nexthops(0).ifname(), "tsid?");
+    EXPECT_LE(reads, 8) << "one read per ifindex per answer";
+    req.mutable_show_nexthops();
+    r = answer(req, d);
+    int named = 0;
+    for (const auto& o : r.nexthops().nexthops())
+        named += o.path().ifname() == "tcore";
+    EXPECT_GT(named, 0);
+    req.mutable_show_sids();
+    r = answer(req, d);
+    int sids_named = 0;
+    for (const auto& s : r.sids().sids())
+        sids_named += s.ifname() == "tsid?";
+    EXPECT_GT(sids_named, 0);
+}
+
 TEST_F(RenderTest, AnswerWithVrfsAndEncapSource) {
     fpm::ingest_stats st;
     fpm::session_info si;

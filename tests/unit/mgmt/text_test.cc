@@ -49,6 +49,24 @@ TEST_F(TextTest, Routes) {
               "B   fc00:0:1:e000::/128 is directly connected, ifindex 9, weight 1, seg6local End.DT46 vrftable 10\n");
 }
 
+TEST_F(TextTest, NamesBesideIfindexes) {
+    auto t = render_routes(rib);
+    for (auto& table : *t.mutable_tables())
+        for (auto& route : *table.mutable_routes())
+            for (auto& nh : *route.mutable_nexthops())
+                if (nh.ifindex() == 3)
+                    nh.set_ifname("tcore");
+    const std::string out = format_routes(t);
+    EXPECT_NE(out.find("S   10.1.0.0/24 [nhid 12] via 10.0.0.2, dev tcore (ifindex 3), weight 1\n"), std::string::npos)
+        << out;
+    EXPECT_NE(out.find("via fe80::1, ifindex 5, weight 1"), std::string::npos) << out;
+    pb::Seg6Local l;
+    l.set_behavior("End.X");
+    l.set_oif(4);
+    l.set_oif_name("tcore");
+    EXPECT_EQ(format_seg6local_context(l), "oif tcore (4)");
+}
+
 TEST_F(TextTest, EmptyResultsSaySo) {
     // No legend without routes (as vtysh), but a line that says the answer is empty.
     EXPECT_EQ(format_routes(render_routes(rib::rib{})), "No routes.\n");
@@ -318,6 +336,27 @@ TEST_F(TextTest, FpmListeningWithResyncPending) {
     EXPECT_EQ(text.find("Ignored"), std::string::npos);
 }
 
+TEST_F(TextTest, CountersShowASubPortsVlanAndParent) {
+    pb::Counters c;
+    c.set_dataplane(true);
+    c.set_workers(1);
+    auto* p = c.add_ports();
+    p->set_name("ce1");
+    p->set_mtu(1500);
+    p->set_queues(1);
+    auto* v = c.add_ports();
+    v->set_name("ce1.100");
+    v->set_parent("ce1");
+    v->set_vlan(100);
+    v->set_mtu(1500);
+    v->set_queues(1);
+    const std::string text = format_counters(c);
+    EXPECT_NE(text.find("ce1          down             -   1500      1  -\n"
+                        "ce1.100      down             -   1500      1  100 on ce1\n"),
+              std::string::npos)
+        << text;
+}
+
 TEST_F(TextTest, CountersShowHeadendByBehaviorOnlyWhenAny) {
     pb::Counters c;
     c.set_dataplane(true);
@@ -344,6 +383,30 @@ TEST_F(TextTest, CountersShowHeadendByBehaviorOnlyWhenAny) {
               std::string::npos)
         << text;
     EXPECT_EQ(text.find("H.Insert"), std::string::npos) << "zero rows are left out";
+}
+
+TEST_F(TextTest, CountersShowEachWorkersShareWithMoreThanOne) {
+    pb::Counters c;
+    c.set_dataplane(true);
+    c.set_workers(1);
+    auto* w0 = c.add_per_worker();
+    w0->set_lcore(0);
+    w0->set_rx_packets(10);
+    EXPECT_EQ(format_counters(c).find("Worker"), std::string::npos) << "one worker: the ports say it all";
+    c.set_workers(2);
+    w0->set_lcore(1);
+    w0->set_tx_packets(9);
+    w0->set_dropped(1);
+    auto* w1 = c.add_per_worker();
+    w1->set_worker(1);  // not started yet: no lcore
+    w1->set_rx_packets(7);
+    w1->set_tx_packets(7);
+    const std::string text = format_counters(c);
+    EXPECT_NE(text.find("\nWorker    Lcore   RX packets   TX packets      Drops\n"
+                        "0             1           10            9          1\n"
+                        "1             -            7            7          0\n"),
+              std::string::npos)
+        << text;
 }
 
 TEST_F(TextTest, CountersShowNeighborResolutionOnlyWhenAsked) {

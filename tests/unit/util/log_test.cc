@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <sys/stat.h>
 
 namespace {
@@ -177,6 +178,32 @@ TEST(Log, NextLineAfterTheWindowCarriesTheCount) {
     EXPECT_EQ(count_of(out, "mgmt: bad request"), 3u) << out;
     EXPECT_NE(out.find("mgmt: bad request 5 (3 similar messages suppressed)\n"), std::string::npos) << out;
     util::set_repeat_policy({});
+}
+
+// A site's own rate_limit: one line per interval, the next one with the same count note as the
+// repeat filter's.
+TEST(Log, RateLimitedSiteWritesOneLinePerInterval) {
+    capture_stderr cap;
+    util::set_target(util::target::stderr_lines);
+    util::set_level(util::level::info);
+    util::rate_limit hour{1h};
+    for (int i = 0; i < 7; ++i)
+        util::log_limited(hour, util::level::warn, "fpm: refused FPM connection from {}", i);
+    EXPECT_EQ(count_of(cap.text(), "refused FPM connection"), 1u) << cap.text();
+    util::rate_limit none{0ms};
+    uint64_t held = 0;
+    EXPECT_TRUE(none.allow(held));
+    EXPECT_TRUE(none.allow(held));
+    EXPECT_EQ(held, 0u);
+    // The same filter: what `hour` held back is told by the line after its window.
+    util::rate_limit shortw{50ms};
+    for (int i = 0; i < 4; ++i)
+        util::log_limited(shortw, util::level::warn, "mgmt: bad frame {}", i);
+    std::this_thread::sleep_for(60ms);
+    util::log_limited(shortw, util::level::warn, "mgmt: bad frame {}", 4);
+    EXPECT_NE(cap.text().find("mgmt: bad frame 4 (3 similar messages suppressed)\n"), std::string::npos) << cap.text();
+    EXPECT_EQ(util::suppressed_note(1), " (1 similar message suppressed)");
+    EXPECT_EQ(util::suppressed_note(0), "");
 }
 
 TEST(Log, DebugLinesAreNeverHeldBack) {
