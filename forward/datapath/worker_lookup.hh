@@ -38,6 +38,8 @@ inline void worker::lookup(pkt** ps, uint16_t n) {
             ps[i + x]->nh = res[x];
             rte_prefetch0(&_fv->nexthop(res[x]));  // act() reads it next
         }
+        if (unlikely(_tr_watch != 0))
+            trace_lookups(ps + i, k, res);
         i = j;
     }
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <rte_cycles.h>
+#include <rte_branch_prediction.h>
 #include <rte_mbuf.h>
 
 #include "forward/datapath/worker_pkt.hh"
@@ -11,6 +12,8 @@ namespace fwd {
 // What the host sends through a port's TAP mirror leaves the port unchanged (ARP and ND
 // answers, routing protocols, ICMP errors, packets the kernel forwarded itself).
 inline void worker::inject(rte_mbuf** pkts, uint16_t n, uint16_t to) {
+    if (unlikely((_arm->load(std::memory_order_relaxed) | _tr_watch) != 0))
+        trace_begin(pkts, 0, to);  // a capture of what `to` sends sees these too
     port_counters& pc = _c.ports[to < max_ports ? to : 0];
     pc.injected.add(n);
     for (uint16_t i = 0; i < n; ++i)
@@ -33,6 +36,8 @@ inline void worker::punt(pkt& p) {
         return drop(p, drop_reason::punt_policed);
     b.tokens -= 1.0;
     _c.ports[in.port_id].punted.add(1);
+    if (unlikely(p.tr != 0))
+        trace_end(p, trace_fate::punt, in.tap_port);
     enqueue(in.tap_port, p.m);
     p.m = nullptr;
 }
@@ -62,8 +67,16 @@ inline void worker::want_neighbor(uint16_t port, rib::family af, const uint8_t* 
 
 inline void worker::drop(pkt& p, drop_reason r) {
     _c.drop(r);
+    if (unlikely(p.tr != 0))
+        trace_end(p, trace_fate::drop, port_none, r);
     rte_pktmbuf_free(p.m);
     p.m = nullptr;
+}
+
+inline void worker::answered(pkt& p, drop_reason why) {
+    _c.drop(why);
+    if (unlikely(p.tr != 0))
+        trace_answered(p, why);
 }
 
 }  // namespace fwd
