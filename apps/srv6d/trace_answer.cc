@@ -46,7 +46,8 @@ std::string time_of(uint64_t tsc, uint64_t now_tsc, std::chrono::system_clock::t
     const double ago = now_tsc > tsc ? static_cast<double>(now_tsc - tsc) / hz : 0.0;
     const auto t = std::chrono::time_point_cast<std::chrono::microseconds>(
         now - std::chrono::microseconds(static_cast<int64_t>(ago * 1e6)));
-    return fmt::format("{:%Y-%m-%dT%H:%M:%S}Z", t);
+    const auto secs = std::chrono::floor<std::chrono::seconds>(t);
+    return fmt::format("{:%Y-%m-%dT%H:%M:%S}.{:06}Z", secs, (t - secs).count());
 }
 
 void fill(const fwd::trace_entry& e, fwd::dataplane& dp, const vrf::registry& reg, pb::TracePacket& p,

@@ -61,14 +61,14 @@ check "a ping is traced: in p0, lookup of 10.9.0.5 in the default VRF, miss, dro
 	        and .lookups[0].key == \"10.9.0.5\" and .lookups[0].vrf == \"default\" and .lookups[0].kind == \"miss\"
 	        and (.rxHeaders | any(test(\"IPv4 10.0.0.2 > 10.9.0.5\"))))] | length > 0" "$LIVE_WORK/trace.json" >/dev/null'
 srv6ctl trace port p0 count 2 timeout 10 | tee "$LIVE_WORK/trace.txt"
-check "text trace: numbered blocks with worker and lcore" grep -q "^Packet 1  worker 0 lcore 0" "$LIVE_WORK/trace.txt"
+check "text trace: numbered blocks with worker, lcore and time" grep -Eq "^Packet 1  worker 0 lcore 0  20[0-9-]+T[0-9:]+\.[0-9]{6}Z$" "$LIVE_WORK/trace.txt"
 check "text trace: the drop reason" grep -q "drop: no_route" "$LIVE_WORK/trace.txt"
 
 # capture: the dropped packets into a pcap srv6ctl writes, read back by tcpdump.
 srv6ctl capture port p0 drop count 3 file "$LIVE_WORK/drop.pcap" timeout 10
-tcpdump -nr "$LIVE_WORK/drop.pcap" 2>/dev/null | tee "$LIVE_WORK/drop.txt"
+tcpdump -tttt -nr "$LIVE_WORK/drop.pcap" 2>/dev/null | tee "$LIVE_WORK/drop.txt"
 check "tcpdump reads 3 packets from the drop capture" eval '[ "$(wc -l <"$LIVE_WORK/drop.txt")" -eq 3 ]'
-check "they are the pings" eval '[ "$(grep -c "10.0.0.2 > 10.9.0.5: ICMP echo request" "$LIVE_WORK/drop.txt")" -eq 3 ]'
+check "they are the pings, with their time" eval '[ "$(grep -c "^20[0-9-]* [0-9:]*\.[0-9]* IP 10.0.0.2 > 10.9.0.5: ICMP echo request" "$LIVE_WORK/drop.txt")" -eq 3 ]'
 srv6ctl capture port p0 count 2 file "$LIVE_WORK/rx.pcap" timeout 10
 check "tcpdump reads the rx capture" eval '[ "$(tcpdump -nr "$LIVE_WORK/rx.pcap" 2>/dev/null | wc -l)" -eq 2 ]'
 check "capture without a port is refused" eval '! srv6ctl capture count 1 file "$LIVE_WORK/x.pcap" 2>/dev/null'
