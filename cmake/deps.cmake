@@ -12,6 +12,8 @@ endif()
 pkg_check_modules(LIBNL REQUIRED IMPORTED_TARGET libnl-3.0 libnl-genl-3.0 libnl-route-3.0)
 # sd_journal_send (util/log), sd_notify (apps/srv6d): the journal and systemd's Type=notify.
 pkg_check_modules(SYSTEMD REQUIRED IMPORTED_TARGET libsystemd)
+# srv6ctl capture writes its pcap with libpcap (pcap_open_dead + pcap_dump).
+pkg_check_modules(PCAP REQUIRED IMPORTED_TARGET libpcap)
 
 find_package(Threads REQUIRED)
 find_package(fmt REQUIRED)

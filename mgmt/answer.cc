@@ -91,6 +91,18 @@ pb::Response answer(const pb::Request& req, const daemon_view& d) {
         else
             resp.set_error("this srv6d has no compiled tables");
         break;
+    case pb::Request::kTraceStart:
+    case pb::Request::kTraceRead:
+    case pb::Request::kTraceStop:
+        if (!d.trace) {
+            resp.set_error("this srv6d has no dataplane to trace");
+            break;
+        }
+        if (std::string e = d.trace(req, *resp.mutable_trace()); !e.empty()) {
+            resp.clear_trace();
+            resp.set_error(std::move(e));
+        }
+        break;
     case pb::Request::kSetLogLevel: {
         if (!d.set_log_level) {
             resp.set_error("this srv6d cannot change its log level");

@@ -47,6 +47,8 @@ struct daemon_view {
     std::function<std::string(uint32_t)> ifname;
     // Changes the log level; returns an error text ("" when done). Absent: not supported.
     std::function<std::string(const std::string& level, pb::LogLevel&)> set_log_level;
+    // srv6ctl trace / capture: start, read, stop one request; an error text or "" (absent: no dataplane).
+    std::function<std::string(const pb::Request&, pb::TraceRecords&)> trace;
 };
 
 // Dispatches on the request's command; a request without a known command gets an error

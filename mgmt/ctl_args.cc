@@ -61,17 +61,78 @@ std::optional<uint32_t> parse_u32(std::string_view s) {
     return v;
 }
 
+// `trace [port P] [count N] [timeout S]`, `capture port P [rx|tx|drop] [count N] file F [timeout S]`.
+bool parse_trace(const std::vector<std::string>& words, bool capture, pb::Request& req,
+                 std::optional<ctl_session>& session, std::string& error) {
+    ctl_session s;
+    s.capture = capture;
+    s.count = capture ? 100 : 10;
+    std::string mode = capture ? "rx" : "trace";
+    pb::TraceStart& t = *req.mutable_trace_start();
+    constexpr std::array<std::string_view, 7> trace_words{"port", "count", "timeout", "file", "rx", "tx", "drop"};
+    for (size_t i = 1; i < words.size(); ++i) {
+        const auto w = match(words[i], trace_words, error);
+        if (!w)
+            return false;
+        if (*w == "rx" || *w == "tx" || *w == "drop") {
+            if (!capture) {
+                error = fmt::format("'{}' is for capture; trace follows every packet", *w);
+                return false;
+            }
+            mode = *w;
+            continue;
+        }
+        if (*w == "file" && !capture) {
+            error = "trace prints; capture writes a file";
+            return false;
+        }
+        if (i + 1 >= words.size()) {
+            error = fmt::format("{} needs a value", *w);
+            return false;
+        }
+        const std::string& v = words[++i];
+        if (*w == "port") {
+            t.set_port(v);
+        } else if (*w == "file") {
+            s.file = v;
+        } else {
+            const auto n = parse_u32(v);
+            if (!n || *n == 0 || (*w == "count" && *n > 65535) || (*w == "timeout" && *n > 86400)) {
+                error = *w == "count" ? fmt::format("count '{}' is not a number from 1 to 65535", v)
+                                      : fmt::format("timeout '{}' is not a number of seconds from 1 to 86400", v);
+                return false;
+            }
+            (*w == "count" ? s.count : s.timeout_s) = *n;
+        }
+    }
+    if (capture && !t.has_port()) {
+        error = "capture needs a port: capture port P [rx|tx|drop] count N file F";
+        return false;
+    }
+    if (capture && s.file.empty()) {
+        error = "capture needs a file: capture port P [rx|tx|drop] count N file F";
+        return false;
+    }
+    t.set_mode(mode);
+    t.set_count(s.count);
+    session = s;
+    return true;
+}
+
 // Fills `req` from the command words; false with `error` set when they do not form a command.
-bool parse_words(const std::vector<std::string>& words, pb::Request& req, std::string& error) {
+bool parse_words(const std::vector<std::string>& words, pb::Request& req, std::optional<ctl_session>& session,
+                 std::string& error) {
     if (words.empty()) {
         error = "missing command";
         return false;
     }
-    constexpr std::array<std::string_view, 3> verbs{"show", "clear", "set"};
+    constexpr std::array<std::string_view, 5> verbs{"show", "clear", "set", "trace", "capture"};
     // `s` meant `show` before `set` existed, and is the word typed most: it stays `show`.
     const auto verb = words[0] == "s" ? std::optional<std::string_view>("show") : match(words[0], verbs, error);
     if (!verb)
         return false;
+    if (*verb == "trace" || *verb == "capture")
+        return parse_trace(words, *verb == "capture", req, session, error);
     if (*verb == "set") {
         constexpr std::array<std::string_view, 1> what{"log-level"};
         constexpr std::array<std::string_view, 4> levels{"error", "warn", "info", "debug"};
@@ -204,6 +265,8 @@ std::string ctl_usage() {
           "       srv6ctl [options] show neighbors\n"
           "       srv6ctl [options] clear counters\n"
           "       srv6ctl [options] set log-level error|warn|info|debug\n"
+          "       srv6ctl [options] trace [port P] [count N] [timeout S]\n"
+          "       srv6ctl [options] capture port P [rx|tx|drop] [count N] file F.pcap [timeout S]\n"
           "Options may also follow the command; words may be abbreviated (sh ro = show routes);\n"
           "a last word `json` is --json (show fpm json).\n\n"
        << visible_options(nullptr);
@@ -240,7 +303,7 @@ ctl_parse_result parse_ctl_args(int argc, const char* const argv[]) {
         args.json = true;
         words.pop_back();
     }
-    if (!parse_words(words, args.request, result.error))
+    if (!parse_words(words, args.request, args.session, result.error))
         return result;
     result.args = std::move(args);
     return result;

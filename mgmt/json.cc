@@ -45,7 +45,16 @@ void value(const gp::Message& m, const FD* f, int i, std::string& out, int depth
     case FD::CPPTYPE_FLOAT: out += fmt::format("{}", rep ? r.GetRepeatedFloat(m, f, i) : r.GetFloat(m, f)); break;
     case FD::CPPTYPE_BOOL: out += (rep ? r.GetRepeatedBool(m, f, i) : r.GetBool(m, f)) ? "true" : "false"; break;
     case FD::CPPTYPE_ENUM: escape(rep ? r.GetRepeatedEnum(m, f, i)->name() : r.GetEnum(m, f)->name(), out); break;
-    case FD::CPPTYPE_STRING: escape(rep ? r.GetRepeatedString(m, f, i) : r.GetString(m, f), out); break;
+    case FD::CPPTYPE_STRING:
+        if (f->type() == FD::TYPE_BYTES) {  // packet bytes (trace): hex, not protobuf's base64
+            std::string hex;
+            for (const char c : rep ? r.GetRepeatedString(m, f, i) : r.GetString(m, f))
+                hex += fmt::format("{:02x}", static_cast<unsigned char>(c));
+            escape(hex, out);
+            break;
+        }
+        escape(rep ? r.GetRepeatedString(m, f, i) : r.GetString(m, f), out);
+        break;
     case FD::CPPTYPE_MESSAGE: message(rep ? r.GetRepeatedMessage(m, f, i) : r.GetMessage(m, f), out, depth); break;
     }
 }
@@ -121,6 +130,7 @@ std::string to_json(const pb::Response& r) {
     case pb::Response::kCounters: return document(r.counters());
     case pb::Response::kNeighbors: return document(r.neighbors());
     case pb::Response::kRoute: return document(r.route());
+    case pb::Response::kTrace: return document(r.trace());
     case pb::Response::kLogLevel: return document(r.log_level());
     case pb::Response::RESULT_NOT_SET: break;
     }

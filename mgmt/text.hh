@@ -17,6 +17,8 @@ std::string format_encap_source(const pb::EncapSource& e);
 std::string format_counters(const pb::Counters& c);
 std::string format_neighbors(const pb::NeighborTable& t);
 std::string format_route_lookup(const pb::RouteLookup& r);
+// `srv6ctl trace`: one numbered block per packet, as VPP's `show trace`.
+std::string format_trace(const pb::TraceRecords& t);
 // Whichever result the response carries; the error text when it carries an error.
 std::string format_response(const pb::Response& r);
 

@@ -93,6 +93,7 @@ std::string format_response(const pb::Response& r) {
     case pb::Response::kCounters: return format_counters(r.counters());
     case pb::Response::kNeighbors: return format_neighbors(r.neighbors());
     case pb::Response::kRoute: return format_route_lookup(r.route());
+    case pb::Response::kTrace: return format_trace(r.trace());
     case pb::Response::kLogLevel:
         return r.log_level().previous() == r.log_level().level()
                    ? fmt::format("log level: {} (unchanged)\n", r.log_level().level())

@@ -9,6 +9,8 @@ PKGS=(
   libdpdk-dev dpdk libboost-dev libboost-program-options-dev libfmt-dev
   libprotobuf-dev protobuf-compiler libnl-3-dev libnl-route-3-dev libnl-genl-3-dev
   libsystemd-dev
+  # srv6ctl capture writes pcap files with libpcap
+  libpcap-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
   # live and traffic tests: real FRR, kernel SRv6 peer, captures

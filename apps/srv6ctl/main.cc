@@ -4,6 +4,7 @@
 #include <exception>
 #include <string>
 
+#include "apps/srv6ctl/trace_session.hh"
 #include "mgmt/client.hh"
 #include "mgmt/ctl_args.hh"
 #include "mgmt/json.hh"
@@ -27,6 +28,8 @@ int run(int argc, const char* const argv[]) {
         std::fprintf(stderr, "srv6ctl: %s\n", c.error().c_str());
         return 1;
     }
+    if (args.session)
+        return srv6ctl::run_session(c, args);
     const auto resp = c.call(args.request);
     if (!resp) {
         std::fprintf(stderr, "srv6ctl: %s\n", c.error().c_str());

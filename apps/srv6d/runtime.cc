@@ -26,6 +26,7 @@
 #include "rib/behaviors.hh"
 #include "apps/srv6d/compile_pacer.hh"
 #include "apps/srv6d/route_answer.hh"
+#include "apps/srv6d/trace_answer.hh"
 #include "apps/srv6d/compile_metrics.hh"
 #include "rib/rib.hh"
 #include "fib/control/compiler.hh"
@@ -87,6 +88,7 @@ struct control_plane {
     static constexpr uint32_t max_workers = 16;
     // The workers read the compiler's tables: declared after it, so stopped and gone first.
     std::optional<fwd::dataplane> dp;
+    trace_answer trace;  // srv6ctl trace / capture
     // Compile at once when idle, else at most every 50 ms or after 100 000 updates while FPM
     // updates keep coming (docs/srv6d.md: larger batches, 2-3x the compiler's throughput).
     compile_pacer pacer{std::chrono::milliseconds(50), 100'000};
@@ -425,6 +427,9 @@ bool control_plane::start_mgmt() {
             if (dp) {
                 view.clear_counters = [this] { dp->clear_counters(); };
                 view.sid_counters = [this] { return sid_counters(); };
+                view.trace = [this](const ::mgmt::pb::Request& q, ::mgmt::pb::TraceRecords& t) {
+                    return trace(q, *dp, vrfs.registry(), t);
+                };
             }
             view.set_log_level = [](const std::string& s, ::mgmt::pb::LogLevel& out) {
                 util::level l{};

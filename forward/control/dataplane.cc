@@ -155,6 +155,7 @@ bool dataplane::open(const dataplane_options& o, const vrf_resolver& vrf_of, std
             return false;
         }
     }
+    _trace = std::make_unique<trace_hub>(n_workers);
     for (unsigned w = 0; w < n_workers; ++w) {
         auto slot = std::make_unique<worker_slot>();
         slot->id = w;
@@ -166,7 +167,8 @@ bool dataplane::open(const dataplane_options& o, const vrf_resolver& vrf_of, std
                 rx.push_back({p.tap_port, static_cast<uint16_t>(w), p.port_id});
         }
         slot->w = std::make_unique<worker>(std::move(rx), static_cast<uint16_t>(w), published{&_tables, &_adj},
-                                           _hdr_pools[w], *slot->counters, _resolve[w]);
+                                           _hdr_pools[w], *slot->counters, _resolve[w],
+                                           _trace->worker(w));
         slot->w->set_icmp_limit(o.icmp_rate, o.icmp_burst);
         _workers.push_back(std::move(slot));
     }
@@ -442,6 +444,25 @@ void dataplane::stop() {
     for (unsigned lc : _lcores)
         rte_eal_wait_lcore(lc);
     _lcores.clear();
+}
+
+unsigned dataplane::lcore_of(unsigned w) const { return w < _lcores.size() ? _lcores[w] : rte_get_main_lcore(); }
+
+std::optional<uint16_t> dataplane::port_by_name(const std::string& name) const {
+    for (size_t i = 0; i < _ports.size(); ++i)
+        if (_opt.ports[i].name == name)
+            return _ports[i].port_id;
+    return std::nullopt;
+}
+
+std::string dataplane::port_name(uint16_t port_id) const {
+    for (size_t i = 0; i < _ports.size(); ++i) {
+        if (_ports[i].port_id == port_id)
+            return _opt.ports[i].name;
+        if (_ports[i].tap_port == port_id)
+            return _opt.ports[i].name + "/tap";
+    }
+    return "port " + std::to_string(port_id);
 }
 
 void dataplane::take_resolve_requests(std::vector<resolve_request>& out) {

@@ -21,6 +21,7 @@
 #include "forward/datapath/adjacency.hh"
 #include "forward/datapath/counters.hh"
 #include "forward/control/port.hh"
+#include "forward/control/trace_hub.hh"
 #include "forward/datapath/resolve_queue.hh"
 
 struct rte_mempool;
@@ -150,6 +151,13 @@ public:
     void clear_counters();
     unsigned workers() const { return static_cast<unsigned>(_workers.size()); }
     const adj_view* adjacency() const { return _adj.load(); }
+    // Trace and capture (srv6ctl trace / capture): null before open().
+    trace_hub* trace() { return _trace.get(); }
+    // The lcore worker `w` runs on (the main lcore's when it runs in run_here()).
+    unsigned lcore_of(unsigned w) const;
+    // A port by its srv6d name, and the name of a DPDK port id (a TAP mirror: "NAME/tap").
+    std::optional<uint16_t> port_by_name(const std::string& name) const;
+    std::string port_name(uint16_t port_id) const;
 
 private:
     struct raw;
@@ -182,6 +190,7 @@ private:
     std::vector<rte_mempool*> _hdr_pools;
     struct worker_slot;
     std::vector<std::unique_ptr<worker_slot>> _workers;
+    std::unique_ptr<trace_hub> _trace;
     std::vector<unsigned> _lcores;
     std::atomic<bool> _run{false};
     std::atomic<uint32_t> _idle_sleep_us{0};

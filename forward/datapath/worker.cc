@@ -19,6 +19,7 @@
 #include "forward/datapath/worker_lookup.hh"
 #include "forward/datapath/worker_pkt.hh"
 #include "forward/datapath/worker_punt.hh"
+#include "forward/datapath/worker_trace.hh"
 #include "forward/datapath/worker_tx.hh"
 #include "forward/datapath/worker_vlan.hh"
 
@@ -27,10 +28,15 @@
 
 namespace fwd {
 
+namespace {
+const std::atomic<uint64_t> never_armed{0};  // the request word of a worker nobody traces
+}  // namespace
+
 worker::worker(std::vector<rx_queue> rx, uint16_t tx_queue, published tables, rte_mempool* hdr_pool,
-               worker_counters& counters, rte_ring* resolve)
+               worker_counters& counters, rte_ring* resolve, trace_shared* trace)
     : _rx(std::move(rx)), _txq(tx_queue), _tables(tables), _c(counters),
-      _tsc_hz(static_cast<double>(rte_get_tsc_hz())), _resolve(resolve) {
+      _tsc_hz(static_cast<double>(rte_get_tsc_hz())), _resolve(resolve), _trace(trace),
+      _arm(trace != nullptr ? &trace->arm : &never_armed) {
     _he.hdr_pool = hdr_pool;
 }
 
@@ -122,6 +128,10 @@ void worker::run(rte_mbuf** pkts, uint16_t n, const port_info* in) {
     _l2_from = UINT32_MAX;
     port_counters& pc = _c.ports[in->port_id];
     pc.rx_packets.add(n);
+    // The one test tracing costs when off: the request word, or traced packets still on their way.
+    const uint8_t* tr = trace_none;
+    if (unlikely((_arm->load(std::memory_order_relaxed) | _tr_watch) != 0))
+        tr = trace_begin(pkts, n, in->port_id);
 
     uint64_t rx_bytes = 0;
     for (uint16_t i = 0; i < n; ++i) {
@@ -131,7 +141,7 @@ void worker::run(rte_mbuf** pkts, uint16_t n, const port_info* in) {
             rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 4], void*));
         rx_bytes += pkts[i]->pkt_len;
         pkt& p = st[i];
-        p = pkt{pkts[i], fib::nh_miss, nullptr, 0, in->vrf, eth_len, 0, 0, 0};
+        p = pkt{pkts[i], fib::nh_miss, nullptr, 0, in->vrf, eth_len, 0, 0, 0, tr[i]};
         rte_mbuf* m = p.m;
         if (m->data_len < eth_len) {
             drop(p, drop_reason::eth_truncated);

@@ -18,6 +18,7 @@
 #include "forward/datapath/counters.hh"
 #include "forward/datapath/resolve_queue.hh"
 #include "forward/datapath/srv6_headend.hh"
+#include "forward/datapath/trace.hh"
 
 namespace fwd {
 
@@ -25,6 +26,8 @@ inline constexpr uint16_t burst_size = 32;
 // Lookups one packet may need: VRF route -> (encap) outer route, or SID -> (decap) inner route
 // -> (re-encap) outer route. More means the tables loop.
 inline constexpr uint8_t max_lookups = 4;
+// Packets one worker traces at a time (received, fate not known yet): worker_trace.hh.
+inline constexpr unsigned trace_slots = 64;
 
 struct rx_queue {
     uint16_t port = 0;
@@ -41,9 +44,10 @@ struct published {
 class worker {
 public:
     // `resolve`: where this worker asks the control thread to resolve a neighbor it misses for
-    // a packet it rewrote (resolve_queue.hh); nullptr: nobody to ask.
+    // a packet it rewrote (resolve_queue.hh); nullptr: nobody to ask. `trace`: where the
+    // control thread arms a trace or capture and reads its records (trace.hh); nullptr: never.
     worker(std::vector<rx_queue> rx, uint16_t tx_queue, published tables, rte_mempool* hdr_pool,
-           worker_counters& counters, rte_ring* resolve = nullptr);
+           worker_counters& counters, rte_ring* resolve = nullptr, trace_shared* trace = nullptr);
     ~worker();  // frees the packets it still holds
     worker(const worker&) = delete;
     worker& operator=(const worker&) = delete;
@@ -104,6 +108,21 @@ private:
     void enqueue(uint16_t port, rte_mbuf* m, uint16_t dev);
     void enqueue(uint16_t port, rte_mbuf* m) { enqueue(port, m, port); }
     void tx(uint16_t port);
+    drop_reason tx_refused(uint16_t port) const;
+    // Trace and capture (worker_trace.hh).
+    void trace_sync(uint64_t word);
+    void trace_watch();
+    const uint8_t* trace_begin(rte_mbuf** pkts, uint16_t n, uint16_t in_port);
+    void trace_lookups(pkt** ps, uint32_t n, const uint32_t* res);
+    void trace_end(pkt& p, trace_fate f, uint16_t out_port, drop_reason why = {});
+    void trace_answered(pkt& p, drop_reason why);
+    void trace_emit(unsigned slot);
+    void trace_tx(uint16_t port, const rte_mbuf* const* m, uint16_t n);
+    void trace_tx_done(uint16_t n, uint16_t sent, drop_reason why);
+    trace_record* trace_ring_next();
+    void trace_ring_commit();
+    // A packet refused with `why` and answered with an ICMP message in its place.
+    void answered(pkt& p, drop_reason why);
 
     std::vector<rx_queue> _rx;
     uint16_t _txq;
@@ -150,6 +169,22 @@ private:
     resolve_request _last_req;
     uint64_t _last_req_tsc = 0;
     static_assert(max_ports <= 32);
+
+    // Trace and capture (worker_trace.hh). `_arm` is read once per burst: the request word of
+    // `_trace`, or one that stays 0. The rest is touched only while a request is armed or
+    // traced packets are on their way (`_tr_watch`).
+    trace_shared* _trace;
+    const std::atomic<uint64_t>* _arm;
+    uint64_t _tr_watch = 0;  // non-zero: tx() and lookup() look for traced packets
+    uint64_t _tr_word = 0;   // the request word last seen
+    trace_arm _tr{};
+    uint32_t _tr_left = 0;   // records this request may still make here
+    uint64_t _tr_free = ~uint64_t{0};  // slots free (a set bit)
+    uint8_t _tr_of[burst_size]{};      // per packet of the burst: its slot + 1, 0: not traced
+    uint8_t _tr_txm[burst_size]{};     // per packet of a tx burst: its slot + 1
+    rte_mbuf* _tr_m[trace_slots]{};    // the mbuf each slot's packet came in
+    uint64_t _tr_poll[trace_slots]{};  // the poll it came in
+    trace_record _tr_slot[trace_slots];
 
     // Packets held while their neighbor is resolved, as Linux queues a few per neighbor
     // (unres_qlen): preallocated, owned by this worker alone. A slot is one neighbor (port,

@@ -62,7 +62,7 @@ inline void worker::do_forward(pkt& p, const fib::compiled_nh& nh) {
         if (!ttl_left(ip, p.af))
             return expire(p);
         if (p.m->pkt_len - p.l3u() > out->mtu)
-            return icmp_too_big(p, out->mtu) ? _c.drop(drop_reason::mtu_exceeded) : drop(p, drop_reason::mtu_exceeded);
+            return icmp_too_big(p, out->mtu) ? answered(p, drop_reason::mtu_exceeded) : drop(p, drop_reason::mtu_exceeded);
         dec_ttl(ip, p.af);
     } else if (p.m->pkt_len - p.l3u() > out->mtu) {
         return drop(p, drop_reason::mtu_exceeded);

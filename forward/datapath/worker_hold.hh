@@ -9,6 +9,7 @@
 #pragma once
 
 #include <rte_cycles.h>
+#include <rte_branch_prediction.h>
 #include <rte_mbuf.h>
 
 #include <cstring>
@@ -58,6 +59,8 @@ inline void worker::hold(pkt& p, uint16_t port, rib::family naf, const uint8_t* 
         _hold_next_check = now + static_cast<uint64_t>(_tsc_hz * hold_time_s);
     }
     _c.held.add(1);
+    if (unlikely(p.tr != 0))
+        trace_end(p, trace_fate::held, port);
     p.m = nullptr;
 }
 
@@ -77,7 +80,7 @@ inline void worker::release_held(const adj_view* av) {
             continue;  // still unresolved
         for (uint8_t i = 0; i < s.n; ++i) {
             const held_pkt& h = s.pk[i];
-            pkt p{h.m, fib::nh_miss, nullptr, 0, out ? out->vrf : vrf::default_vrf_id, h.l3, h.af, f_no_ttl, 0};
+            pkt p{h.m, fib::nh_miss, nullptr, 0, out ? out->vrf : vrf::default_vrf_id, h.l3, h.af, f_no_ttl, 0, 0};
             if (out == nullptr || !out->up)
                 drop(p, drop_reason::port_down);
             else if (p.m->pkt_len - p.l3u() > out->mtu)

@@ -116,7 +116,7 @@ inline bool worker::icmp_too_big(pkt& p, uint32_t mtu) {
 // as ttl_expired either way).
 inline void worker::expire(pkt& p) {
     if (icmp_time_exceeded(p))
-        return _c.drop(drop_reason::ttl_expired);
+        return answered(p, drop_reason::ttl_expired);
     drop(p, drop_reason::ttl_expired);
 }
 
@@ -125,7 +125,7 @@ inline void worker::expire(pkt& p) {
 inline void worker::encap_too_big(pkt& p, uint32_t mtu) {
     // Only for packets routed here: one an endpoint passed on (hop limit done) is not ours to answer.
     if (!(p.flags & f_no_ttl) && icmp_too_big(p, mtu))
-        return _c.drop(drop_reason::encap_mtu);
+        return answered(p, drop_reason::encap_mtu);
     drop(p, drop_reason::encap_mtu);
 }
 
@@ -217,7 +217,7 @@ inline void worker::endpoint_error(pkt& p, const fib::compiled_nh& nh, drop_reas
     default: break;
     }
     if (sent)
-        return _c.drop(why);  // the packet itself is still dropped, and counted so
+        return answered(p, why);  // the packet itself is still dropped, and counted so
     drop(p, why);
 }
 

@@ -40,6 +40,8 @@ inline void worker::lookup(pkt** ps, uint16_t n) {
             ps[i + x]->nhp = nh;
             rte_prefetch0(nh);  // act() reads it next
         }
+        if (unlikely(_tr_watch != 0))
+            trace_lookups(ps + i, k, res);
         i = j;
     }
 }

@@ -26,6 +26,9 @@ inline uint32_t load_be32(const uint8_t* p) {
     return rte_be_to_cpu_32(v);
 }
 
+// Read per burst where nothing is traced: no packet has a slot.
+inline constexpr uint8_t trace_none[burst_size] = {};
+
 struct worker::pkt {
     rte_mbuf* m;
     uint32_t nh;
@@ -36,6 +39,7 @@ struct worker::pkt {
     uint8_t af;          // 4 or 6
     uint8_t flags;
     uint8_t lookups;
+    uint8_t tr;          // its trace slot + 1 (worker_trace.hh); 0: not traced
     uint32_t l3u() const { return l3; }
 };
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <rte_cycles.h>
+#include <rte_branch_prediction.h>
 #include <rte_mbuf.h>
 
 #include "forward/datapath/worker_pkt.hh"
@@ -13,6 +14,8 @@ namespace fwd {
 // answers, routing protocols, ICMP errors, packets the kernel forwarded itself); through a
 // sub-port's own TAP, with the sub-port's tag (a VLAN device on the parent's TAP tags itself).
 inline void worker::inject(rte_mbuf** pkts, uint16_t n, uint16_t to) {
+    if (unlikely((_arm->load(std::memory_order_relaxed) | _tr_watch) != 0))
+        trace_begin(pkts, 0, to);  // a capture of what `to` sends sees these too
     port_counters& pc = _c.ports[to < max_ports ? to : 0];
     pc.injected.add(n);
     const port_info* sub = _av != nullptr ? _av->port(to) : nullptr;
@@ -51,6 +54,8 @@ inline void worker::punt(pkt& p) {
     if (in.tap_tagged && vlan_push(p.m, in.vlan) == nullptr)
         return drop(p, drop_reason::no_headroom);
     _c.ports[in.port_id].punted.add(1);
+    if (unlikely(p.tr != 0))
+        trace_end(p, trace_fate::punt, in.tap_port);
     enqueue(in.tap_port, p.m);
     p.m = nullptr;
 }
@@ -80,8 +85,16 @@ inline void worker::want_neighbor(uint16_t port, rib::family af, const uint8_t* 
 
 inline void worker::drop(pkt& p, drop_reason r) {
     _c.drop(r);
+    if (unlikely(p.tr != 0))
+        trace_end(p, trace_fate::drop, port_none, r);
     rte_pktmbuf_free(p.m);
     p.m = nullptr;
+}
+
+inline void worker::answered(pkt& p, drop_reason why) {
+    _c.drop(why);
+    if (unlikely(p.tr != 0))
+        trace_answered(p, why);
 }
 
 }  // namespace fwd

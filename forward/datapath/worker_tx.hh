@@ -2,6 +2,7 @@
 #pragma once
 
 #include <rte_ethdev.h>
+#include <rte_branch_prediction.h>
 #include <rte_mbuf.h>
 
 #include "forward/datapath/worker_pkt.hh"
@@ -18,11 +19,22 @@ inline void worker::enqueue(uint16_t port, rte_mbuf* m, uint16_t dev) {
         tx(port);
 }
 
+// A port whose link went down refuses bursts: that is port_down, not a full ring.
+inline drop_reason worker::tx_refused(uint16_t port) const {
+    const port_info* pi = _av != nullptr ? _av->port(port) : nullptr;  // null before any rx burst was processed
+    return pi != nullptr && !pi->up ? drop_reason::port_down : drop_reason::tx_full;
+}
+
 inline void worker::tx(uint16_t port) {
     txbuf& b = _tx[port];
     if (b.n == 0)
         return;
+    const bool traced = _tr_watch != 0;  // once per tx burst
+    if (unlikely(traced))
+        trace_tx(port, b.m, b.n);
     const uint16_t sent = rte_eth_tx_burst(b.dev, _txq, b.m, b.n);
+    if (unlikely(traced))
+        trace_tx_done(b.n, sent, sent < b.n ? tx_refused(port) : drop_reason{});
     port_counters& pc = _c.ports[port];
     uint64_t bytes = 0;
     for (uint16_t i = 0; i < sent; ++i)
@@ -34,9 +46,7 @@ inline void worker::tx(uint16_t port) {
         _c.ports[b.dev].tx_bytes.add(bytes);
     }
     if (sent < b.n) {
-        // A port whose link went down refuses bursts: that is port_down, not a full ring.
-        const port_info* pi = _av != nullptr ? _av->port(port) : nullptr;  // null before any rx burst was processed
-        const drop_reason why = pi != nullptr && !pi->up ? drop_reason::port_down : drop_reason::tx_full;
+        const drop_reason why = tx_refused(port);
         for (uint16_t i = sent; i < b.n; ++i) {
             rte_pktmbuf_free(b.m[i]);
             pc.tx_dropped.add(1);

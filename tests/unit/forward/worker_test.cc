@@ -152,7 +152,7 @@ protected:
         resolve = resolve_ring_create(("wt_res" + std::to_string(seq)).c_str(), 8, 0);  // holds 7
         ASSERT_NE(resolve, nullptr);
         w = std::make_unique<worker>(std::vector<rx_queue>{{ce.id, 0}, {core.id, 0}, {ce2.id, 0}, {tap.id, 0, core.id}}, 0,
-                                     published{&c.cell(), &adj}, hdr, *counters, resolve);
+                                     published{&c.cell(), &adj}, hdr, *counters, resolve, trace.get());
         tables();
     }
 
@@ -308,6 +308,7 @@ protected:
     rte_mempool* hdr = nullptr;
     rte_ring* resolve = nullptr;
     std::unique_ptr<worker_counters> counters;
+    std::unique_ptr<trace_shared> trace = std::make_unique<trace_shared>();
     std::unique_ptr<worker> w;
 };
 
@@ -959,6 +960,208 @@ TEST_F(worker_test, fuzz_corrupted_frames_stay_in_bounds_and_are_accounted_for) 
     EXPECT_EQ(w->held(), 0u);
     EXPECT_EQ(tx + dropped_total, sent + icmp) << drops();
     EXPECT_GT(tx, sent / 10) << "some of them are still valid and forwarded";
+}
+
+// --- trace and capture (worker_trace.hh): what the control thread's trace_hub does, by hand.
+namespace {
+class worker_trace_test : public worker_test {
+protected:
+    void arm(trace_mode m, uint16_t port, uint16_t budget) {
+        trace->arm.store(trace_arm{++gen, m, port, budget}.pack());
+    }
+    std::vector<trace_record> records() {
+        std::vector<trace_record> v;
+        const uint32_t head = trace->head.load();
+        for (uint32_t t = trace->tail.load(); t != head; ++t)
+            v.push_back(trace->ring[t % trace_ring_size]);
+        trace->tail.store(head);
+        return v;
+    }
+    static bytes rx_of(const trace_record& r) { return bytes(r.rx, r.rx + std::min<uint32_t>(r.rx_len, trace_snap)); }
+    static bytes out_of(const trace_record& r) { return bytes(r.out, r.out + std::min<uint32_t>(r.out_len, trace_snap)); }
+    static bytes key_of(const trace_step& s) { return bytes(s.key, s.key + (s.af == 4 ? 4 : 16)); }
+    static bytes addr(const char* a) {
+        const auto x = *rib::parse_addr(a);
+        return x.is_v4() ? bytes(x.bytes.begin(), x.bytes.begin() + 4) : bytes(x.bytes.begin(), x.bytes.end());
+    }
+    uint16_t gen = 0;
+};
+}  // namespace
+
+TEST_F(worker_trace_test, off_makes_no_record) {
+    const bytes ip = ip4_packet("192.0.2.7", "10.20.1.1", 64);
+    expect_one(core, in_frame(ip, t_ipv4), ce2, eth(mac_ce2, mac_ce2_port, t_ipv4, ttl_minus_one(ip)));
+    send(core, in_frame(ip4_packet("192.0.2.7", "10.55.0.1", 64), t_ipv4));  // a drop
+    w->poll();
+    EXPECT_EQ(trace->head.load(), 0u);
+    EXPECT_EQ(trace->lost.get(), 0u);
+    // Armed, then disarmed: nothing after.
+    arm(trace_mode::trace, trace_any_port, 10);
+    trace->arm.store(0);
+    expect_one(core, in_frame(ip, t_ipv4), ce2, eth(mac_ce2, mac_ce2_port, t_ipv4, ttl_minus_one(ip)));
+    EXPECT_EQ(trace->head.load(), 0u);
+}
+
+// Packets of known fate, one per poll: each record names its port, VRF, lookups and fate.
+TEST_F(worker_trace_test, trace_records_lookups_and_fate_of_each_packet) {
+    arm(trace_mode::trace, trace_any_port, 10);
+    // H.Encaps.Red in VRF red towards a remote SID.
+    const bytes v4 = ip4_packet("10.1.0.2", "10.99.1.5", 64, 12, 0xb8);
+    const bytes inner = ttl_minus_one(v4);
+    const bytes encapped =
+        eth(mac_p, mac_core_port, t_ipv6, outer("fc00:1::1", {"fc00:0:2::d4"}, true, 4, inner, label_of(inner), 0xb8));
+    const bytes f_encap = eth(mac_ce_port, mac_ce1, t_ipv4, v4);
+    expect_one(ce, f_encap, core, encapped);
+    // End.DT4 decapsulating into red.
+    const test::layer in4 = inner4("10.9.0.1", "10.1.0.2");
+    const bytes f_dt4 = in_frame(ip6_packet(64, "fc00:0:9::1", "fc00:0:1::10", {in4}), t_ipv6);
+    const bytes decapped = eth(mac_ce1, mac_ce_port, t_ipv4, ttl_minus_one(in4.b));
+    expect_one(core, f_dt4, ce, decapped);
+    // No route.
+    const bytes f_miss = in_frame(ip4_packet("192.0.2.7", "10.55.0.1", 64), t_ipv4);
+    send(core, f_miss);
+    w->poll();
+    // Hop limit 1: answered with time exceeded, which goes back out of core.
+    const bytes f_ttl = in_frame(ip6_packet(1, "fc00:12::2", "2001:db8:20::1", {test::layer{17, bytes(8)}}), t_ipv6);
+    send(core, f_ttl);
+    w->poll();
+    ASSERT_EQ(out(core).size(), 1u) << drops();
+    // ARP: to the host.
+    const bytes f_arp = eth(mac_core_port, mac_remote, 0x0806, bytes(28, 0x5a));
+    send(core, f_arp);
+    w->poll();
+    ASSERT_EQ(out(tap).size(), 1u);
+
+    const auto rs = records();
+    ASSERT_EQ(rs.size(), 5u);
+    EXPECT_EQ(trace->lost.get(), 0u);
+
+    const trace_record& e = rs[0];
+    EXPECT_EQ(e.in_port, ce.id);
+    EXPECT_EQ(e.vrf, red);
+    EXPECT_EQ(e.af, 4);
+    EXPECT_EQ(test::hex(rx_of(e)), test::hex(f_encap));
+    ASSERT_GE(e.n_steps, 1);
+    EXPECT_EQ(e.steps[0].vrf, red);
+    EXPECT_EQ(test::hex(key_of(e.steps[0])), test::hex(addr("10.99.1.5")));
+    EXPECT_EQ(e.steps[0].kind, static_cast<uint8_t>(fib::nh_kind::headend));
+    EXPECT_EQ(e.steps[0].nh, c.cell().load()->lookup4(red, 0x0a630105u)) << "the route of 10.99.1.5";
+    EXPECT_EQ(e.fate, trace_fate::tx);
+    EXPECT_EQ(e.out_port, core.id);
+    EXPECT_EQ(e.out_len, encapped.size());
+    EXPECT_EQ(test::hex(out_of(e)), test::hex(encapped));
+    EXPECT_EQ(e.has_reason, 0);
+
+    const trace_record& d = rs[1];
+    EXPECT_EQ(d.in_port, core.id);
+    EXPECT_EQ(d.vrf, vrf::default_vrf_id);
+    ASSERT_EQ(d.n_steps, 2);
+    EXPECT_EQ(d.steps[0].kind, static_cast<uint8_t>(fib::nh_kind::local_sid));
+    EXPECT_EQ(d.steps[0].action, static_cast<uint32_t>(rib::behavior::end_dt4));
+    EXPECT_EQ(test::hex(key_of(d.steps[0])), test::hex(addr("fc00:0:1::10")));
+    EXPECT_EQ(d.steps[1].vrf, red);
+    EXPECT_EQ(d.steps[1].af, 4);
+    EXPECT_EQ(test::hex(key_of(d.steps[1])), test::hex(addr("10.1.0.2")));
+    EXPECT_EQ(d.steps[1].kind, static_cast<uint8_t>(fib::nh_kind::forward));
+    EXPECT_EQ(d.fate, trace_fate::tx);
+    EXPECT_EQ(d.out_port, ce.id);
+    EXPECT_EQ(test::hex(out_of(d)), test::hex(decapped));
+
+    const trace_record& m = rs[2];
+    ASSERT_EQ(m.n_steps, 1);
+    EXPECT_EQ(m.steps[0].kind, static_cast<uint8_t>(fib::nh_kind::miss));
+    EXPECT_EQ(m.fate, trace_fate::drop);
+    ASSERT_EQ(m.has_reason, 1);
+    EXPECT_EQ(m.reason, drop_reason::no_route);
+    EXPECT_EQ(m.out_len, 0u);
+
+    const trace_record& t = rs[3];
+    EXPECT_EQ(t.af, 6);
+    ASSERT_EQ(t.has_reason, 1);
+    EXPECT_EQ(t.reason, drop_reason::ttl_expired);
+    EXPECT_EQ(t.icmp, 1);
+    EXPECT_EQ(t.fate, trace_fate::tx);  // the time exceeded message
+    EXPECT_EQ(t.out_port, core.id);
+    ASSERT_GE(t.out_len, 14u + 40 + 8);
+    EXPECT_EQ(t.out[14 + 6], 58) << "ICMPv6";
+    EXPECT_EQ(t.out[14 + 40], 3) << "time exceeded";
+
+    const trace_record& p = rs[4];
+    EXPECT_EQ(p.af, 0);
+    EXPECT_EQ(p.n_steps, 0);
+    EXPECT_EQ(p.fate, trace_fate::punt);
+    EXPECT_EQ(p.out_port, tap.id);
+    EXPECT_EQ(test::hex(rx_of(p)), test::hex(f_arp));
+}
+
+// The port filter and the budget: only packets received on the port, at most `budget`.
+TEST_F(worker_trace_test, trace_keeps_to_its_port_and_count) {
+    arm(trace_mode::trace, ce2.id, 2);
+    const bytes ip = ip4_packet("192.0.2.7", "10.20.1.1", 64);
+    for (int i = 0; i < 3; ++i) {
+        send(core, in_frame(ip, t_ipv4));
+        send(ce2, eth(mac_ce2_port, mac_remote, t_ipv4, ip4_packet("192.0.2.7", "10.55.0.1", 64)));
+    }
+    w->poll();
+    const auto rs = records();
+    ASSERT_EQ(rs.size(), 2u);
+    for (const auto& x : rs) {
+        EXPECT_EQ(x.in_port, ce2.id);
+        EXPECT_EQ(x.reason, drop_reason::no_route);
+    }
+}
+
+// Captures: the copies are the bytes received, sent, or received and dropped (with the reason).
+TEST_F(worker_trace_test, capture_rx_tx_drop_copy_the_packets) {
+    const bytes v4 = ip4_packet("10.1.0.2", "10.99.1.5", 64, 12, 0xb8);
+    const bytes inner = ttl_minus_one(v4);
+    const bytes encapped =
+        eth(mac_p, mac_core_port, t_ipv6, outer("fc00:1::1", {"fc00:0:2::d4"}, true, 4, inner, label_of(inner), 0xb8));
+    const bytes f = eth(mac_ce_port, mac_ce1, t_ipv4, v4);
+    const bytes f_miss = eth(mac_ce_port, mac_ce1, t_ipv4, ip4_packet("10.1.0.2", "10.66.0.1", 64));
+
+    arm(trace_mode::capture_rx, ce.id, 5);
+    expect_one(ce, f, core, encapped);
+    auto rs = records();
+    ASSERT_EQ(rs.size(), 1u);
+    EXPECT_EQ(rs[0].fate, trace_fate::rx);
+    EXPECT_EQ(rs[0].in_port, ce.id);
+    EXPECT_EQ(test::hex(rx_of(rs[0])), test::hex(f));
+
+    arm(trace_mode::capture_tx, core.id, 5);
+    expect_one(ce, f, core, encapped);
+    expect_one(core, in_frame(ip4_packet("192.0.2.7", "10.20.1.1", 64), t_ipv4), ce2,
+               eth(mac_ce2, mac_ce2_port, t_ipv4, ttl_minus_one(ip4_packet("192.0.2.7", "10.20.1.1", 64))));
+    rs = records();
+    ASSERT_EQ(rs.size(), 1u) << "only what core sent";
+    EXPECT_EQ(rs[0].fate, trace_fate::tx);
+    EXPECT_EQ(rs[0].out_port, core.id);
+    EXPECT_EQ(test::hex(out_of(rs[0])), test::hex(encapped));
+
+    arm(trace_mode::capture_drop, ce.id, 5);
+    send(ce, f);
+    send(ce, f_miss);
+    w->poll();
+    EXPECT_EQ(out(core).size(), 1u);
+    rs = records();
+    ASSERT_EQ(rs.size(), 1u) << "only the drop";
+    EXPECT_EQ(rs[0].fate, trace_fate::drop);
+    EXPECT_EQ(rs[0].reason, drop_reason::no_route);
+    EXPECT_EQ(test::hex(rx_of(rs[0])), test::hex(f_miss));
+}
+
+// A full ring loses records, counted; never packets.
+TEST_F(worker_trace_test, full_ring_loses_records_not_packets) {
+    arm(trace_mode::capture_rx, trace_any_port, 1000);
+    const bytes ip = ip4_packet("192.0.2.7", "10.20.1.1", 64);
+    for (uint32_t i = 0; i < trace_ring_size + 10; ++i)
+        send(core, in_frame(ip, t_ipv4));
+    w->poll();
+    w->poll();
+    w->poll();
+    EXPECT_EQ(out(ce2).size(), trace_ring_size + 10);
+    EXPECT_EQ(records().size(), trace_ring_size);
+    EXPECT_EQ(trace->lost.get(), 10u);
 }
 
 }  // namespace

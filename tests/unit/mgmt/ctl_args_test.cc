@@ -166,9 +166,35 @@ TEST(CtlArgs, Counters) {
     EXPECT_TRUE(c.args->request.has_clear_counters());
 }
 
+TEST(CtlArgs, TraceAndCapture) {
+    auto p = parse({"trace"});
+    ASSERT_TRUE(p.args) << p.error;
+    ASSERT_TRUE(p.args->session);
+    EXPECT_FALSE(p.args->session->capture);
+    EXPECT_EQ(p.args->request.trace_start().mode(), "trace");
+    EXPECT_FALSE(p.args->request.trace_start().has_port());
+    EXPECT_EQ(p.args->request.trace_start().count(), 10u);
+    p = parse({"tr", "po", "p0", "cou", "3", "timeout", "2"});
+    ASSERT_TRUE(p.args) << p.error;
+    EXPECT_EQ(p.args->request.trace_start().port(), "p0");
+    EXPECT_EQ(p.args->session->count, 3u);
+    EXPECT_EQ(p.args->session->timeout_s, 2u);
+    p = parse({"capture", "port", "p1", "tx", "count", "5", "file", "/tmp/x.pcap"});
+    ASSERT_TRUE(p.args) << p.error;
+    EXPECT_TRUE(p.args->session->capture);
+    EXPECT_EQ(p.args->request.trace_start().mode(), "tx");
+    EXPECT_EQ(p.args->session->file, "/tmp/x.pcap");
+    EXPECT_EQ(parse({"capture", "port", "p1", "file", "f"}).args->request.trace_start().mode(), "rx");
+    expect_error({"capture", "count", "1", "file", "f"}, "capture needs a port: capture port P [rx|tx|drop] count N file F");
+    expect_error({"capture", "port", "p1"}, "capture needs a file: capture port P [rx|tx|drop] count N file F");
+    expect_error({"trace", "drop"}, "'drop' is for capture; trace follows every packet");
+    expect_error({"trace", "count", "0"}, "count '0' is not a number from 1 to 65535");
+    expect_error({"trace", "port"}, "port needs a value");
+}
+
 TEST(CtlArgs, Errors) {
     expect_error({}, "missing command");
-    expect_error({"frobnicate"}, "unknown command 'frobnicate'; one of: show, clear, set");
+    expect_error({"frobnicate"}, "unknown command 'frobnicate'; one of: show, clear, set, trace, capture");
     expect_error({"show"}, "show what? fpm, route, routes, nexthops, sids, vrfs, encap-source, counters or neighbors");
     expect_error({"clear"}, "clear what? counters");
     expect_error({"clear", "routes"}, "unknown command 'routes'; one of: counters");
