@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# build.sh [release|san]: configure and build one flavour.
+# build.sh [release [--no-headers]|san]: configure and build one flavour.
 #   release: g++, RelWithDebInfo, -Werror, benchmarks, header self-containment check
+#            (--no-headers: without it; scripts/test.sh runs it in the san tree, beside the tests)
 #   san:     clang, ASan + UBSan, libFuzzer targets
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,12 +11,12 @@ case "$flavour" in
   release)
     cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
     cmake --build build -j "$jobs"
-    cmake --build build -j "$jobs" --target checkheaders
+    [ "${2:-}" = --no-headers ] || cmake --build build -j "$jobs" --target checkheaders
     ;;
   san)
     CC=clang CXX=clang++ cmake -S . -B build-san -G Ninja -DCMAKE_BUILD_TYPE=Debug \
       -DSRV6D_SANITIZE=ON -DSRV6D_FUZZ=ON -DSRV6D_BENCH=OFF >/dev/null
     cmake --build build-san -j "$jobs"
     ;;
-  *) echo "usage: $0 [release|san]" >&2; exit 2 ;;
+  *) echo "usage: $0 [release [--no-headers]|san]" >&2; exit 2 ;;
 esac

@@ -122,6 +122,7 @@ e2e_srv6d_conf() {
 		[dataplane]
 		enabled = true
 		mbufs = 8191
+		idle-sleep = 1000
 		port = cr $E2E_CR_DEV tap=tcr vrf=red
 		port = cb $E2E_CB_DEV tap=tcb vrf=blue
 		port = core net_af_packet2,iface=vc tap=tcore mtu=$E2E_CORE_MTU

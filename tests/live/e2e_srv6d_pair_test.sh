@@ -78,6 +78,7 @@ pair_conf() {
 		[dataplane]
 		enabled = true
 		mbufs = 8191
+		idle-sleep = 1000
 		port = cr net_af_packet0,iface=$3 tap=tcr vrf=red
 		port = cb net_af_packet1,iface=$4 tap=tcb vrf=blue
 		port = core net_af_packet2,iface=$5 tap=tcore mtu=1600

@@ -24,6 +24,7 @@
 #include "rib/rib.hh"
 #include "fib/control/compiler.hh"
 #include "forward/datapath/worker.hh"
+#include "worker_env.hh"
 
 namespace fwd {
 namespace {
@@ -34,6 +35,11 @@ using test::inner4;
 using test::inner6;
 using test::ip6_packet;
 using test::srh;
+using wtest::close_ring_port;
+using wtest::eth;
+using wtest::open_ring_port;
+using wtest::ring_port;
+using wtest::ttl_minus_one;
 namespace sp = rib::sid_param;
 
 constexpr uint16_t t_ipv4 = 0x0800, t_ipv6 = 0x86dd;
@@ -46,33 +52,6 @@ const mac_addr mac_ce2{{0x02, 0, 0, 0, 0xce, 0x02}};  // 10.13.0.2 / fd13::2 beh
 const mac_addr mac_remote{{0x02, 0, 0, 0, 0xee, 0xee}};
 constexpr uint32_t if_ce = 11, if_core = 12, if_ce2 = 13;
 constexpr rib::table_id red_table = 10;
-
-bytes eth(const mac_addr& dst, const mac_addr& src, uint16_t type, const bytes& l3) {
-    bytes f(dst.bytes, dst.bytes + 6);
-    f.insert(f.end(), src.bytes, src.bytes + 6);
-    f.push_back(static_cast<uint8_t>(type >> 8));
-    f.push_back(static_cast<uint8_t>(type));
-    f.insert(f.end(), l3.begin(), l3.end());
-    return f;
-}
-
-// RFC 791/8200 forwarding of the inner packet: TTL/hop limit - 1 (IPv4 checksum from scratch).
-bytes forwarded(bytes p) {
-    if (p[0] >> 4 == 4) {
-        --p[8];
-        p[10] = p[11] = 0;
-        test::put16(p, 10, test::ip4_checksum(p.data(), 20));
-    } else {
-        --p[7];
-    }
-    return p;
-}
-
-struct ring_port {
-    uint16_t id = 0;
-    rte_ring* rx = nullptr;
-    rte_ring* tx = nullptr;
-};
 
 // Where a packet leaves: the port and the neighbor's MAC.
 struct exit_to {
@@ -133,16 +112,8 @@ public:
     }
 
     ~behaviors_fixture() {
-        for (ring_port* p : {&core, &ce, &ce2}) {
-            drain(*p);
-            rte_mbuf* m;
-            while (rte_ring_dequeue(p->rx, reinterpret_cast<void**>(&m)) == 0)
-                rte_pktmbuf_free(m);
-            rte_eth_dev_stop(p->id);
-            rte_eth_dev_close(p->id);
-            rte_ring_free(p->rx);
-            rte_ring_free(p->tx);
-        }
+        for (ring_port* p : {&core, &ce, &ce2})
+            close_ring_port(*p);
         w.reset();
         rte_ring_free(resolve);
         adj_view::destroy(adj.exchange(nullptr));
@@ -223,21 +194,7 @@ public:
 
 private:
     static ring_port make_port(const char* name) {
-        ring_port p;
-        const std::string n = std::string("wb_") + name + std::to_string(seq++);
-        p.rx = rte_ring_create((n + "_rx").c_str(), 256, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-        p.tx = rte_ring_create((n + "_tx").c_str(), 256, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-        EXPECT_NE(p.rx, nullptr);
-        EXPECT_NE(p.tx, nullptr);
-        const int id = rte_eth_from_rings(n.c_str(), &p.rx, 1, &p.tx, 1, 0);
-        EXPECT_GE(id, 0);
-        p.id = static_cast<uint16_t>(id);
-        rte_eth_conf conf{};
-        EXPECT_EQ(rte_eth_dev_configure(p.id, 1, 1, &conf), 0);
-        EXPECT_EQ(rte_eth_rx_queue_setup(p.id, 0, 256, 0, nullptr, test::pool()), 0);
-        EXPECT_EQ(rte_eth_tx_queue_setup(p.id, 0, 256, 0, nullptr), 0);
-        EXPECT_EQ(rte_eth_dev_start(p.id), 0);
-        return p;
+        return open_ring_port(std::string("wb_") + name + std::to_string(seq++));
     }
     static std::vector<bytes> drain(ring_port& p) {
         std::vector<bytes> v;
@@ -388,7 +345,7 @@ private:
             const bytes last = ip6_packet(64, sender, sid_addr, {srh(0, {sid_addr, sender}), i});
             const std::string what = std::string("SL 0, inner IPv") + (v4 ? "4" : "6");
             if (_flavor == rib::flavor::usd)
-                v.push_back(to(what, last, out_inner(), v4 ? t_ipv4 : t_ipv6, forwarded(i.b)));
+                v.push_back(to(what, last, out_inner(), v4 ? t_ipv4 : t_ipv6, ttl_minus_one(i.b)));
             else
                 v.push_back(dropped(what, last, drop_reason::srh_sl_zero));
         }
@@ -406,7 +363,7 @@ private:
                 // S05-S06 (DT) / S05-S07 (DX): outer header off, the inner one routed in the
                 // table, or sent to the adjacency (its TTL decremented either way).
                 if (takes)
-                    v.push_back(to(what, in, out_inner(), v4 ? t_ipv4 : t_ipv6, forwarded(i.b)));
+                    v.push_back(to(what, in, out_inner(), v4 ? t_ipv4 : t_ipv6, ttl_minus_one(i.b)));
                 else
                     v.push_back(dropped(what, in, drop_reason::sid_bad_inner));
             }

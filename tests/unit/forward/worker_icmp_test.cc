@@ -17,6 +17,7 @@
 #include "forward/datapath/flow_hash.hh"
 #include "forward/datapath/worker.hh"
 #include "rib/rib.hh"
+#include "worker_env.hh"
 
 namespace fwd {
 namespace {
@@ -28,16 +29,20 @@ using test::inner6;
 using test::ip4_packet;
 using test::ip6_packet;
 using test::srh;
+using wtest::close_ring_port;
+using wtest::encap;
+using wtest::eth;
+using wtest::open_ring_port;
+using wtest::ring_port;
+using wtest::route;
+using wtest::sid;
+using wtest::via;
 
 const mac_addr mac_ce_port{{0x02, 0, 0, 0, 0x11, 0x01}};
 const mac_addr mac_core_port{{0x02, 0, 0, 0, 0x12, 0x01}};
 const mac_addr mac_ce1{{0x02, 0, 0, 0, 0xce, 0x01}};  // 10.1.0.2 / fd01::2 behind port ce
 const mac_addr mac_p{{0x02, 0, 0, 0, 0x0b, 0x02}};    // fc00:12::2 behind port core
 constexpr uint16_t t_ipv4 = 0x0800, t_ipv6 = 0x86dd;
-
-bytes eth(const mac_addr& dst, const mac_addr& src, uint16_t type, const bytes& l3) {
-    return test_support::ether(dst.bytes, src.bytes, type, l3);
-}
 
 uint16_t fold_not(uint32_t sum) {
     while (sum >> 16)
@@ -94,12 +99,6 @@ bytes icmp6(const uint8_t* src, const bytes& off, uint8_t type, uint8_t code, ui
     return test_support::ipv6(64, s, d, 58, body, label, 0);
 }
 
-struct ring_port {
-    uint16_t id = 0;
-    rte_ring* rx = nullptr;
-    rte_ring* tx = nullptr;
-};
-
 class worker_icmp_test : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -135,73 +134,14 @@ protected:
     }
 
     void TearDown() override {
-        for (ring_port* p : {&ce, &core, &ce_tap, &core_tap}) {
-            (void)out(*p);
-            rte_mbuf* m;
-            while (rte_ring_dequeue(p->rx, reinterpret_cast<void**>(&m)) == 0)
-                rte_pktmbuf_free(m);
-            rte_eth_dev_stop(p->id);
-            rte_eth_dev_close(p->id);
-            rte_ring_free(p->rx);
-            rte_ring_free(p->tx);
-        }
+        for (ring_port* p : {&ce, &core, &ce_tap, &core_tap})
+            close_ring_port(*p);
         w.reset();
         adj_view::destroy(adj.exchange(nullptr));
         rte_mempool_free(hdr);
     }
 
-    ring_port make_port(const char* name) {
-        ring_port p;
-        const std::string n = std::string("wi_") + name + std::to_string(seq++);
-        p.rx = rte_ring_create((n + "_rx").c_str(), 256, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-        p.tx = rte_ring_create((n + "_tx").c_str(), 256, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-        const int id = rte_eth_from_rings(n.c_str(), &p.rx, 1, &p.tx, 1, 0);
-        EXPECT_GE(id, 0);
-        p.id = static_cast<uint16_t>(id);
-        rte_eth_conf conf{};
-        EXPECT_EQ(rte_eth_dev_configure(p.id, 1, 1, &conf), 0);
-        EXPECT_EQ(rte_eth_rx_queue_setup(p.id, 0, 256, 0, nullptr, test::pool()), 0);
-        EXPECT_EQ(rte_eth_tx_queue_setup(p.id, 0, 256, 0, nullptr), 0);
-        EXPECT_EQ(rte_eth_dev_start(p.id), 0);
-        return p;
-    }
-
-    static rib::nexthop via(const char* gw, uint32_t ifindex) {
-        rib::nexthop n;
-        if (gw)
-            n.gateway = *rib::parse_addr(gw);
-        n.ifindex = ifindex;
-        return n;
-    }
-    static rib::route route(const char* dst, std::vector<rib::nexthop> nhs, rib::table_id t = rib::main_table) {
-        rib::route r;
-        r.key.table = t;
-        r.key.dst = *rib::parse_prefix(dst);
-        r.protocol = rib::proto::bgp;
-        r.nexthops = std::move(nhs);
-        return r;
-    }
-    static rib::nexthop encap(rib::encap_mode mode, std::vector<const char*> sids) {
-        rib::nexthop n = via("fc00:12::2", 12);
-        rib::seg6_encap e;
-        e.mode = mode;
-        for (const char* s : sids)
-            e.segments.push_back(a6(s));
-        n.seg6 = e;
-        return n;
-    }
-    static rib::route sid(const char* prefix, rib::behavior b, uint32_t ifindex, void (*tweak)(rib::seg6local&) = nullptr) {
-        rib::nexthop n;
-        n.ifindex = ifindex;
-        rib::seg6local l;
-        l.action = b;
-        if (tweak)
-            tweak(l);
-        n.local = l;
-        rib::route r = route(prefix, {n});
-        r.protocol = rib::proto::kernel;
-        return r;
-    }
+    ring_port make_port(const char* name) { return open_ring_port(std::string("wi_") + name + std::to_string(seq++)); }
 
     void tables() {
         r.upsert_route(route("fc00:12::/64", {via(nullptr, 12)}));

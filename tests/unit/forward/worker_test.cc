@@ -21,6 +21,7 @@
 #include "forward/datapath/srv6_endpoint.hh"
 #include "forward/datapath/worker.hh"
 #include "vrf/sid_parse.hh"
+#include "worker_env.hh"
 
 namespace fwd {
 namespace {
@@ -32,6 +33,15 @@ using test::inner6;
 using test::ip4_packet;
 using test::ip6_packet;
 using test::srh;
+using wtest::close_ring_port;
+using wtest::encap;
+using wtest::eth;
+using wtest::open_ring_port;
+using wtest::ring_port;
+using wtest::route;
+using wtest::sid;
+using wtest::ttl_minus_one;
+using wtest::via;
 
 const mac_addr mac_ce_port{{0x02, 0, 0, 0, 0x11, 0x01}};
 const mac_addr mac_core_port{{0x02, 0, 0, 0, 0x12, 0x01}};
@@ -41,22 +51,7 @@ const mac_addr mac_p{{0x02, 0, 0, 0, 0x0b, 0x02}};       // fc00:12::2 / 10.12.0
 const mac_addr mac_ce2{{0x02, 0, 0, 0, 0xce, 0x02}};     // 10.13.0.2 behind port ce2
 const mac_addr mac_remote{{0x02, 0, 0, 0, 0xee, 0xee}};  // whoever sent us the frame
 
-bytes eth(const mac_addr& dst, const mac_addr& src, uint16_t type, const bytes& l3) {
-    return test_support::ether(dst.bytes, src.bytes, type, l3);
-}
 bytes in_frame(const bytes& l3, uint16_t type) { return eth(mac_core_port, mac_remote, type, l3); }
-
-// The IPv4 header after a router's TTL decrement, checksum recomputed from scratch.
-bytes ttl_minus_one(bytes p) {
-    if (p[0] >> 4 == 4) {
-        --p[8];
-        p[10] = p[11] = 0;
-        test::put16(p, 10, test::ip4_checksum(p.data(), 20));
-    } else {
-        --p[7];
-    }
-    return p;
-}
 
 // RFC 8986 §5.1/§5.2 outer header (+ SRH) written from the definitions (tests/support).
 bytes outer(const char* src, std::vector<const char*> sids, bool red, uint8_t inner_type, const bytes& payload,
@@ -71,53 +66,7 @@ uint32_t label_of(const bytes& inner_l3) {
     return flow_label(flow_hash_ip(inner_l3.data(), static_cast<uint32_t>(inner_l3.size())));
 }
 
-rib::nexthop via(const char* gw, uint32_t ifindex) {
-    rib::nexthop n;
-    if (gw)
-        n.gateway = *rib::parse_addr(gw);
-    n.ifindex = ifindex;
-    return n;
-}
-
-rib::route route(const char* dst, std::vector<rib::nexthop> nhs, rib::table_id t = rib::main_table) {
-    rib::route r;
-    r.key.table = t;
-    r.key.dst = *rib::parse_prefix(dst);
-    r.protocol = rib::proto::bgp;
-    r.nexthops = std::move(nhs);
-    return r;
-}
-
-rib::nexthop encap(rib::encap_mode mode, std::vector<const char*> sids) {
-    rib::nexthop n = via("fc00:12::2", 12);
-    rib::seg6_encap e;
-    e.mode = mode;
-    for (const char* s : sids)
-        e.segments.push_back(a6(s));
-    n.seg6 = e;
-    return n;
-}
-
-rib::route sid(const char* prefix, rib::behavior b, uint32_t ifindex, void (*tweak)(rib::seg6local&) = nullptr) {
-    rib::nexthop n;
-    n.ifindex = ifindex;
-    rib::seg6local l;
-    l.action = b;
-    if (tweak)
-        tweak(l);
-    n.local = l;
-    rib::route r = route(prefix, {n});
-    r.protocol = rib::proto::kernel;
-    return r;
-}
-
 constexpr uint16_t t_ipv4 = 0x0800, t_ipv6 = 0x86dd;
-
-struct ring_port {
-    uint16_t id = 0;
-    rte_ring* rx = nullptr;
-    rte_ring* tx = nullptr;
-};
 
 class worker_test : public ::testing::Test {
 protected:
@@ -157,41 +106,15 @@ protected:
     }
 
     void TearDown() override {
-        for (ring_port* p : {&ce, &core, &ce2, &tap}) {
-            rte_mbuf* m;
-            while (rte_ring_dequeue(p->tx, reinterpret_cast<void**>(&m)) == 0)
-                rte_pktmbuf_free(m);
-            while (rte_ring_dequeue(p->rx, reinterpret_cast<void**>(&m)) == 0)
-                rte_pktmbuf_free(m);
-            rte_eth_dev_stop(p->id);
-            rte_eth_dev_close(p->id);
-            rte_ring_free(p->rx);
-            rte_ring_free(p->tx);
-        }
+        for (ring_port* p : {&ce, &core, &ce2, &tap})
+            close_ring_port(*p);
         w.reset();
         rte_ring_free(resolve);
         adj_view::destroy(adj.exchange(nullptr));
         rte_mempool_free(hdr);
     }
 
-    ring_port make_port(const char* name) {
-        ring_port p;
-        const std::string n = std::string("wt_") + name + std::to_string(seq++);
-        p.rx = rte_ring_create((n + "_rx").c_str(), 256, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-        p.tx = rte_ring_create((n + "_tx").c_str(), 256, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-        EXPECT_NE(p.rx, nullptr);
-        EXPECT_NE(p.tx, nullptr);
-        const int id = rte_eth_from_rings(n.c_str(), &p.rx, 1, &p.tx, 1, 0);
-        EXPECT_GE(id, 0);
-        p.id = static_cast<uint16_t>(id);
-        // Started like any port (the worker's fast path needs a started device).
-        rte_eth_conf conf{};
-        EXPECT_EQ(rte_eth_dev_configure(p.id, 1, 1, &conf), 0);
-        EXPECT_EQ(rte_eth_rx_queue_setup(p.id, 0, 256, 0, nullptr, test::pool()), 0);
-        EXPECT_EQ(rte_eth_tx_queue_setup(p.id, 0, 256, 0, nullptr), 0);
-        EXPECT_EQ(rte_eth_dev_start(p.id), 0);
-        return p;
-    }
+    ring_port make_port(const char* name) { return open_ring_port(std::string("wt_") + name + std::to_string(seq++)); }
 
     // What zebra would have sent: the core, a customer VRF `red` (table 10), local SIDs.
     void tables() {

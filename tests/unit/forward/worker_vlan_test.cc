@@ -17,6 +17,7 @@
 #include "forward/datapath/flow_hash.hh"
 #include "forward/datapath/worker.hh"
 #include "rib/rib.hh"
+#include "worker_env.hh"
 
 namespace fwd {
 namespace {
@@ -27,6 +28,15 @@ using test::inner4;
 using test::inner6;
 using test::ip4_packet;
 using test::ip6_packet;
+using wtest::close_ring_port;
+using wtest::encap;
+using wtest::eth;
+using wtest::open_ring_port;
+using wtest::ring_port;
+using wtest::route;
+using wtest::sid;
+using wtest::ttl_minus_one;
+using wtest::via;
 
 const mac_addr mac_ce_port{{0x02, 0, 0, 0, 0x11, 0x01}};
 const mac_addr mac_core_port{{0x02, 0, 0, 0, 0x12, 0x01}};
@@ -37,9 +47,6 @@ const mac_addr mac_remote{{0x02, 0, 0, 0, 0xee, 0xee}};
 
 constexpr uint16_t t_ipv4 = 0x0800, t_ipv6 = 0x86dd, t_arp = 0x0806;
 
-bytes eth(const mac_addr& dst, const mac_addr& src, uint16_t type, const bytes& l3) {
-    return test_support::ether(dst.bytes, src.bytes, type, l3);
-}
 // A frame with one tag (TPID `tpid`, tag control `tci`) before `type`.
 bytes tagged(const mac_addr& dst, const mac_addr& src, uint16_t tci, uint16_t type, const bytes& l3,
              uint16_t tpid = 0x8100) {
@@ -53,17 +60,6 @@ bytes tagged(const mac_addr& dst, const mac_addr& src, uint16_t tci, uint16_t ty
     return f;
 }
 
-bytes ttl_minus_one(bytes p) {
-    if (p[0] >> 4 == 4) {
-        --p[8];
-        p[10] = p[11] = 0;
-        test::put16(p, 10, test::ip4_checksum(p.data(), 20));
-    } else {
-        --p[7];
-    }
-    return p;
-}
-
 bytes outer(const char* src, std::vector<const char*> sids, bool red, uint8_t inner_type, const bytes& payload) {
     const uint32_t label = flow_label(flow_hash_ip(payload.data(), static_cast<uint32_t>(payload.size())));
     test_support::srv6_encap_ref r{red, {}, a6(src), 64, 0, label};
@@ -71,50 +67,6 @@ bytes outer(const char* src, std::vector<const char*> sids, bool red, uint8_t in
         r.sids.push_back(a6(s));
     return test_support::srv6_encap(r, payload, inner_type);
 }
-
-rib::nexthop via(const char* gw, uint32_t ifindex) {
-    rib::nexthop n;
-    if (gw)
-        n.gateway = *rib::parse_addr(gw);
-    n.ifindex = ifindex;
-    return n;
-}
-
-rib::route route(const char* dst, std::vector<rib::nexthop> nhs, rib::table_id t = rib::main_table) {
-    rib::route r;
-    r.key.table = t;
-    r.key.dst = *rib::parse_prefix(dst);
-    r.protocol = rib::proto::bgp;
-    r.nexthops = std::move(nhs);
-    return r;
-}
-
-rib::nexthop encap(rib::encap_mode mode, const char* sid) {
-    rib::nexthop n = via("fc00:12::2", 12);
-    rib::seg6_encap e;
-    e.mode = mode;
-    e.segments.push_back(a6(sid));
-    n.seg6 = e;
-    return n;
-}
-
-rib::route sid(const char* prefix, rib::behavior b, void (*tweak)(rib::seg6local&)) {
-    rib::nexthop n;
-    n.ifindex = 12;
-    rib::seg6local l;
-    l.action = b;
-    tweak(l);
-    n.local = l;
-    rib::route r = route(prefix, {n});
-    r.protocol = rib::proto::kernel;
-    return r;
-}
-
-struct ring_port {
-    uint16_t id = 0;
-    rte_ring* rx = nullptr;
-    rte_ring* tx = nullptr;
-};
 
 // Sub-ports' ids are srv6d's own, from the top of the port ids (dataplane.cc does the same).
 uint16_t free_port_id(uint16_t below) {
@@ -167,52 +119,28 @@ protected:
         r.upsert_route(route("fc00:12::/64", {via(nullptr, 12)}));
         r.upsert_route(route("fc00:0:2::/48", {via("fc00:12::2", 12)}));
         r.upsert_route(route("10.1.0.0/24", {via(nullptr, 11)}));
-        r.upsert_route(sid("fc00:0:1::10/128", rib::behavior::end_dt4, [](rib::seg6local& l) { l.vrftable = 10; }));
-        r.upsert_route(sid("fc00:0:1::11/128", rib::behavior::end_dt6, [](rib::seg6local& l) { l.table = 10; }));
-        r.upsert_route(sid("fc00:0:1::20/128", rib::behavior::end_dt4, [](rib::seg6local& l) { l.vrftable = 20; }));
+        r.upsert_route(sid("fc00:0:1::10/128", rib::behavior::end_dt4, 12, [](rib::seg6local& l) { l.vrftable = 10; }));
+        r.upsert_route(sid("fc00:0:1::11/128", rib::behavior::end_dt6, 12, [](rib::seg6local& l) { l.table = 10; }));
+        r.upsert_route(sid("fc00:0:1::20/128", rib::behavior::end_dt4, 12, [](rib::seg6local& l) { l.vrftable = 20; }));
         // red on VLAN 100, blue on VLAN 200: the same customer prefixes, different VPNs
         r.upsert_route(route("10.1.0.0/24", {via(nullptr, 111)}, 10));
         r.upsert_route(route("fd01::/64", {via(nullptr, 111)}, 10));
-        r.upsert_route(route("10.99.0.0/16", {encap(rib::encap_mode::encap_red, "fc00:0:2::d4")}, 10));
-        r.upsert_route(route("fd99::/16", {encap(rib::encap_mode::encap, "fc00:0:2::d6")}, 10));
+        r.upsert_route(route("10.99.0.0/16", {encap(rib::encap_mode::encap_red, {"fc00:0:2::d4"})}, 10));
+        r.upsert_route(route("fd99::/16", {encap(rib::encap_mode::encap, {"fc00:0:2::d6"})}, 10));
         r.upsert_route(route("10.1.0.0/24", {via(nullptr, 112)}, 20));
-        r.upsert_route(route("10.99.0.0/16", {encap(rib::encap_mode::encap_red, "fc00:0:2::b4")}, 20));
+        r.upsert_route(route("10.99.0.0/16", {encap(rib::encap_mode::encap_red, {"fc00:0:2::b4"})}, 20));
         ASSERT_TRUE(c.compile(r, reg, src));
     }
 
     void TearDown() override {
         w.reset();
-        for (ring_port* p : {&ce, &core, &cetap, &tap200}) {
-            (void)out(*p);
-            rte_mbuf* m;
-            while (rte_ring_dequeue(p->rx, reinterpret_cast<void**>(&m)) == 0)
-                rte_pktmbuf_free(m);
-            rte_eth_dev_stop(p->id);
-            rte_eth_dev_close(p->id);
-            rte_ring_free(p->rx);
-            rte_ring_free(p->tx);
-        }
+        for (ring_port* p : {&ce, &core, &cetap, &tap200})
+            close_ring_port(*p);
         adj_view::destroy(adj.exchange(nullptr));
         rte_mempool_free(hdr);
     }
 
-    ring_port make_port(const char* name) {
-        ring_port p;
-        const std::string n = std::string("wv_") + name + std::to_string(seq++);
-        p.rx = rte_ring_create((n + "_rx").c_str(), 256, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-        p.tx = rte_ring_create((n + "_tx").c_str(), 256, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-        EXPECT_NE(p.rx, nullptr);
-        EXPECT_NE(p.tx, nullptr);
-        const int id = rte_eth_from_rings(n.c_str(), &p.rx, 1, &p.tx, 1, 0);
-        EXPECT_GE(id, 0);
-        p.id = static_cast<uint16_t>(id);
-        rte_eth_conf conf{};
-        EXPECT_EQ(rte_eth_dev_configure(p.id, 1, 1, &conf), 0);
-        EXPECT_EQ(rte_eth_rx_queue_setup(p.id, 0, 256, 0, nullptr, test::pool()), 0);
-        EXPECT_EQ(rte_eth_tx_queue_setup(p.id, 0, 256, 0, nullptr), 0);
-        EXPECT_EQ(rte_eth_dev_start(p.id), 0);
-        return p;
-    }
+    ring_port make_port(const char* name) { return open_ring_port(std::string("wv_") + name + std::to_string(seq++)); }
 
     void send(const ring_port& p, const bytes& frame) {
         rte_mbuf* m = test::mbuf_of(frame);

@@ -145,6 +145,7 @@ srv6d_conf() { # srv6d_conf WITH_SIDS
 		[dataplane]
 		enabled = true
 		mbufs = 8191
+		idle-sleep = 1000
 		port = cr net_af_packet0,iface=vr tap=tcr vrf=red
 		port = cb net_af_packet1,iface=vb tap=tcb vrf=blue
 		port = core net_af_packet2,iface=vc tap=tcore

@@ -1,0 +1,125 @@
+// What the worker tests share: DPDK ports made of two rings each (net_ring ethdevs from
+// rte_eth_from_rings, configured and started like any port), and the routes zebra would send,
+// written field by field. Each test file keeps its own topology and expectations.
+#pragma once
+
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "endpoint_pkt.hh"
+#include "forward/datapath/adjacency.hh"
+#include "rib/addr.hh"
+#include "rib/model.hh"
+
+namespace fwd::wtest {
+
+using test::bytes;
+
+// A port: the worker receives what is enqueued on `rx` and sends into `tx`.
+struct ring_port {
+    uint16_t id = 0;
+    rte_ring* rx = nullptr;
+    rte_ring* tx = nullptr;
+};
+
+// `name` must be unique in the process (it names the rings and the ethdev).
+inline ring_port open_ring_port(const std::string& name) {
+    ring_port p;
+    p.rx = rte_ring_create((name + "_rx").c_str(), 256, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+    p.tx = rte_ring_create((name + "_tx").c_str(), 256, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+    EXPECT_NE(p.rx, nullptr);
+    EXPECT_NE(p.tx, nullptr);
+    const int id = rte_eth_from_rings(name.c_str(), &p.rx, 1, &p.tx, 1, 0);
+    EXPECT_GE(id, 0);
+    p.id = static_cast<uint16_t>(id);
+    // Started like any port (the worker's fast path needs a started device).
+    rte_eth_conf conf{};
+    EXPECT_EQ(rte_eth_dev_configure(p.id, 1, 1, &conf), 0);
+    EXPECT_EQ(rte_eth_rx_queue_setup(p.id, 0, 256, 0, nullptr, test::pool()), 0);
+    EXPECT_EQ(rte_eth_tx_queue_setup(p.id, 0, 256, 0, nullptr), 0);
+    EXPECT_EQ(rte_eth_dev_start(p.id), 0);
+    return p;
+}
+
+// Frees what is left in both rings, stops and closes the port.
+inline void close_ring_port(ring_port& p) {
+    rte_mbuf* m;
+    for (rte_ring* r : {p.tx, p.rx})
+        while (rte_ring_dequeue(r, reinterpret_cast<void**>(&m)) == 0)
+            rte_pktmbuf_free(m);
+    rte_eth_dev_stop(p.id);
+    rte_eth_dev_close(p.id);
+    rte_ring_free(p.rx);
+    rte_ring_free(p.tx);
+}
+
+inline bytes eth(const mac_addr& dst, const mac_addr& src, uint16_t type, const bytes& l3) {
+    return test_support::ether(dst.bytes, src.bytes, type, l3);
+}
+
+// RFC 791/8200 forwarding: TTL / hop limit - 1, the IPv4 checksum recomputed from scratch.
+inline bytes ttl_minus_one(bytes p) {
+    if (p.size() < 20)  // not a packet: left as it is (the caller's expectation fails)
+        return p;
+    if (p[0] >> 4 == 4) {
+        --p[8];
+        p[10] = p[11] = 0;
+        test::put16(p, 10, test::ip4_checksum(p.data(), 20));
+    } else {
+        --p[7];
+    }
+    return p;
+}
+
+inline rib::nexthop via(const char* gw, uint32_t ifindex) {
+    rib::nexthop n;
+    if (gw)
+        n.gateway = *rib::parse_addr(gw);
+    n.ifindex = ifindex;
+    return n;
+}
+
+inline rib::route route(const char* dst, std::vector<rib::nexthop> nhs, rib::table_id t = rib::main_table) {
+    rib::route r;
+    r.key.table = t;
+    r.key.dst = *rib::parse_prefix(dst);
+    r.protocol = rib::proto::bgp;
+    r.nexthops = std::move(nhs);
+    return r;
+}
+
+// A headend path to the SIDs `sids` (visiting order) through the core neighbor fc00:12::2 on
+// ifindex 12, as the worker tests' topologies all have it.
+inline rib::nexthop encap(rib::encap_mode mode, std::vector<const char*> sids) {
+    rib::nexthop n = via("fc00:12::2", 12);
+    rib::seg6_encap e;
+    e.mode = mode;
+    for (const char* s : sids)
+        e.segments.push_back(test::a6(s));
+    n.seg6 = e;
+    return n;
+}
+
+// A local SID as the kernel route zebra installs for it; `tweak` sets its parameters.
+inline rib::route sid(const char* prefix, rib::behavior b, uint32_t ifindex, void (*tweak)(rib::seg6local&) = nullptr) {
+    rib::nexthop n;
+    n.ifindex = ifindex;
+    rib::seg6local l;
+    l.action = b;
+    if (tweak)
+        tweak(l);
+    n.local = l;
+    rib::route r = route(prefix, {n});
+    r.protocol = rib::proto::kernel;
+    return r;
+}
+
+}  // namespace fwd::wtest
