@@ -249,6 +249,38 @@ const lpm_chunk<K>* lpm_builder<K>::rebuild(mchunk& ch, retire_batch& retired) {
 }
 
 template <class K>
+const lpm_index<K>* lpm_builder<K>::publish_flat(retire_batch& retired) {
+    // Hysteresis: a table that went two-level comes back only well below the limit, so that
+    // one that hovers around it does not rebuild all its chunks at every other publication.
+    const size_t n = intervals();
+    const bool was_flat = _pub && _pub->flat();
+    if (n > (was_flat || !_pub ? lpm_flat_max_intervals : lpm_flat_max_intervals / 2))
+        return nullptr;
+    _keys_tmp.clear();
+    _vals_tmp.clear();
+    for (const auto& ch : _chunks)
+        for (const auto& e : ch.iv) {
+            if (!_vals_tmp.empty() && _vals_tmp.back() == e.nh)
+                continue;
+            _keys_tmp.push_back(e.start);
+            _vals_tmp.push_back(e.nh);
+        }
+    const lpm_flat<K>* f = lpm_flat<K>::create(_keys_tmp.data(), _vals_tmp.data(), static_cast<uint32_t>(_keys_tmp.size()));
+    if (!f)
+        return nullptr;  // not representable flat (a nexthop index with the top bit set)
+    // The chunks published for a two-level form go; the next one rebuilds them all.
+    for (auto& ch : _chunks) {
+        retired.add(ch.pub);
+        ch.pub = nullptr;
+        ch.dirty = true;
+    }
+    _pubs.clear();
+    _dirty.clear();
+    _layout_changed = true;
+    return lpm_index<K>::create_flat(f, _routes.size());
+}
+
+template <class K>
 const lpm_index<K>* lpm_builder<K>::publish(retire_batch& retired) {
     if (!_changed && _pub)
         return _pub;
@@ -257,6 +289,12 @@ const lpm_index<K>* lpm_builder<K>::publish(retire_batch& retired) {
     for (const auto* o : _orphans)
         retired.add(o);
     _orphans.clear();
+    if (const lpm_index<K>* flat = publish_flat(retired)) {
+        retired.add(_pub);
+        _pub = flat;
+        _changed = false;
+        return _pub;
+    }
     const lpm_index<K>* same_first = nullptr;
     if (_layout_changed || !_pub || _pubs.size() != _chunks.size()) {
         _pubs.resize(_chunks.size());

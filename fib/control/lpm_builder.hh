@@ -1,6 +1,7 @@
 // Control-thread side of one compiled LPM (one VRF, one family): applies route changes one by
 // one and publishes an immutable lpm_index (lpm_table.hh) when asked, rebuilding only the chunks
-// the changes touched.
+// the changes touched; a small table (up to lpm_flat_max_intervals) is published flat instead
+// (lpm_flat.hh), rebuilt whole from the mirror at every publication that has changes.
 //
 // It keeps a mutable mirror of the interval list, chunked like the published table, where every
 // interval also records the length of the prefix that produced it ("depth" = len + 1, 0 = no
@@ -85,6 +86,8 @@ private:
     void split_now(size_t i);
     void reshape();
     const lpm_chunk<K>* rebuild(mchunk& ch, retire_batch& retired);
+    // The flat form of a small table (null: publish it two-level).
+    const lpm_index<K>* publish_flat(retire_batch& retired);
     void touch(size_t c) {
         if (!_chunks[c].dirty) {
             _chunks[c].dirty = true;

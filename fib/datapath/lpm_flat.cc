@@ -1,0 +1,179 @@
+#include "fib/datapath/lpm_flat.hh"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <new>
+#include <vector>
+
+#include "fib/datapath/lpm_table.hh"
+
+namespace fib {
+
+namespace {
+
+constexpr uint32_t flat_magic = 0x4c504d46;  // "LPMF"
+
+// What create() searches: the keys (IPv6: upper halves) with their values, and the IPv6 lists.
+template <class S>
+struct flat_parts {
+    std::vector<S> keys;
+    std::vector<uint32_t> values;
+    std::vector<uint32_t> sub_off{0};
+    std::vector<uint64_t> sub_keys;
+    std::vector<uint32_t> sub_vals;
+
+    void push(S k, uint32_t v) {
+        if (!values.empty() && values.back() == v)
+            return;  // same nexthop as the interval before: one interval
+        keys.push_back(k);
+        values.push_back(v);
+    }
+};
+
+// Scratch reused by every create() on this (the control) thread.
+template <class S>
+flat_parts<S>& scratch() {
+    thread_local flat_parts<S> p;
+    p.keys.clear();
+    p.values.clear();
+    p.sub_off.assign(1, 0);
+    p.sub_keys.clear();
+    p.sub_vals.clear();
+    return p;
+}
+
+// IPv6 intervals -> entries per /64 (see lpm_flat.hh): a /64 in which one interval starts at
+// its first address is a plain entry; one in which intervals start elsewhere gets a list.
+void split_v6(const u128* keys, const uint32_t* values, uint32_t n, flat_parts<uint64_t>& p) {
+    constexpr uint32_t esc = lpm_flat<u128>::esc_bit;
+    for (uint32_t j = 0; j < n;) {
+        const auto h = static_cast<uint64_t>(keys[j] >> 64);
+        uint32_t g = j + 1;
+        while (g < n && static_cast<uint64_t>(keys[g] >> 64) == h)
+            ++g;
+        if (g == j + 1 && static_cast<uint64_t>(keys[j]) == 0) {
+            p.push(h, values[j]);
+            j = g;
+            continue;
+        }
+        const auto list = static_cast<uint32_t>(p.sub_off.size() - 1);
+        if (static_cast<uint64_t>(keys[j]) != 0) {  // j > 0: keys[0] is 0
+            p.sub_keys.push_back(0);
+            p.sub_vals.push_back(values[j - 1]);
+        }
+        for (uint32_t k = j; k < g; ++k) {
+            p.sub_keys.push_back(static_cast<uint64_t>(keys[k]));
+            p.sub_vals.push_back(values[k]);
+        }
+        p.sub_off.push_back(static_cast<uint32_t>(p.sub_keys.size()));
+        p.keys.push_back(h);
+        p.values.push_back(esc | list);
+        if (h != ~uint64_t{0} && (g == n || static_cast<uint64_t>(keys[g] >> 64) != h + 1))
+            p.push(h + 1, values[g - 1]);
+        j = g;
+    }
+}
+
+}  // namespace
+
+template <class K>
+const lpm_flat<K>* lpm_flat<K>::create(const K* keys, const uint32_t* values, uint32_t n) {
+    if (n == 0 || keys[0] != K{0})
+        return nullptr;
+    for (uint32_t i = 0; i < n; ++i)
+        if (values[i] & esc_bit)
+            return nullptr;
+    auto& p = scratch<S>();
+    if constexpr (sizeof(K) == 4) {
+        for (uint32_t i = 0; i < n; ++i)
+            p.push(keys[i], values[i]);
+    } else {
+        split_v6(keys, values, n, p);
+    }
+    const auto m = static_cast<uint32_t>(p.keys.size());
+    if (m > max_n || p.sub_off.size() - 1 >= esc_bit)
+        return nullptr;
+
+    // The directory: slots of 2^shift keys from keys[1] over [keys[1], keys[m - 1]), about two
+    // to four per key.
+    lpm_flat hdr;
+    hdr._n = m;
+    hdr._lists = static_cast<uint32_t>(p.sub_off.size() - 1);
+    hdr._sub_n = static_cast<uint32_t>(p.sub_keys.size());
+    if (m >= 2) {
+        hdr._base = p.keys[1];
+        hdr._span = static_cast<S>(p.keys[m - 1] - p.keys[1]);
+    }
+    if (m >= 3) {
+        const unsigned bits = static_cast<unsigned>(std::bit_width(m)) + 1;
+        const auto width = static_cast<unsigned>(std::bit_width(static_cast<S>(hdr._span - 1)));
+        hdr._shift = width > bits ? width - bits : 0;
+        hdr._slots = static_cast<uint32_t>(static_cast<S>(hdr._span - 1) >> hdr._shift) + 1;
+    }
+    const size_t bytes = hdr.bytes();
+    void* mem = alloc_block(detail::lpm_mem_kind<K>(), bytes);
+    std::memset(mem, 0, bytes);
+    auto* f = new (mem) lpm_flat(hdr);
+    f->_magic = 0;
+
+    auto* dir = const_cast<uint32_t*>(f->_dir());
+    auto entry = [](uint32_t lo, uint32_t last) { return lo | last << 16; };
+    dir[0] = entry(0, 0);
+    dir[f->_slots + 1] = entry(m - 1, m - 1);
+    // Real slot r covers [base + r << shift, base + (r + 1) << shift) clipped to the region;
+    // its candidates are the intervals holding its first and its last key.
+    uint32_t lo = 0, last = 0;
+    const S* a = p.keys.data();
+    for (uint32_t r = 0; r < f->_slots; ++r) {
+        const S start = static_cast<S>(f->_base + (static_cast<S>(r) << f->_shift));
+        const S stop = r + 1 == f->_slots ? static_cast<S>(f->_base + f->_span - 1)
+                                          : static_cast<S>(start + ((S{1} << f->_shift) - 1));
+        while (lo + 1 < m && a[lo + 1] <= start)
+            ++lo;
+        last = std::max(last, lo);
+        while (last + 1 < m && a[last + 1] <= stop)
+            ++last;
+        dir[r + 1] = entry(lo, last);
+    }
+    auto* k = const_cast<S*>(f->_keys());
+    auto* v = const_cast<uint32_t*>(f->_values());
+    std::memcpy(k, a, sizeof(S) * m);
+    std::memcpy(v, p.values.data(), sizeof(uint32_t) * m);
+    for (uint32_t i = m; i < m + pick_width; ++i) {
+        k[i] = static_cast<S>(~S{0});
+        v[i] = p.values[m - 1];
+    }
+    std::memcpy(const_cast<uint32_t*>(f->_sub_off()), p.sub_off.data(), sizeof(uint32_t) * p.sub_off.size());
+    if (f->_sub_n) {
+        std::memcpy(const_cast<uint64_t*>(f->_sub_keys()), p.sub_keys.data(), sizeof(uint64_t) * f->_sub_n);
+        std::memcpy(const_cast<uint32_t*>(f->_sub_vals()), p.sub_vals.data(), sizeof(uint32_t) * f->_sub_n);
+    }
+    f->_magic = flat_magic;
+    return f;
+}
+
+template <class K>
+void lpm_flat<K>::destroy(const lpm_flat* f) noexcept {
+    if (f)
+        free_block(detail::lpm_mem_kind<K>(), const_cast<lpm_flat*>(f), f->bytes());
+}
+
+template <class K>
+bool lpm_flat<K>::intact() const {
+    return _magic == flat_magic;
+}
+
+template <class K>
+uint32_t lpm_flat<K>::sub_lookup(uint32_t v, uint64_t lower) const {
+    const uint32_t list = v & ~esc_bit;
+    if (list >= _lists)
+        return nh_miss;  // cannot happen in a table create() built; never read past the lists
+    const uint32_t b = _sub_off()[list], e = _sub_off()[list + 1];
+    return _sub_vals()[b + detail::last_le(_sub_keys() + b, e - b, lower)];
+}
+
+template class lpm_flat<uint32_t>;
+template class lpm_flat<u128>;
+
+}  // namespace fib
