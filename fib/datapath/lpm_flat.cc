@@ -85,13 +85,18 @@ const lpm_flat<K>* lpm_flat<K>::create(const K* keys, const uint32_t* values, ui
         if (values[i] & esc_bit)
             return nullptr;
     auto& p = scratch<S>();
+    const S* a = nullptr;
+    const uint32_t* vals = nullptr;
+    uint32_t m = n;
     if constexpr (sizeof(K) == 4) {
-        for (uint32_t i = 0; i < n; ++i)
-            p.push(keys[i], values[i]);
+        a = keys;  // searched as they are
+        vals = values;
     } else {
         split_v6(keys, values, n, p);
+        a = p.keys.data();
+        vals = p.values.data();
+        m = static_cast<uint32_t>(p.keys.size());
     }
-    const auto m = static_cast<uint32_t>(p.keys.size());
     if (m > max_n || p.sub_off.size() - 1 >= esc_bit)
         return nullptr;
 
@@ -102,8 +107,8 @@ const lpm_flat<K>* lpm_flat<K>::create(const K* keys, const uint32_t* values, ui
     hdr._lists = static_cast<uint32_t>(p.sub_off.size() - 1);
     hdr._sub_n = static_cast<uint32_t>(p.sub_keys.size());
     if (m >= 2) {
-        hdr._base = p.keys[1];
-        hdr._span = static_cast<S>(p.keys[m - 1] - p.keys[1]);
+        hdr._base = a[1];
+        hdr._span = static_cast<S>(a[m - 1] - a[1]);
     }
     if (m >= 3) {
         const unsigned bits = static_cast<unsigned>(std::bit_width(m)) + 1;
@@ -113,37 +118,42 @@ const lpm_flat<K>* lpm_flat<K>::create(const K* keys, const uint32_t* values, ui
     }
     const size_t bytes = hdr.bytes();
     void* mem = alloc_block(detail::lpm_mem_kind<K>(), bytes);
-    std::memset(mem, 0, bytes);
     auto* f = new (mem) lpm_flat(hdr);
     f->_magic = 0;
 
+    // Real slot r covers [start_r, start_r + 2^shift) clipped to the region; its candidates run
+    // from the interval holding start_r to the one holding its last key. With c_r keys inside
+    // slot r and C_r = c_0 + .. + c_r: last = C_r, first = C_(r-1) + (a key sits at start_r).
+    // Counted without a branch per key (a sweep that compares keys with slot starts
+    // mispredicts at every key).
     auto* dir = const_cast<uint32_t*>(f->_dir());
-    auto entry = [](uint32_t lo, uint32_t last) { return lo | last << 16; };
-    dir[0] = entry(0, 0);
-    dir[f->_slots + 1] = entry(m - 1, m - 1);
-    // Real slot r covers [base + r << shift, base + (r + 1) << shift) clipped to the region;
-    // its candidates are the intervals holding its first and its last key.
-    uint32_t lo = 0, last = 0;
-    const S* a = p.keys.data();
-    for (uint32_t r = 0; r < f->_slots; ++r) {
-        const S start = static_cast<S>(f->_base + (static_cast<S>(r) << f->_shift));
-        const S stop = r + 1 == f->_slots ? static_cast<S>(f->_base + f->_span - 1)
-                                          : static_cast<S>(start + ((S{1} << f->_shift) - 1));
-        while (lo + 1 < m && a[lo + 1] <= start)
-            ++lo;
-        last = std::max(last, lo);
-        while (last + 1 < m && a[last + 1] <= stop)
-            ++last;
-        dir[r + 1] = entry(lo, last);
+    const uint32_t slots = f->_slots;
+    std::memset(dir, 0, sizeof(uint32_t) * (slots + 2));
+    constexpr uint32_t at_start = 0x80000000u;
+    const S low_mask = static_cast<S>((S{1} << f->_shift) - 1);
+    for (uint32_t j = 1; j + 1 < m; ++j) {  // a[m - 1] is the region's end, in no slot
+        const S d = static_cast<S>(a[j] - f->_base);
+        dir[1 + static_cast<uint32_t>(d >> f->_shift)] += 1 | ((d & low_mask) == 0 ? at_start : 0);
     }
+    uint32_t c = 0;
+    for (uint32_t r = 1; r <= slots; ++r) {
+        const uint32_t w = dir[r];
+        const uint32_t lo = c + (w >> 31);
+        c += w & ~at_start;
+        dir[r] = lo | c << 16;
+    }
+    dir[0] = 0;
+    dir[slots + 1] = (m - 1) | (m - 1) << 16;
     auto* k = const_cast<S*>(f->_keys());
     auto* v = const_cast<uint32_t*>(f->_values());
     std::memcpy(k, a, sizeof(S) * m);
-    std::memcpy(v, p.values.data(), sizeof(uint32_t) * m);
+    std::memcpy(v, vals, sizeof(uint32_t) * m);
     for (uint32_t i = m; i < m + pick_width; ++i) {
         k[i] = static_cast<S>(~S{0});
-        v[i] = p.values[m - 1];
+        v[i] = vals[m - 1];
     }
+    auto* gap = reinterpret_cast<char*>(v + m + pick_width);  // alignment padding: written, not left as it was
+    std::memset(gap, 0, static_cast<size_t>(reinterpret_cast<const char*>(f->_sub_off()) - gap));
     std::memcpy(const_cast<uint32_t*>(f->_sub_off()), p.sub_off.data(), sizeof(uint32_t) * p.sub_off.size());
     if (f->_sub_n) {
         std::memcpy(const_cast<uint64_t*>(f->_sub_keys()), p.sub_keys.data(), sizeof(uint64_t) * f->_sub_n);
