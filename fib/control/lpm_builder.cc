@@ -256,16 +256,21 @@ const lpm_index<K>* lpm_builder<K>::publish_flat(retire_batch& retired) {
     const bool was_flat = _pub && _pub->flat();
     if (n > (was_flat || !_pub ? lpm_flat_max_intervals : lpm_flat_max_intervals / 2))
         return nullptr;
-    _keys_tmp.clear();
-    _vals_tmp.clear();
+    // Neighbours with the same nexthop merge; written without a branch per interval (whether
+    // one merges is data, a branch on it mispredicts often).
+    _keys_tmp.resize(n);
+    _vals_tmp.resize(n);
+    K* keys = _keys_tmp.data();
+    uint32_t* vals = _vals_tmp.data();
+    uint32_t w = 0, prev = ~uint32_t{0};  // no nexthop: the first interval is always written
     for (const auto& ch : _chunks)
         for (const auto& e : ch.iv) {
-            if (!_vals_tmp.empty() && _vals_tmp.back() == e.nh)
-                continue;
-            _keys_tmp.push_back(e.start);
-            _vals_tmp.push_back(e.nh);
+            keys[w] = e.start;
+            vals[w] = e.nh;
+            w += e.nh != prev;
+            prev = e.nh;
         }
-    const lpm_flat<K>* f = lpm_flat<K>::create(_keys_tmp.data(), _vals_tmp.data(), static_cast<uint32_t>(_keys_tmp.size()));
+    const lpm_flat<K>* f = lpm_flat<K>::create(keys, vals, w);
     if (!f)
         return nullptr;  // not representable flat (a nexthop index with the top bit set)
     // The chunks published for a two-level form go; the next one rebuilds them all.

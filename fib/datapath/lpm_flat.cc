@@ -111,7 +111,7 @@ const lpm_flat<K>* lpm_flat<K>::create(const K* keys, const uint32_t* values, ui
         hdr._span = static_cast<S>(a[m - 1] - a[1]);
     }
     if (m >= 3) {
-        const unsigned bits = static_cast<unsigned>(std::bit_width(m)) + 1;
+        const unsigned bits = static_cast<unsigned>(std::bit_width(m)) + 0;
         const auto width = static_cast<unsigned>(std::bit_width(static_cast<S>(hdr._span - 1)));
         hdr._shift = width > bits ? width - bits : 0;
         hdr._slots = static_cast<uint32_t>(static_cast<S>(hdr._span - 1) >> hdr._shift) + 1;
