@@ -81,9 +81,11 @@ template <class K>
 const lpm_flat<K>* lpm_flat<K>::create(const K* keys, const uint32_t* values, uint32_t n) {
     if (n == 0 || keys[0] != K{0})
         return nullptr;
+    uint32_t all = 0;
     for (uint32_t i = 0; i < n; ++i)
-        if (values[i] & esc_bit)
-            return nullptr;
+        all |= values[i];
+    if (all & esc_bit)
+        return nullptr;
     auto& p = scratch<S>();
     const S* a = nullptr;
     const uint32_t* vals = nullptr;
@@ -122,10 +124,11 @@ const lpm_flat<K>* lpm_flat<K>::create(const K* keys, const uint32_t* values, ui
     f->_magic = 0;
 
     // Real slot r covers [start_r, start_r + 2^shift) clipped to the region; its candidates run
-    // from the interval holding start_r to the one holding its last key. With c_r keys inside
-    // slot r and C_r = c_0 + .. + c_r: last = C_r, first = C_(r-1) + (a key sits at start_r).
-    // Counted without a branch per key (a sweep that compares keys with slot starts
-    // mispredicts at every key).
+    // from the interval holding start_r to the one holding its last key: last_r = the last key
+    // inside slots 0..r, first_r = last_(r-1) + (a key sits at start_r). Keys are sorted, so
+    // each slot is marked with its last key by plain stores (later keys overwrite), then one
+    // running max; no branch per key (a sweep comparing keys with slot starts mispredicts at
+    // every key) and no read-modify-write (which stalls when keys share a slot).
     auto* dir = const_cast<uint32_t*>(f->_dir());
     const uint32_t slots = f->_slots;
     std::memset(dir, 0, sizeof(uint32_t) * (slots + 2));
@@ -133,13 +136,16 @@ const lpm_flat<K>* lpm_flat<K>::create(const K* keys, const uint32_t* values, ui
     const S low_mask = static_cast<S>((S{1} << f->_shift) - 1);
     for (uint32_t j = 1; j + 1 < m; ++j) {  // a[m - 1] is the region's end, in no slot
         const S d = static_cast<S>(a[j] - f->_base);
-        dir[1 + static_cast<uint32_t>(d >> f->_shift)] += 1 | ((d & low_mask) == 0 ? at_start : 0);
+        dir[1 + static_cast<uint32_t>(d >> f->_shift)] = j | ((d & low_mask) == 0 ? at_start : 0);
     }
     uint32_t c = 0;
     for (uint32_t r = 1; r <= slots; ++r) {
         const uint32_t w = dir[r];
+        // The flag survives only where the start key is alone in its slot; elsewhere first is
+        // one lower than it could be, still a candidate range that holds x.
         const uint32_t lo = c + (w >> 31);
-        c += w & ~at_start;
+        const uint32_t last = w & ~at_start;
+        c = last > c ? last : c;
         dir[r] = lo | c << 16;
     }
     dir[0] = 0;
