@@ -165,13 +165,7 @@ public:
     }
 
     uint64_t dropped(drop_reason why) const { return counters->drops[static_cast<size_t>(why)].get(); }
-    std::string drops() const {
-        std::string s;
-        for (size_t i = 0; i < drop_reason_count; ++i)
-            if (counters->drops[i].get())
-                s += std::string(name(static_cast<drop_reason>(i))) + "=" + std::to_string(counters->drops[i].get()) + " ";
-        return s;
-    }
+    std::string drops() const { return wtest::drop_summary(*counters); }
     const fib::compiled_nh& nh_of(const char* prefix) const {
         rib::route_key k;
         k.dst = *rib::parse_prefix(prefix);
