@@ -151,7 +151,7 @@ public:
         ASSERT_EQ(rte_ring_enqueue(core.rx, m), 0);
         w->poll();
         for (ring_port* p : {&core, &ce, &ce2}) {
-            const auto got = drain(*p);
+            const auto got = wtest::out(*p);
             if (!s.drop && p == s.port) {
                 ASSERT_EQ(got.size(), 1u) << "port " << p->id << "; drops: " << drops();
                 EXPECT_EQ(test::hex(got[0]), test::hex(s.out));
@@ -189,15 +189,6 @@ public:
 private:
     static ring_port make_port(const char* name) {
         return open_ring_port(std::string("wb_") + name + std::to_string(seq++));
-    }
-    static std::vector<bytes> drain(ring_port& p) {
-        std::vector<bytes> v;
-        rte_mbuf* m;
-        while (rte_ring_dequeue(p.tx, reinterpret_cast<void**>(&m)) == 0) {
-            v.push_back(test::bytes_of(m));
-            rte_pktmbuf_free(m);
-        }
-        return v;
     }
 };
 
