@@ -52,6 +52,7 @@ public:
 
     bool intact() const;
     uint32_t size() const { return _n; }  // searched entries (IPv6: /64s, after merging)
+    uint32_t lists() const { return _lists; }  // IPv6: /64s searched further on the lower half
 
     uint32_t lookup(K x) const {
         const uint32_t v = _values()[pick(upper(x))];
