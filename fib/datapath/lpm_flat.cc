@@ -180,15 +180,6 @@ bool lpm_flat<K>::intact() const {
     return _magic == flat_magic;
 }
 
-template <class K>
-uint32_t lpm_flat<K>::sub_lookup(uint32_t v, uint64_t lower) const {
-    const uint32_t list = v & ~esc_bit;
-    if (list >= _lists)
-        return nh_miss;  // cannot happen in a table create() built; never read past the lists
-    const uint32_t b = _sub_off()[list], e = _sub_off()[list + 1];
-    return _sub_vals()[b + detail::last_le(_sub_keys() + b, e - b, lower)];
-}
-
 template class lpm_flat<uint32_t>;
 template class lpm_flat<u128>;
 

@@ -110,7 +110,28 @@ private:
         }
         return static_cast<uint32_t>(k - _keys());
     }
-    uint32_t sub_lookup(uint32_t v, uint64_t lower) const;
+    // The nexthop of the address whose lower half is `lower` in the list v names. Lists are
+    // short (the /128 SIDs of one /64): counted without a branch per entry up to 8 entries.
+    uint32_t sub_lookup(uint32_t v, uint64_t lower) const {
+        const uint32_t list = v & ~esc_bit;
+        if (__builtin_expect(list >= _lists, 0))
+            return 0;  // no route; cannot happen in a table create() built: never read past the lists
+        const uint32_t b = _sub_off()[list], e = _sub_off()[list + 1];
+        const uint64_t* k = _sub_keys();
+        uint32_t i = b;
+        if (__builtin_expect(e - b <= 8, 1)) {
+            for (uint32_t j = b + 1; j < e; ++j)
+                i += k[j] <= lower;  // k[b] is 0: every lower half is in the list
+        } else {
+            uint32_t len = e - b;
+            while (len > 1) {
+                const uint32_t half = len / 2;
+                i = k[i + half] <= lower ? i + half : i;
+                len -= half;
+            }
+        }
+        return _sub_vals()[i];
+    }
 
     static size_t dir_off() { return sizeof(lpm_flat); }
     size_t keys_off() const { return detail_align8(dir_off() + sizeof(uint32_t) * (_slots + 2)); }
