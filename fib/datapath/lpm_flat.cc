@@ -19,7 +19,8 @@ template <class S>
 struct flat_parts {
     std::vector<S> keys;
     std::vector<uint32_t> values;
-    std::vector<uint32_t> sub_off{0};
+    uint32_t lists = 0;
+    bool fits = true;  // every list's (first entry, entries) fits its 16 + 15 bits
     std::vector<uint64_t> sub_keys;
     std::vector<uint32_t> sub_vals;
 
@@ -37,7 +38,8 @@ flat_parts<S>& scratch() {
     thread_local flat_parts<S> p;
     p.keys.clear();
     p.values.clear();
-    p.sub_off.assign(1, 0);
+    p.lists = 0;
+    p.fits = true;
     p.sub_keys.clear();
     p.sub_vals.clear();
     return p;
@@ -57,7 +59,7 @@ void split_v6(const u128* keys, const uint32_t* values, uint32_t n, flat_parts<u
             j = g;
             continue;
         }
-        const auto list = static_cast<uint32_t>(p.sub_off.size() - 1);
+        const auto first = static_cast<uint32_t>(p.sub_keys.size());
         if (static_cast<uint64_t>(keys[j]) != 0) {  // j > 0: keys[0] is 0
             p.sub_keys.push_back(0);
             p.sub_vals.push_back(values[j - 1]);
@@ -66,9 +68,11 @@ void split_v6(const u128* keys, const uint32_t* values, uint32_t n, flat_parts<u
             p.sub_keys.push_back(static_cast<uint64_t>(keys[k]));
             p.sub_vals.push_back(values[k]);
         }
-        p.sub_off.push_back(static_cast<uint32_t>(p.sub_keys.size()));
+        const auto entries = static_cast<uint32_t>(p.sub_keys.size()) - first;
+        p.lists += 1;
+        p.fits &= first <= 0xffff && entries <= 0x7fff;
         p.keys.push_back(h);
-        p.values.push_back(esc | list);
+        p.values.push_back(esc | entries << 16 | (first & 0xffff));
         if (h != ~uint64_t{0} && (g == n || static_cast<uint64_t>(keys[g] >> 64) != h + 1))
             p.push(h + 1, values[g - 1]);
         j = g;
@@ -99,14 +103,14 @@ const lpm_flat<K>* lpm_flat<K>::create(const K* keys, const uint32_t* values, ui
         vals = p.values.data();
         m = static_cast<uint32_t>(p.keys.size());
     }
-    if (m > max_n || p.sub_off.size() - 1 >= esc_bit)
+    if (m > max_n || !p.fits)
         return nullptr;
 
     // The directory: slots of 2^shift keys from keys[1] over [keys[1], keys[m - 1]), about two
     // to four per key.
     lpm_flat hdr;
     hdr._n = m;
-    hdr._lists = static_cast<uint32_t>(p.sub_off.size() - 1);
+    hdr._lists = p.lists;
     hdr._sub_n = static_cast<uint32_t>(p.sub_keys.size());
     if (m >= 2) {
         hdr._base = a[1];
@@ -159,8 +163,7 @@ const lpm_flat<K>* lpm_flat<K>::create(const K* keys, const uint32_t* values, ui
         v[i] = vals[m - 1];
     }
     auto* gap = reinterpret_cast<char*>(v + m + pick_width);  // alignment padding: written, not left as it was
-    std::memset(gap, 0, static_cast<size_t>(reinterpret_cast<const char*>(f->_sub_off()) - gap));
-    std::memcpy(const_cast<uint32_t*>(f->_sub_off()), p.sub_off.data(), sizeof(uint32_t) * p.sub_off.size());
+    std::memset(gap, 0, static_cast<size_t>(reinterpret_cast<const char*>(f->_sub_keys()) - gap));
     if (f->_sub_n) {
         std::memcpy(const_cast<uint64_t*>(f->_sub_keys()), p.sub_keys.data(), sizeof(uint64_t) * f->_sub_n);
         std::memcpy(const_cast<uint32_t*>(f->_sub_vals()), p.sub_vals.data(), sizeof(uint32_t) * f->_sub_n);

@@ -16,8 +16,9 @@
 // IPv6 searches on the upper 64 bits of the address: the usual L3VPN table has no prefix
 // longer than /64, and a u64 compare is one instruction where a u128 one is three. Where
 // intervals start inside a /64 (longer prefixes: host routes, SIDs), the /64 gets one entry
-// whose value has esc_bit set and names a small list of (lower 64 bits, nexthop) searched by
-// the lower half; the /64 after it gets an entry of its own with the list's last nexthop.
+// whose value has esc_bit set and names (first entry, entries) a small list of (lower 64 bits,
+// nexthop) searched by the lower half; the /64 after it gets an entry of its own with the
+// list's last nexthop.
 //
 // Built once by lpm_builder (control thread), never written again, freed through the RCU domain
 // with the lpm_index that points to it. Nexthop index 0 is "no route".
@@ -110,34 +111,33 @@ private:
         }
         return static_cast<uint32_t>(k - _keys());
     }
-    // The nexthop of the address whose lower half is `lower` in the list v names. Lists are
+    // The nexthop of the address whose lower half is `lower` in the list v names (v: esc_bit |
+    // entries << 16 | first entry, so no load stands between the value and the list). Lists are
     // short (the /128 SIDs of one /64): counted without a branch per entry up to 8 entries.
     uint32_t sub_lookup(uint32_t v, uint64_t lower) const {
-        const uint32_t list = v & ~esc_bit;
-        if (__builtin_expect(list >= _lists, 0))
+        const uint32_t b = v & 0xffff, len = (v >> 16) & 0x7fff;
+        if (__builtin_expect(b + len > _sub_n || len == 0, 0))
             return 0;  // no route; cannot happen in a table create() built: never read past the lists
-        const uint32_t b = _sub_off()[list], e = _sub_off()[list + 1];
-        const uint64_t* k = _sub_keys();
-        uint32_t i = b;
-        if (__builtin_expect(e - b <= 8, 1)) {
-            for (uint32_t j = b + 1; j < e; ++j)
-                i += k[j] <= lower;  // k[b] is 0: every lower half is in the list
+        const uint64_t* k = _sub_keys() + b;
+        uint32_t i = 0;
+        if (__builtin_expect(len <= 8, 1)) {
+            for (uint32_t j = 1; j < len; ++j)
+                i += k[j] <= lower;  // k[0] is 0: every lower half is in the list
         } else {
-            uint32_t len = e - b;
-            while (len > 1) {
-                const uint32_t half = len / 2;
+            uint32_t n = len;
+            while (n > 1) {
+                const uint32_t half = n / 2;
                 i = k[i + half] <= lower ? i + half : i;
-                len -= half;
+                n -= half;
             }
         }
-        return _sub_vals()[i];
+        return _sub_vals()[b + i];
     }
 
     static size_t dir_off() { return sizeof(lpm_flat); }
     size_t keys_off() const { return detail_align8(dir_off() + sizeof(uint32_t) * (_slots + 2)); }
     size_t values_off() const { return keys_off() + sizeof(S) * (_n + pick_width); }
-    size_t sub_off_off() const { return detail_align8(values_off() + sizeof(uint32_t) * (_n + pick_width)); }
-    size_t sub_keys_off() const { return detail_align8(sub_off_off() + sizeof(uint32_t) * (_lists + 1)); }
+    size_t sub_keys_off() const { return detail_align8(values_off() + sizeof(uint32_t) * (_n + pick_width)); }
     size_t sub_vals_off() const { return sub_keys_off() + sizeof(uint64_t) * _sub_n; }
     size_t bytes() const { return sub_vals_off() + sizeof(uint32_t) * _sub_n; }
     static constexpr size_t detail_align8(size_t v) { return (v + 7) & ~size_t{7}; }
@@ -146,7 +146,6 @@ private:
     const uint32_t* _dir() const { return reinterpret_cast<const uint32_t*>(_at(dir_off())); }
     const S* _keys() const { return reinterpret_cast<const S*>(_at(keys_off())); }
     const uint32_t* _values() const { return reinterpret_cast<const uint32_t*>(_at(values_off())); }
-    const uint32_t* _sub_off() const { return reinterpret_cast<const uint32_t*>(_at(sub_off_off())); }
     const uint64_t* _sub_keys() const { return reinterpret_cast<const uint64_t*>(_at(sub_keys_off())); }
     const uint32_t* _sub_vals() const { return reinterpret_cast<const uint32_t*>(_at(sub_vals_off())); }
 
