@@ -250,11 +250,10 @@ const lpm_chunk<K>* lpm_builder<K>::rebuild(mchunk& ch, retire_batch& retired) {
 
 template <class K>
 const lpm_index<K>* lpm_builder<K>::publish_flat(retire_batch& retired) {
-    // Hysteresis: a table that went two-level comes back only well below the limit, so that
-    // one that hovers around it does not rebuild all its chunks at every other publication.
+    // Only when asked (flatten(): the table was quiet for a while), so there is no hysteresis:
+    // a table around the limit is flattened at most once per quiet period.
     const size_t n = intervals();
-    const bool was_flat = _pub && _pub->flat();
-    if (n > (was_flat || !_pub ? lpm_flat_max_intervals : lpm_flat_max_intervals / 2))
+    if (n > lpm_flat_max_intervals)
         return nullptr;
     // Neighbours with the same nexthop merge; written without a branch per interval (whether
     // one merges is data, a branch on it mispredicts often).
@@ -308,12 +307,6 @@ const lpm_index<K>* lpm_builder<K>::publish(retire_batch& retired) {
     for (const auto* o : _orphans)
         retired.add(o);
     _orphans.clear();
-    if (const lpm_index<K>* flat = publish_flat(retired)) {
-        retired.add(_pub);
-        _pub = flat;
-        _changed = false;
-        return _pub;
-    }
     const lpm_index<K>* same_first = nullptr;
     if (_layout_changed || !_pub || _pubs.size() != _chunks.size()) {
         _pubs.resize(_chunks.size());
@@ -336,6 +329,17 @@ const lpm_index<K>* lpm_builder<K>::publish(retire_batch& retired) {
     retired.add(_pub);
     _pub = next;
     _changed = false;
+    return _pub;
+}
+
+template <class K>
+const lpm_index<K>* lpm_builder<K>::flatten(retire_batch& retired) {
+    if (_changed || !_pub || _pub->flat())
+        return _pub;
+    if (const lpm_index<K>* flat = publish_flat(retired)) {
+        retired.add(_pub);
+        _pub = flat;
+    }
     return _pub;
 }
 

@@ -128,6 +128,17 @@ TYPED_TEST(lpm_diff, random_prefixes_all_lengths_with_churn) {
         probes.push_back(K{0});
         probes.push_back(static_cast<K>(~K{0}));
         check_all(b, t, ref, probes);
+        // Every other round the same content flat (while it fits): the next round's changes
+        // then go back to two-level from the flat form.
+        if (round % 2 == 1) {
+            retire_batch f;
+            const lpm_index<K>* tf = b.flatten(f);
+            rcu.retire(std::move(f));
+            rcu.reclaim();
+            ASSERT_TRUE(tf->intact());
+            EXPECT_EQ(tf->flat() != nullptr, b.intervals() <= lpm_flat_max_intervals);
+            check_all(b, tf, ref, probes);
+        }
     }
     EXPECT_GT(b.chunk_count(), 1u) << "the test should exercise several chunks";
     retire_batch last;
@@ -235,6 +246,9 @@ TYPED_TEST(lpm_diff, tiny_and_edge_tables) {
         retire_batch old;
         const auto* t = b.publish(old);
         check_all(b, t, ref, probes);
+        t = b.flatten(old);
+        ASSERT_NE(t->flat(), nullptr);
+        check_all(b, t, ref, probes);
         b.retire_all(old);
     }
 }
@@ -262,6 +276,9 @@ TYPED_TEST(lpm_diff, one_chunk_tables) {
         retire_batch old;
         const auto* tbl = b.publish(old);
         ASSERT_EQ(tbl->chunk_count(), 1u);
+        check_all(b, tbl, ref, probes);
+        tbl = b.flatten(old);
+        ASSERT_NE(tbl->flat(), nullptr);
         check_all(b, tbl, ref, probes);
         b.retire_all(old);
         old.run();
@@ -346,8 +363,8 @@ TEST(lpm, v6_sid_locators_longest_match) {
 }
 
 TYPED_TEST(lpm_diff, flat_form_around_the_threshold) {
-    // Tables published flat up to lpm_flat_max_intervals intervals, two-level above; back to
-    // flat only at half of it. Consecutive /20s (IPv6: /20s too, with /128s and /80s inside some
+    // publish() is two-level; flatten() makes tables of up to lpm_flat_max_intervals intervals
+    // flat and leaves bigger ones two-level, growing and shrinking. Consecutive /20s (IPv6: /20s too, with /128s and /80s inside some
     // of them, so that the flat form has lower-half lists), checked at every publication near
     // the thresholds.
     using K = TypeParam;
@@ -387,6 +404,9 @@ TYPED_TEST(lpm_diff, flat_form_around_the_threshold) {
         if (b.intervals() + 8 < limit && i % 97 != 0)
             continue;
         const auto* t = b.publish(old);
+        ASSERT_EQ(t->flat(), nullptr);
+        check_all(b, t, ref, probes_now());
+        t = b.flatten(old);
         const bool flat = b.intervals() <= limit;
         ASSERT_EQ(t->flat() != nullptr, flat) << b.intervals() << " intervals";
         if (flat && bits == 128 && added.size() > 1) {
@@ -397,16 +417,18 @@ TYPED_TEST(lpm_diff, flat_form_around_the_threshold) {
         was_flat = flat;
     }
     ASSERT_FALSE(was_flat);
-    // Shrinking: two-level until half the limit (hysteresis), flat again below it.
+    // Shrinking: flat again from the limit down.
     while (b.intervals() > limit / 2 - 8) {
         const auto [a, len] = added.back();
         added.pop_back();
         b.erase(a, len);
         ref.routes.erase({len, a});
-        if (b.intervals() > limit / 2 + 8 && added.size() % 97 != 0)
+        if ((b.intervals() > limit + 8 || b.intervals() + 8 < limit) && added.size() % 97 != 0)
             continue;
         const auto* t = b.publish(old);
-        ASSERT_EQ(t->flat() != nullptr, b.intervals() <= limit / 2) << b.intervals() << " intervals";
+        check_all(b, t, ref, probes_now());
+        t = b.flatten(old);
+        ASSERT_EQ(t->flat() != nullptr, b.intervals() <= limit) << b.intervals() << " intervals";
         check_all(b, t, ref, probes_now());
         old.run();
     }
@@ -445,7 +467,8 @@ TEST(lpm, v6_flat_upper_half_and_lists) {
                 probes.push_back(p);
         }
         retire_batch old;
-        const auto* t = b.publish(old);
+        b.publish(old);
+        const auto* t = b.flatten(old);
         ASSERT_NE(t->flat(), nullptr) << "table " << ti;
         EXPECT_EQ(t->flat()->lists() != 0, longer) << "table " << ti;
         check_all(b, t, ref, probes);
