@@ -8,7 +8,7 @@
 //                        the pad repeats the last interval (keys = all ones) so that a pick
 //                        may read past the last candidate without a bound check
 //
-// The directory has about lpm_flat_slots_per_key slots per key, so a slot almost always names
+// The directory has one to two slots per key (2^bit_width(n)), so a slot almost always names
 // one or two candidate intervals: the pick compares x with the key after the first candidate
 // and the ones after it up to pick_width - 1, counting, without a branch; a wider slot (rare)
 // takes a binary search.
