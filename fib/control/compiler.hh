@@ -225,7 +225,7 @@ private:
     // at most settle_budget VRFs per compile.
     std::vector<vrf::vrf_id> _settle;
     uint64_t _compiles = 0;
-    static constexpr uint64_t settle_after = 4;
+    static constexpr uint64_t settle_after = 16;
     static constexpr size_t settle_budget = 128;
     bool settle_due() const;
     void settle(std::vector<vrf_lpm>& vrfs);
