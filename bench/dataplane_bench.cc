@@ -276,6 +276,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "compile failed\n");
         return 1;
     }
+    while (c.settling())  // the steady state: quiet tables flat, as srv6d gets them
+        c.compile(r, reg, src);
     const vrf::vrf_id bench_vrf = reg.find("v1000")->id;
 
     fwd::port_info pce{h.ce.id, bench_vrf, 1500, true, 11, {}};

@@ -196,10 +196,10 @@ void report_churn(const char* what, size_t ops, size_t batch, const churn_result
 template <class K>
 void lookup_cycles(const char* what, const lpm_index<K>* t, const std::vector<K>& addrs, double hz) {
     std::vector<uint32_t> out(addrs.size());
-    // warm-up, then the best of 5 (the VM is shared; noise only adds cycles)
+    // warm-up, then the best of 20 (the VM is shared with other builds; noise only adds cycles)
     double best_bulk = 1e30, best_single = 1e30;
     uint64_t sink = 0;
-    for (int rep = 0; rep < 6; ++rep) {
+    for (int rep = 0; rep < 21; ++rep) {
         uint64_t t0 = rte_rdtsc();
         for (size_t off = 0; off < addrs.size(); off += 32)
             t->lookup_bulk(addrs.data() + off, out.data() + off, 32);
@@ -227,7 +227,7 @@ int main(int argc, char** argv) {
     const size_t n_vrfs = quick ? 100 : 1000;
     const size_t per_vrf = 1000;
     const size_t ops = quick ? 100'000 : 1'000'000;
-    // SRV6D_BENCH_ONLY=vrfs|big|lpm runs one part (profiling); unset runs everything.
+    // SRV6D_BENCH_ONLY=vrfs|big|lpm|publish runs one part (profiling); unset runs everything.
     const char* only_env = std::getenv("SRV6D_BENCH_ONLY");
     const std::string only = only_env ? only_env : "";
     auto run = [&](const char* part) { return only.empty() || only == part; };
@@ -286,8 +286,17 @@ int main(int argc, char** argv) {
     }
     print_mem("after churn");
 
+    // The churn over, srv6d's pacer compiles again until the quiet tables are flat.
+    {
+        const double s0 = cpu_now();
+        size_t settle_compiles = 0;
+        for (; w->c.settling(); ++settle_compiles)
+            w->c.compile(w->r, w->reg, w->src);
+        std::printf("  settled: %zu compiles without changes flattened the quiet tables in %.1f ms CPU\n",
+                    settle_compiles, (cpu_now() - s0) * 1e3);
+    }
     // Customer VRF lookup cost, before the big world replaces this one.
-    std::printf("\n[3] lookup cost (TSC cycles per address; best of 5 passes over 1 M random addresses)\n");
+    std::printf("\n[3] lookup cost (TSC cycles per address; best of 20 passes over 1 M random addresses)\n");
     {
         const dataplane_view* v = w->c.current();
         const auto& t = v->tables(w->ids[1]);
@@ -352,6 +361,48 @@ int main(int argc, char** argv) {
         lookup_cycles("default VRF, IPv4", t.v4, a4, hz);
         lookup_cycles("default VRF, IPv6", t.v6, a6, hz);
     }
+    }
+    // One customer VRF's table published again and again with a few changes each time: what a
+    // publication costs per table (flat tables are rebuilt whole, two-level ones per chunk).
+    if (run("publish")) {
+        std::printf("\n[2d] publication of one customer VRF table (1 000 routes), CPU per publish\n");
+        auto one = [&](auto tag, rib::family af, const char* what) {
+            using K = decltype(tag);
+            lpm_builder<K> b;
+            retire_batch r;
+            std::vector<std::pair<K, uint8_t>> keys;
+            auto key_of = [](const rib::prefix& p) {
+                if constexpr (sizeof(K) == 4)
+                    return key4(p.bytes.data());
+                else
+                    return key6(p.bytes.data());
+            };
+            for (size_t i = 0; i < 1000; ++i) {
+                const auto p = random_prefix(af, rng);
+                keys.emplace_back(key_of(p), p.len);
+                b.set(keys.back().first, keys.back().second, static_cast<uint32_t>(1 + i % 4));
+            }
+            b.publish(r);
+            r.run();
+            for (size_t changes : {1ul, 5ul, 50ul}) {
+                const size_t reps = 20000;
+                const double t0 = cpu_now();
+                for (size_t n = 0; n < reps; ++n) {
+                    for (size_t i = 0; i < changes; ++i) {
+                        auto& k = keys[rng() % keys.size()];
+                        b.set(k.first, k.second, static_cast<uint32_t>(1 + rng() % 4));
+                    }
+                    b.publish(r);
+                    r.run();
+                }
+                const double t = cpu_now() - t0;
+                std::printf("  %-12s %5zu intervals, %2zu changes per publish: %6.2f us per publish (changes included)  [%u chunks]\n",
+                            what, b.intervals(), changes, t / static_cast<double>(reps) * 1e6, b.published()->chunk_count());
+            }
+            b.retire_all(r);
+        };
+        one(uint32_t{}, rib::family::ipv4, "IPv4");
+        one(u128{}, rib::family::ipv6, "IPv6");
     }
     // The LPM alone (no RIB, no compiler bookkeeping): what the table structure costs per update.
     if (run("lpm")) {

@@ -275,6 +275,12 @@ void control_plane::compile_now() {
             st.publications, pacer.pending(), st.route_updates, st.lpm_changes);
     }
     pacer.compiled(compile_pacer::clock::now());
+    // Tables published two-level under churn are flattened once quiet: compile again a pacer
+    // interval later (nothing else to do then; a handful of such compiles after a burst).
+    if (compiler.settling()) {
+        pacer.changed(0);
+        maybe_compile();
+    }
 }
 
 void control_plane::maybe_compile() {

@@ -74,6 +74,31 @@ std::string_view compiler::reason(uint32_t idx) const {
     return idx < _entries.size() && _entries[idx].used ? std::string_view(_entries[idx].reason) : std::string_view();
 }
 
+bool compiler::settle_due() const {
+    for (const vrf::vrf_id i : _settle)
+        if (_vrfs[i]->changed_at + settle_after <= _compiles)
+            return true;
+    return false;
+}
+
+void compiler::settle(std::vector<vrf_lpm>& vrfs) {
+    size_t budget = settle_budget, kept = 0;
+    for (const vrf::vrf_id i : _settle) {
+        auto& t = *_vrfs[i];
+        if (budget == 0 || t.changed_at + settle_after > _compiles) {
+            _settle[kept++] = i;
+            continue;
+        }
+        --budget;
+        t.settling = false;
+        if (t.v4.routes())
+            vrfs[i].v4 = t.v4.flatten(_batch);
+        if (t.v6.routes())
+            vrfs[i].v6 = t.v6.flatten(_batch);
+    }
+    _settle.resize(kept);
+}
+
 void compiler::publish() {
     // Only the VRFs whose LPMs changed are visited (1 000 VRFs, a handful touched per batch).
     if (_pub_vrfs.size() < _vrfs.size())
@@ -82,6 +107,11 @@ void compiler::publish() {
     for (const vrf::vrf_id i : _touched) {
         auto& t = *_vrfs[i];
         t.touched = false;
+        t.changed_at = _compiles;
+        if (!t.settling) {
+            t.settling = true;
+            _settle.push_back(i);
+        }
         // A family without routes publishes no table at all (lookups miss): most VRFs carry
         // only one family, and 1 000 empty tables are not free.
         if (t.v4.routes())
@@ -98,6 +128,7 @@ void compiler::publish() {
             vrfs[i].v6 = nullptr;
     }
     _touched.clear();
+    settle(vrfs);
     const auto& pages = _nh.publish(_batch);
     const dataplane_view* next = dataplane_view::create(++_epoch, vrfs, pages, _miss);
     _batch.add(_cell.exchange(next));

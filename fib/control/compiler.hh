@@ -90,6 +90,9 @@ public:
     const dataplane_view* current() const { return _cell.load(); }
 
     const compiler_stats& stats() const { return _stats; }
+    // Tables wait to be republished flat: compile() again after a while, even without changes
+    // (srv6d's compile pacer does, every 50 ms until this is false).
+    bool settling() const { return !_settle.empty(); }
     // Routes per table that no active VRF binds (visible: `show routes` summary).
     const std::map<rib::table_id, size_t>& unbound_tables() const { return _unbound; }
 
@@ -111,6 +114,8 @@ private:
         lpm4_builder v4;
         lpm6_builder v6;
         bool touched = false;  // in _touched: republish at the next publication
+        bool settling = false; // in _settle: published two-level, to be flattened once quiet
+        uint64_t changed_at = 0;  // the compile (_compiles) that last changed its LPMs
     };
     struct route_entry {
         route_state state = route_state::unbound;
@@ -215,6 +220,15 @@ private:
     std::map<std::string, std::set<uint32_t>> _dep_sidlist;
     std::vector<std::unique_ptr<vrf_tables>> _vrfs;  // by vrf id
     std::vector<vrf::vrf_id> _touched;                // VRFs whose LPMs changed since the last publication
+    // Changed tables are published two-level (cheap partial rebuilds under churn); a VRF whose
+    // tables then stay unchanged for settle_after compiles is republished flat (fast lookups),
+    // at most settle_budget VRFs per compile.
+    std::vector<vrf::vrf_id> _settle;
+    uint64_t _compiles = 0;
+    static constexpr uint64_t settle_after = 16;
+    static constexpr size_t settle_budget = 128;
+    bool settle_due() const;
+    void settle(std::vector<vrf_lpm>& vrfs);
     std::vector<vrf_lpm> _pub_vrfs;                   // the published tables by vrf id (the view's copy)
     open_table<route_traits> _routes;
     std::unordered_map<rib::table_id, std::optional<vrf::vrf_id>> _table_vrf;

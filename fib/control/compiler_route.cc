@@ -213,6 +213,7 @@ void compiler::remap_tables(const rib::rib& r, const vrf::registry& reg, std::ve
 
 bool compiler::compile(rib::rib& r, const vrf::registry& reg, const vrf::encap_source_resolver& src) {
     ++_stats.compiles;
+    ++_compiles;
     const nh_inputs in{reg, src, r.sidlists()};
     std::vector<rib::route_key> todo = std::move(_todo);
     todo.clear();
@@ -278,7 +279,7 @@ bool compiler::compile(rib::rib& r, const vrf::registry& reg, const vrf::encap_s
     todo.clear();
     _todo = std::move(todo);  // keep the capacity for the next compile
 
-    if (!_dirty && _cell.load())
+    if (!_dirty && _cell.load() && !settle_due())
         return false;
     publish();
     return true;

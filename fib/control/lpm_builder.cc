@@ -249,6 +249,56 @@ const lpm_chunk<K>* lpm_builder<K>::rebuild(mchunk& ch, retire_batch& retired) {
 }
 
 template <class K>
+const lpm_index<K>* lpm_builder<K>::publish_flat(retire_batch& retired) {
+    // Only when asked (flatten(): the table was quiet for a while), so there is no hysteresis:
+    // a table around the limit is flattened at most once per quiet period.
+    const size_t n = intervals();
+    if (n > lpm_flat_max_intervals)
+        return nullptr;
+    // Neighbours with the same nexthop merge; written without a branch per interval (whether
+    // one merges is data, a branch on it mispredicts often).
+    _keys_tmp.resize(n);
+    _vals_tmp.resize(n);
+    K* keys = _keys_tmp.data();
+    uint32_t* vals = _vals_tmp.data();
+    // The mirror of 1 000 VRFs is not in cache: its chunks are separate vectors of 1-2 KiB,
+    // which the hardware prefetcher picks up too late each, so the next chunk is prefetched
+    // whole while this one is copied.
+    auto prefetch_chunk = [&](size_t c) {
+        if (c >= _chunks.size())
+            return;
+        const auto* b = reinterpret_cast<const char*>(_chunks[c].iv.data());
+        const size_t bytes = _chunks[c].iv.size() * sizeof(ival);
+        for (size_t off = 0; off < bytes; off += 64)
+            __builtin_prefetch(b + off);
+    };
+    prefetch_chunk(0);
+    uint32_t w = 0, prev = ~uint32_t{0};  // no nexthop: the first interval is always written
+    for (size_t c = 0; c < _chunks.size(); ++c) {
+        prefetch_chunk(c + 1);
+        for (const auto& e : _chunks[c].iv) {
+            keys[w] = e.start;
+            vals[w] = e.nh;
+            w += e.nh != prev;
+            prev = e.nh;
+        }
+    }
+    const lpm_flat<K>* f = lpm_flat<K>::create(keys, vals, w);
+    if (!f)
+        return nullptr;  // not representable flat (a nexthop index with the top bit set)
+    // The chunks published for a two-level form go; the next one rebuilds them all.
+    for (auto& ch : _chunks) {
+        retired.add(ch.pub);
+        ch.pub = nullptr;
+        ch.dirty = true;
+    }
+    _pubs.clear();
+    _dirty.clear();
+    _layout_changed = true;
+    return lpm_index<K>::create_flat(f, _routes.size());
+}
+
+template <class K>
 const lpm_index<K>* lpm_builder<K>::publish(retire_batch& retired) {
     if (!_changed && _pub)
         return _pub;
@@ -279,6 +329,17 @@ const lpm_index<K>* lpm_builder<K>::publish(retire_batch& retired) {
     retired.add(_pub);
     _pub = next;
     _changed = false;
+    return _pub;
+}
+
+template <class K>
+const lpm_index<K>* lpm_builder<K>::flatten(retire_batch& retired) {
+    if (_changed || !_pub || _pub->flat())
+        return _pub;
+    if (const lpm_index<K>* flat = publish_flat(retired)) {
+        retired.add(_pub);
+        _pub = flat;
+    }
     return _pub;
 }
 

@@ -1,6 +1,9 @@
 // Control-thread side of one compiled LPM (one VRF, one family): applies route changes one by
 // one and publishes an immutable lpm_index (lpm_table.hh) when asked, rebuilding only the chunks
-// the changes touched.
+// the changes touched. A small table (up to lpm_flat_max_intervals) can then be republished
+// flat (lpm_flat.hh: a third of the lookup cost, but rebuilt whole from the mirror): flatten(),
+// which the compiler calls once the table has been quiet for a while, so that a churn storm
+// pays the two-level form's partial rebuilds and the steady state gets the flat lookups.
 //
 // It keeps a mutable mirror of the interval list, chunked like the published table, where every
 // interval also records the length of the prefix that produced it ("depth" = len + 1, 0 = no
@@ -56,6 +59,10 @@ public:
     // Everything the new table replaces is appended to `retired`.
     const lpm_index<K>* publish(retire_batch& retired);
     const lpm_index<K>* published() const { return _pub; }
+    // After publish(), with no change since: the same content republished flat when the table
+    // is small enough (the two-level objects retired); else the published table as it is.
+    const lpm_index<K>* flatten(retire_batch& retired);
+    bool flat() const { return _pub && _pub->flat(); }
     // Hands every published object to `retired` (the builder is going away or being reset).
     void retire_all(retire_batch& retired);
 
@@ -85,6 +92,8 @@ private:
     void split_now(size_t i);
     void reshape();
     const lpm_chunk<K>* rebuild(mchunk& ch, retire_batch& retired);
+    // The flat form of a small table (null: too big, or not representable flat).
+    const lpm_index<K>* publish_flat(retire_batch& retired);
     void touch(size_t c) {
         if (!_chunks[c].dirty) {
             _chunks[c].dirty = true;

@@ -109,7 +109,19 @@ const lpm_index<K>* lpm_index<K>::create(const K* first, const lpm_chunk<K>* con
 }
 
 template <class K>
+const lpm_index<K>* lpm_index<K>::create_flat(const lpm_flat<K>* flat, uint64_t routes) {
+    void* mem = alloc_block(detail::lpm_mem_kind<K>(), bytes_for(0, 0));
+    auto* t = new (mem) lpm_index();
+    t->_routes = routes;
+    t->_flat = flat;
+    t->_magic = lpm_live_magic;
+    return t;
+}
+
+template <class K>
 void lpm_index<K>::destroy(const lpm_index* t) noexcept {
+    if (t)
+        lpm_flat<K>::destroy(t->_flat);
     if (t)
         free_block(detail::lpm_mem_kind<K>(), const_cast<lpm_index*>(t), bytes_for(t->_n, t->_dir.slots));
 }

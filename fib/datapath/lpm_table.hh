@@ -12,6 +12,9 @@
 // lookups of a whole burst stage by stage, so their cache misses overlap (memory-level
 // parallelism) instead of queueing behind each other.
 //
+// Small tables (lpm_flat_max_intervals) are published flat instead (lpm_flat.hh): the index
+// then only points to the flat block, and every lookup goes there.
+//
 // Both objects are built once (lpm_builder, control thread) and never written again; they are
 // freed through the RCU domain (destroy() poisons them first). Nexthop index 0 means "no route".
 #pragma once
@@ -19,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "fib/datapath/lpm_flat.hh"
 #include "fib/datapath/lpm_key.hh"
 #include "fib/datapath/mem.hh"
 
@@ -155,18 +159,24 @@ public:
     // directory is copied instead of recomputed.
     static const lpm_index* create(const K* first, const lpm_chunk<K>* const* chunks, uint32_t n, uint64_t routes,
                                    const lpm_index* same_first = nullptr);
+    // The flat form (owns `flat`: destroy() frees it too).
+    static const lpm_index* create_flat(const lpm_flat<K>* flat, uint64_t routes);
     static void destroy(const lpm_index* t) noexcept;
 
-    uint32_t chunk_count() const { return _n; }
+    const lpm_flat<K>* flat() const { return _flat; }
+    // The flat form counts as one chunk (one block, no index level).
+    uint32_t chunk_count() const { return _flat ? 1 : _n; }
     uint64_t routes() const { return _routes; }
     bool has_directory() const { return _dir.slots != 0; }
-    bool intact() const { return _magic == lpm_live_magic; }
+    bool intact() const { return _magic == lpm_live_magic && (!_flat || _flat->intact()); }
     const K* first() const { return reinterpret_cast<const K*>(reinterpret_cast<const char*>(this) + first_off()); }
     const lpm_chunk<K>* const* chunks() const {
         return reinterpret_cast<const lpm_chunk<K>* const*>(reinterpret_cast<const char*>(this) + chunks_off(_n));
     }
 
     uint32_t lookup(K x) const {
+        if (_flat)
+            return _flat->lookup(x);
         if (_n == 1)
             return chunks()[0]->lookup(x);
         uint32_t lo, len;
@@ -198,12 +208,17 @@ private:
     uint32_t _n = 0;
     uint32_t _magic = 0;
     uint64_t _routes = 0;
+    const lpm_flat<K>* _flat = nullptr;
     detail::key_dir<K> _dir;
 };
 
 
 template <class K>
 void lpm_index<K>::lookup_bulk(const K* xs, uint32_t* out, uint32_t n) const {
+    if (_flat) {
+        _flat->lookup_bulk(xs, out, n);
+        return;
+    }
     if (_n == 1) {
         // One chunk (up to ~2 x chunk_target intervals: a PE's default VRF, a small customer
         // VRF): its whole walk is one directory slot and one pick, no index level to narrow.

@@ -23,7 +23,7 @@ constexpr bool pool_enabled = true;
 #endif
 
 constexpr size_t granule = 64;
-constexpr size_t pool_max_block = 16 * 1024;
+constexpr size_t pool_max_block = 64 * 1024;  // flat LPMs of customer VRFs (lpm_flat.hh) are 20-50 KiB
 constexpr size_t pool_classes = pool_max_block / granule;
 constexpr size_t pool_max_bytes = 64u << 20;
 

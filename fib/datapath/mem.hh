@@ -3,7 +3,7 @@
 // reported exactly, and poisoned when freed so that a reader that outlived its grace period
 // reads garbage that fails its checks instead of stale but plausible data.
 //
-// Freed blocks up to 16 KiB go to a per-thread free list per 64-byte size class and are handed
+// Freed blocks up to 64 KiB go to a per-thread free list per 64-byte size class and are handed
 // out again by the next alloc_block of that class (a publication frees and allocates thousands
 // of chunks of a few sizes: glibc's aligned allocation was a tenth of the compiler's time). The
 // lists hold at most 64 MiB per thread; beyond that blocks go back to the heap. Sanitizer builds

@@ -1,5 +1,6 @@
 // The table compiler: RIB + VRF registry + encap source -> published view. Every case reads the
 // result through the reader API (dataplane_view lookups and nexthop()), as a worker would.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <map>
@@ -109,6 +110,50 @@ TEST_F(fixture, route_types_and_forwarding_in_the_default_vrf) {
     EXPECT_EQ(c.stats().routes[static_cast<size_t>(route_state::installed)], 6u);
     // Nothing changed: no new publication.
     EXPECT_FALSE(compile());
+}
+
+// Changed tables are published two-level (partial rebuilds under churn); once a few compiles
+// pass without a change they are republished flat, with the same answers; a change makes them
+// two-level again until quiet.
+TEST_F(fixture, quiet_tables_are_republished_flat) {
+    for (int i = 0; i < 200; ++i) {
+        r.upsert_route(unicast(fmt::format("10.{}.{}.0/24", i / 100, i % 100).c_str(), {via("192.0.2.1", 2)}));
+        r.upsert_route(unicast(fmt::format("2001:db8:{:x}::/48", i).c_str(), {via("fe80::1", 3)}));
+    }
+    ASSERT_TRUE(compile());
+    EXPECT_EQ(view().tables(0).v4->flat(), nullptr);
+    EXPECT_EQ(view().tables(0).v6->flat(), nullptr);
+    EXPECT_TRUE(c.settling());
+    // Under churn (a change at every compile) it stays two-level.
+    for (int i = 0; i < 10; ++i) {
+        r.upsert_route(unicast("10.1.50.0/24", {via(i % 2 ? "192.0.2.1" : "192.0.2.7", 2)}));
+        ASSERT_TRUE(compile());
+        EXPECT_EQ(view().tables(0).v4->flat(), nullptr) << i;
+    }
+    int quiet = 0;
+    while (c.settling() && quiet < 50) {
+        compile();
+        ++quiet;
+    }
+    EXPECT_FALSE(c.settling());
+    EXPECT_LE(quiet, 18);  // settle_after (16) quiet compiles, then one
+    ASSERT_NE(view().tables(0).v4->flat(), nullptr);
+    ASSERT_NE(view().tables(0).v6->flat(), nullptr);
+    EXPECT_EQ(nh_at(0, "10.1.50.9").via().gw[3], 1);
+    EXPECT_EQ(nh_at(0, "2001:db8:c7::1").via().ifindex, 3u);
+    EXPECT_EQ(lookup(0, "10.2.0.1"), nh_miss);
+    EXPECT_FALSE(compile());  // settled: nothing to publish
+    // A change: two-level with it at once, flat again once quiet.
+    r.upsert_route(unicast("10.1.50.0/24", {via("192.0.2.9", 2)}));
+    ASSERT_TRUE(compile());
+    EXPECT_EQ(view().tables(0).v4->flat(), nullptr);
+    EXPECT_NE(view().tables(0).v6->flat(), nullptr);  // untouched: stays flat
+    EXPECT_EQ(nh_at(0, "10.1.50.9").via().gw[3], 9);
+    for (quiet = 0; c.settling() && quiet < 50; ++quiet)
+        compile();
+    ASSERT_NE(view().tables(0).v4->flat(), nullptr);
+    EXPECT_EQ(nh_at(0, "10.1.50.9").via().gw[3], 9);
+    EXPECT_EQ(nh_at(0, "10.0.3.1").via().gw[3], 1);
 }
 
 TEST_F(fixture, frr10_local_host_routes_become_receive) {

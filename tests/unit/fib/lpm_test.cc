@@ -128,6 +128,17 @@ TYPED_TEST(lpm_diff, random_prefixes_all_lengths_with_churn) {
         probes.push_back(K{0});
         probes.push_back(static_cast<K>(~K{0}));
         check_all(b, t, ref, probes);
+        // Every other round the same content flat (while it fits): the next round's changes
+        // then go back to two-level from the flat form.
+        if (round % 2 == 1) {
+            retire_batch f;
+            const lpm_index<K>* tf = b.flatten(f);
+            rcu.retire(std::move(f));
+            rcu.reclaim();
+            ASSERT_TRUE(tf->intact());
+            EXPECT_EQ(tf->flat() != nullptr, b.intervals() <= lpm_flat_max_intervals);
+            check_all(b, tf, ref, probes);
+        }
     }
     EXPECT_GT(b.chunk_count(), 1u) << "the test should exercise several chunks";
     retire_batch last;
@@ -235,6 +246,9 @@ TYPED_TEST(lpm_diff, tiny_and_edge_tables) {
         retire_batch old;
         const auto* t = b.publish(old);
         check_all(b, t, ref, probes);
+        t = b.flatten(old);
+        ASSERT_NE(t->flat(), nullptr);
+        check_all(b, t, ref, probes);
         b.retire_all(old);
     }
 }
@@ -262,6 +276,9 @@ TYPED_TEST(lpm_diff, one_chunk_tables) {
         retire_batch old;
         const auto* tbl = b.publish(old);
         ASSERT_EQ(tbl->chunk_count(), 1u);
+        check_all(b, tbl, ref, probes);
+        tbl = b.flatten(old);
+        ASSERT_NE(tbl->flat(), nullptr);
         check_all(b, tbl, ref, probes);
         b.retire_all(old);
         old.run();
@@ -343,6 +360,120 @@ TEST(lpm, v6_sid_locators_longest_match) {
     EXPECT_EQ(t->lookup(loc - 1), nh_miss);
     EXPECT_EQ(t->lookup(prefix_last<u128>(loc, 48) + 1), nh_miss);
     b.retire_all(old);
+}
+
+TYPED_TEST(lpm_diff, flat_form_around_the_threshold) {
+    // publish() is two-level; flatten() makes tables of up to lpm_flat_max_intervals intervals
+    // flat and leaves bigger ones two-level, growing and shrinking. Consecutive /20s (IPv6: /20s too, with /128s and /80s inside some
+    // of them, so that the flat form has lower-half lists), checked at every publication near
+    // the thresholds.
+    using K = TypeParam;
+    constexpr unsigned bits = key_traits<K>::bits;
+    std::mt19937_64 rng(21);
+    lpm_builder<K> b;
+    reference_lpm<K> ref;
+    retire_batch old;
+    std::vector<std::pair<K, unsigned>> added;
+    auto add = [&](K a, unsigned len, uint32_t nh) {
+        b.set(a, len, nh);
+        ref.routes[{len, a}] = nh;
+        added.emplace_back(a, len);
+    };
+    auto probes_now = [&] {
+        std::vector<K> p = {K{0}, static_cast<K>(~K{0})};
+        for (size_t i = added.size() > 300 ? added.size() - 300 : 0; i < added.size(); ++i) {
+            const auto [a, len] = added[i];
+            const K hi = prefix_last<K>(a, len);
+            for (K x : {a, static_cast<K>(a - 1), static_cast<K>(a + 1), hi, static_cast<K>(hi + 1)})
+                p.push_back(x);
+        }
+        for (int i = 0; i < 300; ++i)
+            p.push_back(static_cast<K>(random_key<K>(rng) >> 2));  // where the routes are
+        return p;
+    };
+    const size_t limit = lpm_flat_max_intervals;
+    bool was_flat = true;
+    for (uint32_t i = 0; b.intervals() <= limit + 8; ++i) {
+        const K a = static_cast<K>(K{i + 1} << (bits - 20));
+        add(a, 20, 1 + i % 3);
+        if constexpr (bits == 128)
+            if (i % 7 == 0) {
+                add(static_cast<K>(a | (K{i} << 64) | 5), 128, 4);  // lower half != 0: a list
+                add(static_cast<K>(a | (K{3} << 64)), 80, 5);
+            }
+        if (b.intervals() + 8 < limit && i % 97 != 0)
+            continue;
+        const auto* t = b.publish(old);
+        ASSERT_EQ(t->flat(), nullptr);
+        check_all(b, t, ref, probes_now());
+        t = b.flatten(old);
+        const bool flat = b.intervals() <= limit;
+        ASSERT_EQ(t->flat() != nullptr, flat) << b.intervals() << " intervals";
+        if (flat && bits == 128 && added.size() > 1) {
+            EXPECT_GT(t->flat()->lists(), 0u);
+        }
+        check_all(b, t, ref, probes_now());
+        old.run();
+        was_flat = flat;
+    }
+    ASSERT_FALSE(was_flat);
+    // Shrinking: flat again from the limit down.
+    while (b.intervals() > limit / 2 - 8) {
+        const auto [a, len] = added.back();
+        added.pop_back();
+        b.erase(a, len);
+        ref.routes.erase({len, a});
+        if ((b.intervals() > limit + 8 || b.intervals() + 8 < limit) && added.size() % 97 != 0)
+            continue;
+        const auto* t = b.publish(old);
+        check_all(b, t, ref, probes_now());
+        t = b.flatten(old);
+        ASSERT_EQ(t->flat() != nullptr, b.intervals() <= limit) << b.intervals() << " intervals";
+        check_all(b, t, ref, probes_now());
+        old.run();
+    }
+    b.retire_all(old);
+}
+
+TEST(lpm, v6_flat_upper_half_and_lists) {
+    // The flat IPv6 form searches the upper 64 bits; /64s with longer prefixes get a list on the
+    // lower half. Tables with and without such prefixes, at the edges of a /64 and of the key
+    // space, nested, in consecutive /64s; every boundary and its neighbours probed.
+    const u128 top = ~u128{0};
+    auto k = [](uint64_t hi, uint64_t lo) { return (u128{hi} << 64) | lo; };
+    const std::vector<std::vector<std::tuple<u128, unsigned, uint32_t>>> tables = {
+        {{0, 0, 1}},                                                               // default only
+        {{0, 0, 1}, {k(0x20010db800000000, 0), 32, 2}, {k(0x20010db800010000, 0), 48, 3}, {k(0x20010db800010001, 0), 64, 4}},
+        {{k(0x20010db800000005, 0), 64, 2}, {k(0x20010db800000005, 0), 128, 3}},  // /128 at a /64's start
+        {{k(0x20010db800000005, 0), 64, 2}, {k(0x20010db800000005, ~uint64_t{0}), 128, 3}},  // and at its end
+        {{k(0x20010db800000005, 1ull << 63), 65, 2}, {k(0x20010db800000006, 0), 64, 3}},  // upper half, next /64
+        {{0, 0, 1}, {k(0x7, 0x10), 124, 2}, {k(0x7, 0x18), 125, 3}, {k(0x8, 0x1), 128, 4}, {k(0x9, 0), 64, 5}},
+        {{top, 128, 6}, {k(~uint64_t{0}, 0), 64, 7}, {k(~uint64_t{0}, 0x100), 120, 8}},  // the top /64
+        {{top, 128, 6}},
+        {{0, 128, 9}, {0, 64, 10}},
+    };
+    for (size_t ti = 0; ti < tables.size(); ++ti) {
+        lpm6_builder b;
+        reference_lpm<u128> ref;
+        std::vector<u128> probes = {0, 1, top, top - 1, k(1, 0), k(1, 0) - 1};
+        bool longer = false;
+        for (const auto& [a, l, nh] : tables[ti]) {
+            b.set(a, l, nh);
+            const u128 lo = a & prefix_mask<u128>(l), hi = prefix_last<u128>(lo, l);
+            ref.routes[{l, lo}] = nh;
+            longer |= l > 64;
+            for (u128 p : {lo, hi, lo - 1, hi + 1, lo + 1, hi - 1, k(static_cast<uint64_t>(lo >> 64), 0),
+                           k(static_cast<uint64_t>(lo >> 64), ~uint64_t{0}), k(static_cast<uint64_t>(lo >> 64) + 1, 0)})
+                probes.push_back(p);
+        }
+        retire_batch old;
+        b.publish(old);
+        const auto* t = b.flatten(old);
+        ASSERT_NE(t->flat(), nullptr) << "table " << ti;
+        EXPECT_EQ(t->flat()->lists() != 0, longer) << "table " << ti;
+        check_all(b, t, ref, probes);
+        b.retire_all(old);
+    }
 }
 
 TEST(lpm, publish_reuses_untouched_chunks) {
