@@ -183,6 +183,14 @@ public:
     };
     void enable_journal() { _journal_on = true; }
     changes drain_changes() { return std::exchange(_journal, changes{}); }
+    // The same into `into` (emptied first), whose storage the journal keeps: a caller that drains
+    // every batch hands the capacity back, so the journal does not regrow from nothing each time.
+    void drain_changes(changes& into) {
+        into.routes.clear();
+        into.nexthops.clear();
+        into.sidlists.clear();
+        std::swap(into, _journal);
+    }
 
 private:
     void index_route(uint32_t slot, bool add);
