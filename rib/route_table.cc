@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 
 namespace rib {
 
@@ -21,6 +22,17 @@ uint32_t route_table::hash(const route_key& k) {
     return static_cast<uint32_t>(h ^ (h >> 29));
 }
 
+void route_table::chunk_free::operator()(slot* p) const noexcept {
+    std::destroy_n(p, chunk_size);
+    util::huge_free(p, sizeof(slot) * chunk_size);
+}
+
+route_table::chunk route_table::new_chunk() {
+    auto* p = static_cast<slot*>(util::huge_alloc(sizeof(slot) * chunk_size));
+    std::uninitialized_value_construct_n(p, chunk_size);
+    return chunk(p);
+}
+
 route_table::route_table(const route_table& o) { *this = o; }
 
 route_table& route_table::operator=(const route_table& o) {
@@ -31,7 +43,7 @@ route_table& route_table::operator=(const route_table& o) {
     _index = o._index;
     for (uint32_t i = 0; i < o._size; ++i) {
         if ((i & (chunk_size - 1)) == 0)
-            _chunks.push_back(std::make_unique<slot[]>(chunk_size));
+            _chunks.push_back(new_chunk());
         at(i) = o.at(i);
         ++_size;
     }
@@ -61,7 +73,7 @@ const route* route_table::find(const route_key& k) const {
 }
 
 void route_table::grow_index() {
-    std::vector<uint64_t> old = std::move(_index);
+    auto old = std::move(_index);
     _index.assign(old.empty() ? 64 : old.size() * 2, 0);
     const size_t mask = _index.size() - 1;
     for (const uint64_t e : old) {
@@ -79,7 +91,7 @@ uint32_t route_table::insert(route r, uint32_t gen) {
         grow_index();
     const uint32_t i = _size;
     if ((i >> chunk_bits) >= _chunks.size())
-        _chunks.push_back(std::make_unique<slot[]>(chunk_size));
+        _chunks.push_back(new_chunk());
     const uint32_t h = hash(r.key);
     slot& s = at(i);
     s.r = std::move(r);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "rib/model.hh"
+#include "util/huge_alloc.hh"
 
 namespace rib {
 
@@ -60,7 +61,7 @@ public:
 private:
     friend class rib;
     static constexpr uint32_t npos = UINT32_MAX;
-    static constexpr uint32_t chunk_bits = 12;  // 4096 slots (512 KiB) per chunk
+    static constexpr uint32_t chunk_bits = 14;  // 16 384 slots (2 MiB: one huge page) per chunk
     static constexpr uint32_t chunk_size = 1u << chunk_bits;
 
     struct slot {
@@ -68,6 +69,13 @@ private:
         uint32_t gen = 0;       // generation of the last refresh (mark and sweep)
         uint32_t user_pos = 0;  // index in the user list of r.nh_id (when set)
     };
+    // Chunks and the index are huge-page memory (util/huge_alloc.hh): a probe into 2 M routes
+    // then costs its cache misses without a page walk each.
+    struct chunk_free {
+        void operator()(slot* p) const noexcept;
+    };
+    using chunk = std::unique_ptr<slot[], chunk_free>;
+    static chunk new_chunk();
 
     static uint32_t hash(const route_key& k);
     slot& at(uint32_t i) { return _chunks[i >> chunk_bits][i & (chunk_size - 1)]; }
@@ -81,10 +89,10 @@ private:
     void grow_index();
     size_t bucket_of_slot(uint32_t i, uint32_t h) const;
 
-    std::vector<std::unique_ptr<slot[]>> _chunks;
+    std::vector<chunk> _chunks;
     uint32_t _size = 0;
     // Buckets: (hash << 32) | (slot + 1); 0 = empty. Linear probing, at most half full.
-    std::vector<uint64_t> _index;
+    std::vector<uint64_t, util::huge_allocator<uint64_t>> _index;
 };
 
 static_assert(std::has_unique_object_representations_v<route_key>,
