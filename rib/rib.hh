@@ -193,7 +193,9 @@ public:
     }
 
 private:
-    void index_route(uint32_t slot, bool add);
+    // same_key: a replace in place (unindexed, then indexed again under the same key): the
+    // per-table count stays as it is.
+    void index_route(uint32_t slot, bool add, bool same_key = false);
     // Inline paths: make `l` share the RIB's copy of an equal list (or become that copy), and
     // drop the RIB's copy once the last route holding it let it go.
     void share_paths(nexthop_list& l);

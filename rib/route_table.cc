@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <utility>
 
 namespace rib {
 
@@ -22,28 +23,47 @@ uint32_t route_table::hash(const route_key& k) {
     return static_cast<uint32_t>(h ^ (h >> 29));
 }
 
-void route_table::chunk_free::operator()(slot* p) const noexcept {
-    std::destroy_n(p, chunk_size);
-    util::huge_free(p, sizeof(slot) * chunk_size);
+void route_table::add_chunk() {
+    const size_t i = _chunks.size();
+    if (i % chunks_per_region == 0)
+        _regions.emplace_back(util::huge_alloc(util::huge_page));
+    auto* p = static_cast<slot*>(_regions.back().get()) + (i % chunks_per_region) * chunk_size;
+    std::uninitialized_value_construct_n(p, chunk_size);
+    _chunks.emplace_back(p);
 }
 
-route_table::chunk route_table::new_chunk() {
-    auto* p = static_cast<slot*>(util::huge_alloc(sizeof(slot) * chunk_size));
-    std::uninitialized_value_construct_n(p, chunk_size);
-    return chunk(p);
+void route_table::pop_chunk() {
+    _chunks.pop_back();
+    if (_chunks.size() % chunks_per_region == 0)
+        _regions.pop_back();
 }
 
 route_table::route_table(const route_table& o) { *this = o; }
+
+route_table& route_table::operator=(route_table&& o) noexcept {
+    if (this == &o)
+        return *this;
+    _chunks.clear();
+    _regions = std::move(o._regions);
+    _chunks = std::move(o._chunks);
+    _size = std::exchange(o._size, 0);
+    _index = std::move(o._index);
+    o._chunks.clear();
+    o._regions.clear();
+    o._index.clear();
+    return *this;
+}
 
 route_table& route_table::operator=(const route_table& o) {
     if (this == &o)
         return *this;
     _chunks.clear();
+    _regions.clear();
     _size = 0;
     _index = o._index;
     for (uint32_t i = 0; i < o._size; ++i) {
         if ((i & (chunk_size - 1)) == 0)
-            _chunks.push_back(new_chunk());
+            add_chunk();
         at(i) = o.at(i);
         ++_size;
     }
@@ -91,7 +111,7 @@ uint32_t route_table::insert(route r, uint32_t gen) {
         grow_index();
     const uint32_t i = _size;
     if ((i >> chunk_bits) >= _chunks.size())
-        _chunks.push_back(new_chunk());
+        add_chunk();
     const uint32_t h = hash(r.key);
     slot& s = at(i);
     s.r = std::move(r);
@@ -143,7 +163,7 @@ uint32_t route_table::erase(uint32_t i) {
     --_size;
     // Free emptied chunks, but keep one spare so deletes and inserts at a boundary do not churn.
     while (_chunks.size() > ((_size + chunk_size - 1) >> chunk_bits) + 1)
-        _chunks.pop_back();
+        pop_chunk();
     return moved;
 }
 
@@ -168,7 +188,7 @@ bool route_table::operator==(const route_table& o) const {
 }
 
 size_t route_table::memory_bytes() const {
-    return _chunks.size() * chunk_size * sizeof(slot) + _chunks.capacity() * sizeof(_chunks[0]) +
+    return _regions.size() * util::huge_page + _chunks.capacity() * sizeof(_chunks[0]) +
            _index.capacity() * sizeof(uint64_t);
 }
 

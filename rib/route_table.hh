@@ -25,7 +25,8 @@ public:
     route_table(const route_table& o);
     route_table& operator=(const route_table& o);
     route_table(route_table&&) noexcept = default;
-    route_table& operator=(route_table&&) noexcept = default;
+    // Not defaulted: the old chunks must be destroyed before the regions holding them go.
+    route_table& operator=(route_table&& o) noexcept;
 
     class iterator {
     public:
@@ -51,6 +52,11 @@ public:
     iterator begin() const { return {this, 0}; }
     iterator end() const { return {this, _size}; }
     const route* find(const route_key& k) const;
+    // Starts loading the index bucket where a find(k) begins (batch lookups overlap their misses).
+    void prefetch(const route_key& k) const {
+        if (!_index.empty())
+            __builtin_prefetch(&_index[hash(k) & (_index.size() - 1)]);
+    }
     // Routes sorted by route_key (table first), e.g. for display; valid until the next mutation.
     std::vector<const route*> sorted() const;
     // The same routes with the same content, whatever the slot order.
@@ -61,7 +67,7 @@ public:
 private:
     friend class rib;
     static constexpr uint32_t npos = UINT32_MAX;
-    static constexpr uint32_t chunk_bits = 14;  // 16 384 slots (2 MiB: one huge page) per chunk
+    static constexpr uint32_t chunk_bits = 12;  // 4096 slots (512 KiB) per chunk
     static constexpr uint32_t chunk_size = 1u << chunk_bits;
 
     struct slot {
@@ -69,13 +75,21 @@ private:
         uint32_t gen = 0;       // generation of the last refresh (mark and sweep)
         uint32_t user_pos = 0;  // index in the user list of r.nh_id (when set)
     };
-    // Chunks and the index are huge-page memory (util/huge_alloc.hh): a probe into 2 M routes
-    // then costs its cache misses without a page walk each.
+    // Chunks are carved out of 2 MiB huge-page regions (util/huge_alloc.hh), four to a region,
+    // and the index is huge-page memory too: a probe into 2 M routes then costs its cache misses
+    // without a page walk each. Chunks come and go at the end only, so region r holds chunks
+    // 4r .. 4r + 3 and goes with chunk 4r.
     struct chunk_free {
-        void operator()(slot* p) const noexcept;
+        void operator()(slot* p) const noexcept { std::destroy_n(p, chunk_size); }
+    };
+    struct region_free {
+        void operator()(void* p) const noexcept { util::huge_free(p, util::huge_page); }
     };
     using chunk = std::unique_ptr<slot[], chunk_free>;
-    static chunk new_chunk();
+    static constexpr uint32_t chunks_per_region = static_cast<uint32_t>(util::huge_page / (sizeof(slot) * chunk_size));
+    static_assert(chunks_per_region >= 1);
+    void add_chunk();
+    void pop_chunk();
 
     static uint32_t hash(const route_key& k);
     slot& at(uint32_t i) { return _chunks[i >> chunk_bits][i & (chunk_size - 1)]; }
@@ -89,6 +103,7 @@ private:
     void grow_index();
     size_t bucket_of_slot(uint32_t i, uint32_t h) const;
 
+    std::vector<std::unique_ptr<void, region_free>> _regions;  // declared first: outlives _chunks
     std::vector<chunk> _chunks;
     uint32_t _size = 0;
     // Buckets: (hash << 32) | (slot + 1); 0 = empty. Linear probing, at most half full.
