@@ -52,11 +52,6 @@ public:
     iterator begin() const { return {this, 0}; }
     iterator end() const { return {this, _size}; }
     const route* find(const route_key& k) const;
-    // Starts loading the index bucket where a find(k) begins (batch lookups overlap their misses).
-    void prefetch(const route_key& k) const {
-        if (!_index.empty())
-            __builtin_prefetch(&_index[hash(k) & (_index.size() - 1)]);
-    }
     // Routes sorted by route_key (table first), e.g. for display; valid until the next mutation.
     std::vector<const route*> sorted() const;
     // The same routes with the same content, whatever the slot order.
