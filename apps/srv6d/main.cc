@@ -4,6 +4,7 @@
 
 #include "apps/srv6d/config.hh"
 #include "apps/srv6d/runtime.hh"
+#include "fpm/protobuf_log.hh"
 #include "util/log.hh"
 
 int main(int argc, char** argv) {
@@ -29,6 +30,7 @@ int main(int argc, char** argv) {
     }
     util::set_level(r.cfg.log_level);
     util::set_target(r.cfg.log_target);
+    fpm::route_protobuf_log();
     try {
         return srv6d::run(r.cfg, argc > 0 ? argv[0] : "srv6d", [argc, argv] { return srv6d::parse_args(argc, argv); });
     } catch (const std::exception& e) {

@@ -10,6 +10,7 @@
 
 #include "fpm/decoder.hh"
 #include "fpm/framer.hh"
+#include "fpm/protobuf_log.hh"
 #include "util/log.hh"
 
 namespace {
@@ -80,9 +81,11 @@ struct chunker {
 
 }  // namespace
 
-// Every bad input is reported at warn level; the fuzzer feeds nothing else.
+// Every bad input is reported at warn level; the fuzzer feeds nothing else. libprotobuf's own
+// complaints go through the same log, as in srv6d.
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
     util::set_level(util::level::error);
+    fpm::route_protobuf_log();
     return 0;
 }
 

@@ -19,10 +19,6 @@
 # FAULTS="zebra term kill" (the default) picks the faults. Exit 0 only if every check passed.
 # See docs/testing.md, "Faults".
 set -u
-if [ $# -ge 1 ]; then
-	: "${SRV6D:=$1/apps/srv6d}" "${SRV6CTL:=$1/apps/srv6ctl}"
-	export SRV6D SRV6CTL
-fi
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/e2e_lib.sh"
 

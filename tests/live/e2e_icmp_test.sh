@@ -15,10 +15,6 @@
 # own address; a unicast frame for another MAC is not routed. IPv4 fragments: live_fragments
 # (on the host: the VM's net_af_xdp on veth did not receive them).
 set -u
-if [ $# -ge 1 ]; then
-	: "${SRV6D:=$1/apps/srv6d}" "${SRV6CTL:=$1/apps/srv6ctl}"
-	export SRV6D SRV6CTL
-fi
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/e2e_lib.sh"
 

@@ -15,10 +15,6 @@
 # the kernel route at PE1 (-> zebra -> FPM) stops the traffic, re-adding it restores it (both
 # delays logged).
 set -u
-if [ $# -ge 1 ]; then
-	: "${SRV6D:=$1/apps/srv6d}" "${SRV6CTL:=$1/apps/srv6ctl}"
-	export SRV6D SRV6CTL
-fi
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/e2e_lib.sh"
 

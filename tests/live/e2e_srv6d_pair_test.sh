@@ -21,10 +21,6 @@
 # packet, and the kernels' TAP counters show the kernel handled none of them; a route withdrawn
 # at PE2 stops red's traffic (blue's keeps flowing) and re-adding it restores it.
 set -u
-if [ $# -ge 1 ]; then
-	: "${SRV6D:=$1/apps/srv6d}" "${SRV6CTL:=$1/apps/srv6ctl}"
-	export SRV6D SRV6CTL
-fi
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/e2e_lib.sh"
 source "$LIVE_REPO/frr-conf/l3vpn-pe.sh"

@@ -15,10 +15,6 @@
 # Each "gets in" has a stated bound (BOUND_*), measured from zebra's start or `fpm address`.
 # No kernel SRv6 routes are involved: this runs on any kernel. Needs root.
 set -u
-if [ $# -ge 1 ]; then
-	: "${SRV6D:=$1/apps/srv6d}" "${SRV6CTL:=$1/apps/srv6ctl}"
-	export SRV6D SRV6CTL
-fi
 source "$(dirname "$0")/lib.sh"
 live_require
 live_init "${LIVE_PREFIX:-s6t-$$}"

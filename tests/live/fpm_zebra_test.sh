@@ -17,10 +17,6 @@
 # Every wait polls with a bound; exit 0 only if every check passed. Needs root; missing
 # root/FRR/binaries is a failure, not a skip. See docs/testing.md.
 set -u
-if [ $# -ge 1 ]; then
-	: "${SRV6D:=$1/apps/srv6d}" "${SRV6CTL:=$1/apps/srv6ctl}"
-	export SRV6D SRV6CTL
-fi
 source "$(dirname "$0")/lib.sh"
 
 # The Linux kernel is a peer here: a kernel without SRv6 routes runs this test in the VM.

@@ -14,10 +14,6 @@
 #
 # Runs on any kernel with AF_XDP (no SRv6 routes needed).
 set -u
-if [ $# -ge 1 ]; then
-	: "${SRV6D:=$1/apps/srv6d}" "${SRV6CTL:=$1/apps/srv6ctl}"
-	export SRV6D SRV6CTL
-fi
 source "$(dirname "$0")/lib.sh"
 
 live_require
@@ -29,16 +25,9 @@ H1="$LIVE_PREFIX-h1"
 H2="$LIVE_PREFIX-h2"
 R="$LIVE_PREFIX-r"
 for n in "$DUT" "$H1" "$H2" "$R"; do ns_add "$n"; done
-veth "$DUT" d0 "$H1" h0
-veth "$DUT" d1 "$R" a0
-veth "$DUT" d2 "$H2" h2
-for d in d0 d1 d2; do
-	# only the TAPs carry the kernel's addresses, and the kernel must not route what the ports see
-	ip netns exec "$DUT" sysctl -qw "net.ipv6.conf.$d.disable_ipv6=1" "net.ipv4.conf.$d.forwarding=0"
-done
-ip netns exec "$H1" ethtool -K h0 tx off >/dev/null 2>&1
-ip netns exec "$H2" ethtool -K h2 tx off >/dev/null 2>&1
-ip netns exec "$R" ethtool -K a0 tx off >/dev/null 2>&1
+dut_link "$DUT" d0 "$H1" h0
+dut_link "$DUT" d1 "$R" a0
+dut_link "$DUT" d2 "$H2" h2
 addr "$H1" h0 10.0.0.2/24
 ip -n "$H1" route add default via 10.0.0.1
 addr "$H2" h2 10.0.2.2/24
@@ -48,21 +37,8 @@ ip -n "$R" route add default via 10.0.1.1
 stub_if "$R" lan
 addr "$R" lan 10.9.0.5/24
 
-PORT="$(free_port "$DUT")"
-SRV6D_SOCK="$LIVE_WORK/srv6d.sock"
-cat >"$LIVE_WORK/srv6d.conf" <<EOF
-[fpm]
-listen = 127.0.0.1
-port = $PORT
-resync-quiet-ms = 1000
-[mgmt]
-socket = $SRV6D_SOCK
-[eal]
-args = -l 0 --no-pci --no-huge -m 512 --no-telemetry --log-level=lib.eal:error
-[dataplane]
-enabled = true
+srv6d_conf_write "$DUT" <<EOF
 mbufs = 8191
-idle-sleep = 200
 port = p0 net_af_xdp0,iface=d0 tap=pe0
 port = p1 net_af_packet1,iface=d1 tap=pe1
 port = p2 net_af_packet2,iface=d2 tap=pe2
@@ -72,8 +48,7 @@ for i in 0 1 2; do
 	ip -n "$DUT" link set "pe$i" up
 	addr "$DUT" "pe$i" "10.0.$i.1/24"
 done
-printf 'hostname dut\nfpm address 127.0.0.1 port %s\n' "$PORT" >"$LIVE_WORK/dut-zebra.conf"
-frr_start "$DUT" zebra "$LIVE_WORK/dut-zebra.conf" -M dplane_fpm_nl
+dut_zebra_start "$DUT"
 ip -n "$DUT" route add 10.9.0.0/24 via 10.0.1.2 dev pe1 || live_die "cannot add 10.9.0.0/24"
 
 ping4() { ip netns exec "$1" "$LIVE_PY" "$LIVE_HOME/icmp_ping.py" -c 1 -W 1 "$2"; }

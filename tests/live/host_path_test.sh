@@ -17,10 +17,6 @@
 # forwarded p0 -> p1 by the dataplane; a punt flood far above the policer rate is policed
 # (counted) while that forwarded traffic is unaffected.
 set -u
-if [ $# -ge 1 ]; then
-	: "${SRV6D:=$1/apps/srv6d}" "${SRV6CTL:=$1/apps/srv6ctl}"
-	export SRV6D SRV6CTL
-fi
 source "$(dirname "$0")/lib.sh"
 
 live_require
@@ -34,15 +30,8 @@ H2="$LIVE_PREFIX-h2"
 ns_add "$DUT"
 ns_add "$H1"
 ns_add "$H2"
-veth "$DUT" d0 "$H1" h0
-veth "$DUT" d1 "$H2" h1
-for d in d0 d1; do
-	# The DPDK side of the veths carries no address of the kernel's: only the TAPs do.
-	ip netns exec "$DUT" sysctl -qw "net.ipv6.conf.$d.disable_ipv6=1"
-done
-# Kernel endpoints sending into af_packet ports need TX checksums in software (env-probe.md).
-ip netns exec "$H1" ethtool -K h0 tx off >/dev/null 2>&1
-ip netns exec "$H2" ethtool -K h1 tx off >/dev/null 2>&1
+dut_link "$DUT" d0 "$H1" h0
+dut_link "$DUT" d1 "$H2" h1
 addr "$H1" h0 10.0.0.2/24
 addr "$H1" h0 fd00::2/64
 ip -n "$H1" route add default via 10.0.0.1
@@ -56,27 +45,14 @@ addr "$H2" lan 2001:db8:9::5/64
 ip -n "$H2" route add default via 10.0.1.1
 ip -n "$H2" -6 route add default via fd00:1::1
 
-PORT="$(free_port "$DUT")"
-SRV6D_SOCK="$LIVE_WORK/srv6d.sock"
-cat >"$LIVE_WORK/srv6d.conf" <<EOF
-[fpm]
-listen = 127.0.0.1
-port = $PORT
-resync-quiet-ms = 1000
-[mgmt]
-socket = $SRV6D_SOCK
-[log]
-level = debug
-[eal]
-args = -l 0 --no-pci --no-huge -m 512 --no-telemetry --log-level=lib.eal:error
-[dataplane]
-enabled = true
+srv6d_conf_write "$DUT" <<EOF
 mbufs = 8191
-idle-sleep = 200
 port = p0 net_af_packet0,iface=d0 tap=pe0
 port = p1 net_af_packet1,iface=d1 tap=pe1
 punt-rate = 500
 punt-burst = 50
+[log]
+level = debug
 EOF
 srv6d_dataplane_start "$DUT" pe1
 # The operator's part (or frr.conf's `interface pe0` / `ip address`): addresses on the mirrors.
@@ -130,11 +106,10 @@ bgp_conf() { # bgp_conf AS ID PEER4 PEER6 PEER_AS [NET4 NET6]
 	[ $# -ge 2 ] && printf '  network %s\n' "$2"
 	printf ' exit-address-family\n'
 }
-printf 'hostname dut\nfpm address 127.0.0.1 port %s\n' "$PORT" >"$LIVE_WORK/dut-zebra.conf"
 echo "hostname h2" >"$LIVE_WORK/h2-zebra.conf"
 bgp_conf 65001 10.0.1.1 10.0.1.2 fd00:1::2 65002 >"$LIVE_WORK/dut-bgpd.conf"
 bgp_conf 65002 10.0.1.2 10.0.1.1 fd00:1::1 65001 10.9.0.0/24 2001:db8:9::/64 >"$LIVE_WORK/h2-bgpd.conf"
-frr_start "$DUT" zebra "$LIVE_WORK/dut-zebra.conf" -M dplane_fpm_nl
+dut_zebra_start "$DUT"
 frr_start "$H2" zebra "$LIVE_WORK/h2-zebra.conf"
 frr_start "$H2" bgpd "$LIVE_WORK/h2-bgpd.conf"
 frr_start "$DUT" bgpd "$LIVE_WORK/dut-bgpd.conf"

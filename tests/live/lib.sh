@@ -8,12 +8,19 @@
 # only, and removes all of it, also when the caller fails half-way.
 #
 # Inputs (environment):
-#   SRV6D, SRV6CTL    binaries (default: <repo>/build/apps/srv6d, <repo>/build/apps/srv6ctl)
+#   SRV6D, SRV6CTL    binaries (default: the caller's first argument's apps/, else
+#                     <repo>/build/apps/srv6d, <repo>/build/apps/srv6ctl)
 #   FRR_BIN           FRR daemons (default /usr/lib/frr)
 #   LIVE_LOGDIR       if set, daemon logs are copied there before the cleanup
 #   LIVE_KEEP=1       leave everything in place (for debugging; clean up by hand)
 set -u
 
+# A test's first argument is its build tree (ctest passes it); SRV6D / SRV6CTL set in the
+# environment win over it. (A sourced file sees its caller's arguments.)
+if [ $# -ge 1 ] && [ -d "$1/apps" ]; then
+	: "${SRV6D:=$1/apps/srv6d}" "${SRV6CTL:=$1/apps/srv6ctl}"
+	export SRV6D SRV6CTL
+fi
 LIVE_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 LIVE_REPO="$(cd "$LIVE_HOME/../.." && pwd)"
 FRR_BIN="${FRR_BIN:-/usr/lib/frr}"
@@ -249,6 +256,48 @@ stub_if() {
 }
 
 addr() { ip -n "$1" addr add "$3" dev "$2" nodad 2>/dev/null || ip -n "$1" addr add "$3" dev "$2"; }
+
+# dut_link DUT DEV PEER_NS PEER_DEV: a veth whose DUT end DEV a DPDK port takes (af_packet or
+# af_xdp). Only srv6d's TAP mirrors carry the DUT kernel's addresses, and that kernel must not
+# route what it also sees on DEV; the peer's kernel computes its TX checksums in software, which
+# a DPDK port on a veth needs.
+# VETH_QUEUES=N: N rx and N tx queues on either end (a multi-queue port).
+dut_link() {
+	if [ "${VETH_QUEUES:-1}" -gt 1 ]; then
+		local q="numtxqueues $VETH_QUEUES numrxqueues $VETH_QUEUES"
+		# shellcheck disable=SC2086 # $q is words
+		ip -n "$1" link add "$2" $q type veth peer name "$4" $q netns "$3" || live_die "veth $1/$2"
+		ip -n "$1" link set "$2" up
+		ip -n "$3" link set "$4" up
+	else
+		veth "$1" "$2" "$3" "$4"
+	fi
+	ip netns exec "$1" sysctl -qw "net.ipv6.conf.$2.disable_ipv6=1" "net.ipv4.conf.$2.forwarding=0"
+	ip netns exec "$3" ethtool -K "$4" tx off >/dev/null 2>&1
+}
+
+# srv6d_conf_write NS [EAL_ARGS]: $LIVE_WORK/srv6d.conf for a test of srv6d's dataplane in NS:
+# FPM on 127.0.0.1 (a free port, set in PORT), the management socket SRV6D_SOCK, the EAL
+# arguments (default: lcore 0, 512 MiB of 4 KiB pages), the dataplane on, napping when idle
+# (a busy-polling worker would hold a CPU the test's own processes need). The test's own lines
+# follow from stdin: the [dataplane] section's ports and keys first, then other sections.
+srv6d_conf_write() {
+	local eal="${2:--l 0 --no-pci --no-huge -m 512 --no-telemetry --log-level=lib.eal:error}"
+	PORT="$(free_port "$1")"
+	SRV6D_SOCK="$LIVE_WORK/srv6d.sock"
+	{
+		printf '[fpm]\nlisten = 127.0.0.1\nport = %s\nresync-quiet-ms = 1000\n' "$PORT"
+		printf '[mgmt]\nsocket = %s\n[eal]\nargs = %s\n' "$SRV6D_SOCK" "$eal"
+		printf '[dataplane]\nenabled = true\nidle-sleep = 200\n'
+		cat
+	} >"$LIVE_WORK/srv6d.conf"
+}
+
+# dut_zebra_start NS: zebra in NS feeding srv6d over FPM (dplane_fpm_nl, 127.0.0.1:$PORT).
+dut_zebra_start() {
+	printf 'hostname dut\nfpm address 127.0.0.1 port %s\n' "$PORT" >"$LIVE_WORK/$1-zebra.conf"
+	frr_start "$1" zebra "$LIVE_WORK/$1-zebra.conf" -M dplane_fpm_nl
+}
 
 # srv6d_dataplane_start NS LAST_TAP: srv6d in NS with the dataplane, from $LIVE_WORK/srv6d.conf
 # (written by the test, mgmt socket $SRV6D_SOCK); waits for the socket and the TAP mirror

@@ -15,10 +15,6 @@
 #
 # Runs on any kernel (no SRv6 routes needed).
 set -u
-if [ $# -ge 1 ]; then
-	: "${SRV6D:=$1/apps/srv6d}" "${SRV6CTL:=$1/apps/srv6ctl}"
-	export SRV6D SRV6CTL
-fi
 source "$(dirname "$0")/lib.sh"
 
 live_require
@@ -31,16 +27,9 @@ R="$LIVE_PREFIX-r"
 ns_add "$DUT"
 ns_add "$H1"
 ns_add "$R"
-veth "$DUT" d0 "$H1" h0
-veth "$DUT" d1 "$R" a0
-veth "$DUT" d2 "$R" b0
-for d in d0 d1 d2; do
-	# only the TAPs carry the kernel's addresses, and the kernel must not route what af_packet sees
-	ip netns exec "$DUT" sysctl -qw "net.ipv6.conf.$d.disable_ipv6=1" "net.ipv4.conf.$d.forwarding=0"
-done
-ip netns exec "$H1" ethtool -K h0 tx off >/dev/null 2>&1
-ip netns exec "$R" ethtool -K a0 tx off >/dev/null 2>&1
-ip netns exec "$R" ethtool -K b0 tx off >/dev/null 2>&1
+dut_link "$DUT" d0 "$H1" h0
+dut_link "$DUT" d1 "$R" a0
+dut_link "$DUT" d2 "$R" b0
 addr "$H1" h0 10.0.0.2/24
 ip -n "$H1" route add default via 10.0.0.1
 addr "$R" a0 10.0.1.2/24
@@ -52,26 +41,13 @@ ip -n "$R" route add 10.0.0.0/24 via 10.0.2.1  # replies (pings only) over the l
 ip netns exec "$R" sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0 \
 	net.ipv4.conf.a0.rp_filter=0 net.ipv4.conf.b0.rp_filter=0
 
-PORT="$(free_port "$DUT")"
-SRV6D_SOCK="$LIVE_WORK/srv6d.sock"
-cat >"$LIVE_WORK/srv6d.conf" <<EOF
-[fpm]
-listen = 127.0.0.1
-port = $PORT
-resync-quiet-ms = 1000
-[mgmt]
-socket = $SRV6D_SOCK
-[log]
-level = info
-[eal]
-args = -l 0 --no-pci --no-huge -m 512 --no-telemetry --log-level=lib.eal:error
-[dataplane]
-enabled = true
+srv6d_conf_write "$DUT" <<EOF
 mbufs = 16383
-idle-sleep = 200
 port = p0 net_af_packet0,iface=d0 tap=pe0
 port = p1 net_af_packet1,iface=d1 tap=pe1
 port = p2 net_af_packet2,iface=d2 tap=pe2
+[log]
+level = info
 EOF
 srv6d_dataplane_start "$DUT" pe2
 for t in pe0 pe1 pe2; do ip -n "$DUT" link set "$t" up; done
@@ -79,11 +55,10 @@ addr "$DUT" pe0 10.0.0.1/24
 addr "$DUT" pe1 10.0.1.1/24
 addr "$DUT" pe2 10.0.2.1/24
 
-printf 'hostname dut\nfpm address 127.0.0.1 port %s\n' "$PORT" >"$LIVE_WORK/dut-zebra.conf"
 # staticd's two-path route: zebra re-evaluates it on link changes (a kernel route's dead path
 # is not revived by zebra when the link returns)
 printf 'hostname dut\nip route 10.9.0.0/24 10.0.1.2\nip route 10.9.0.0/24 10.0.2.2\n' >"$LIVE_WORK/dut-staticd.conf"
-frr_start "$DUT" zebra "$LIVE_WORK/dut-zebra.conf" -M dplane_fpm_nl
+dut_zebra_start "$DUT"
 frr_start "$DUT" staticd "$LIVE_WORK/dut-staticd.conf"
 
 paths_in_srv6d() { # the number of paths srv6d has for 10.9.0.0/24

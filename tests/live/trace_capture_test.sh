@@ -10,10 +10,6 @@
 #
 # No FRR: the tables srv6d publishes at start are empty, which is what the test needs.
 set -u
-if [ $# -ge 1 ]; then
-	: "${SRV6D:=$1/apps/srv6d}" "${SRV6CTL:=$1/apps/srv6ctl}"
-	export SRV6D SRV6CTL
-fi
 source "$(dirname "$0")/lib.sh"
 
 live_require
@@ -23,26 +19,13 @@ live_init "${LIVE_PREFIX:-s6t-$$}"
 DUT="$LIVE_PREFIX-dut"
 H1="$LIVE_PREFIX-h1"
 for n in "$DUT" "$H1"; do ns_add "$n"; done
-veth "$DUT" d0 "$H1" h0
-ip netns exec "$DUT" sysctl -qw net.ipv6.conf.d0.disable_ipv6=1 net.ipv4.conf.d0.forwarding=0
+dut_link "$DUT" d0 "$H1" h0
 ip netns exec "$H1" sysctl -qw net.ipv6.conf.h0.disable_ipv6=1
 addr "$H1" h0 10.0.0.2/24
 ip -n "$H1" route add default via 10.0.0.1
 
-PORT="$(free_port "$DUT")"
-SRV6D_SOCK="$LIVE_WORK/srv6d.sock"
-cat >"$LIVE_WORK/srv6d.conf" <<EOC
-[fpm]
-listen = 127.0.0.1
-port = $PORT
-[mgmt]
-socket = $SRV6D_SOCK
-[eal]
-args = -l 0 --no-pci --no-huge -m 256 --no-telemetry --log-level=lib.eal:error
-[dataplane]
-enabled = true
+srv6d_conf_write "$DUT" "-l 0 --no-pci --no-huge -m 256 --no-telemetry --log-level=lib.eal:error" <<EOC
 mbufs = 4095
-idle-sleep = 200
 port = p0 net_af_packet0,iface=d0 tap=pe0
 EOC
 srv6d_dataplane_start "$DUT" pe0

@@ -18,10 +18,6 @@
 # flow to another one, which could reorder it; the rate here (about 13 000 packets/s) keeps the
 # rings far from that. Runs on any kernel (no SRv6 routes needed); needs 2 CPUs.
 set -u
-if [ $# -ge 1 ]; then
-	: "${SRV6D:=$1/apps/srv6d}" "${SRV6CTL:=$1/apps/srv6ctl}"
-	export SRV6D SRV6CTL
-fi
 source "$(dirname "$0")/lib.sh"
 
 live_require
@@ -36,47 +32,21 @@ R="$LIVE_PREFIX-r"
 ns_add "$DUT"
 ns_add "$H1"
 ns_add "$R"
-# veth2 NS1 IF1 NS2 IF2: a veth pair with two rx and two tx queues on either end
-veth2() {
-	ip -n "$1" link add "$2" numtxqueues 2 numrxqueues 2 type veth peer name "$4" numtxqueues 2 numrxqueues 2 \
-		netns "$3" || live_die "veth $1/$2"
-	ip -n "$1" link set "$2" up
-	ip -n "$3" link set "$4" up
-}
-veth2 "$DUT" d0 "$H1" h0
-veth2 "$DUT" d1 "$R" a0
-for d in d0 d1; do
-	# only the TAPs carry the kernel's addresses, and the kernel must not route what af_packet sees
-	ip netns exec "$DUT" sysctl -qw "net.ipv6.conf.$d.disable_ipv6=1" "net.ipv4.conf.$d.forwarding=0"
-done
-ip netns exec "$H1" ethtool -K h0 tx off >/dev/null 2>&1
-ip netns exec "$R" ethtool -K a0 tx off >/dev/null 2>&1
+VETH_QUEUES=2 dut_link "$DUT" d0 "$H1" h0
+VETH_QUEUES=2 dut_link "$DUT" d1 "$R" a0
 addr "$H1" h0 10.0.0.2/24
 ip -n "$H1" route add default via 10.0.0.1
 addr "$R" a0 10.0.1.2/24
 ip -n "$R" route add 10.0.0.0/24 via 10.0.1.1
 
-PORT="$(free_port "$DUT")"
-SRV6D_SOCK="$LIVE_WORK/srv6d.sock"
 # Lcore 0 (main: EAL setup, then it only waits) may run on either CPU; worker lcores 1 and 2
 # busy-poll on CPU 0 and CPU 1. The control thread goes where lcore 0 may (docs/srv6d.md).
-cat >"$LIVE_WORK/srv6d.conf" <<EOF
-[fpm]
-listen = 127.0.0.1
-port = $PORT
-resync-quiet-ms = 1000
-[mgmt]
-socket = $SRV6D_SOCK
-[log]
-level = info
-[eal]
-args = --lcores 0@(0,1),1@0,2@1 --no-pci --no-huge -m 512 --no-telemetry --log-level=lib.eal:error
-[dataplane]
-enabled = true
+srv6d_conf_write "$DUT" "--lcores 0@(0,1),1@0,2@1 --no-pci --no-huge -m 512 --no-telemetry --log-level=lib.eal:error" <<EOF
 mbufs = 16383
-idle-sleep = 200
 port = p0 net_af_packet0,iface=d0,qpairs=2 tap=pe0
 port = p1 net_af_packet1,iface=d1,qpairs=2 tap=pe1
+[log]
+level = info
 EOF
 srv6d_dataplane_start "$DUT" pe1
 for t in pe0 pe1; do ip -n "$DUT" link set "$t" up; done
@@ -84,8 +54,7 @@ addr "$DUT" pe0 10.0.0.1/24
 addr "$DUT" pe1 10.0.1.1/24
 
 # zebra gives srv6d the connected routes of the TAPs over FPM
-printf 'hostname dut\nfpm address 127.0.0.1 port %s\n' "$PORT" >"$LIVE_WORK/dut-zebra.conf"
-frr_start "$DUT" zebra "$LIVE_WORK/dut-zebra.conf" -M dplane_fpm_nl
+dut_zebra_start "$DUT"
 
 srv6ctl show counters --json >"$LIVE_WORK/counters0.json"
 check "srv6d runs two workers, on lcores 1 and 2" eval \

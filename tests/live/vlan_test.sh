@@ -17,10 +17,6 @@
 # Any kernel (no SRv6 routes). About 15 s. LIVE_VLAN_VM=1 runs it in the VM of tests/vm instead,
 # whose kernel has VLAN devices: the mirror is then a VLAN device, and the test checks it is.
 set -u
-if [ $# -ge 1 ]; then
-	: "${SRV6D:=$1/apps/srv6d}" "${SRV6CTL:=$1/apps/srv6ctl}"
-	export SRV6D SRV6CTL
-fi
 source "$(dirname "$0")/lib.sh"
 
 live_require
@@ -33,33 +29,16 @@ DUT="$LIVE_PREFIX-dut"
 CE="$LIVE_PREFIX-ce"
 R="$LIVE_PREFIX-r"
 for n in "$DUT" "$CE" "$R"; do ns_add "$n"; done
-veth "$DUT" d0 "$CE" c0
-veth "$DUT" d1 "$R" a0
-for d in d0 d1; do
-	ip netns exec "$DUT" sysctl -qw "net.ipv6.conf.$d.disable_ipv6=1" "net.ipv4.conf.$d.forwarding=0"
-done
+dut_link "$DUT" d0 "$CE" c0
+dut_link "$DUT" d1 "$R" a0
 ip netns exec "$CE" sysctl -qw net.ipv6.conf.c0.disable_ipv6=1
-ip netns exec "$R" ethtool -K a0 tx off >/dev/null 2>&1
 addr "$R" a0 10.0.1.2/24
 ip -n "$R" route add 10.100.0.0/24 via 10.0.1.1
 stub_if "$R" lan
 addr "$R" lan 10.9.0.5/24
 
-PORT="$(free_port "$DUT")"
-SRV6D_SOCK="$LIVE_WORK/srv6d.sock"
-cat >"$LIVE_WORK/srv6d.conf" <<CONF
-[fpm]
-listen = 127.0.0.1
-port = $PORT
-resync-quiet-ms = 1000
-[mgmt]
-socket = $SRV6D_SOCK
-[eal]
-args = -l 0 --no-pci --no-huge -m 512 --no-shconf --no-telemetry --log-level=lib.eal:error
-[dataplane]
-enabled = true
+srv6d_conf_write "$DUT" "-l 0 --no-pci --no-huge -m 512 --no-shconf --no-telemetry --log-level=lib.eal:error" <<CONF
 mbufs = 4095
-idle-sleep = 200
 port = p0 net_af_packet0,iface=d0 tap=pe0
 port = p0.100 vlan=100 parent=p0 tap=pe0.100
 port = p1 net_af_packet1,iface=d1 tap=pe1
@@ -74,8 +53,7 @@ if [ -n "${LIVE_IN_VM:-}" ]; then
 	check "in the VM (8021q), pe0.100 is a VLAN device on pe0" eval \
 		'ip -n "$DUT" -d link show pe0.100 | grep -q "vlan protocol 802.1Q id 100"'
 fi
-printf 'hostname dut\nfpm address 127.0.0.1 port %s\n' "$PORT" >"$LIVE_WORK/dut-zebra.conf"
-frr_start "$DUT" zebra "$LIVE_WORK/dut-zebra.conf" -M dplane_fpm_nl
+dut_zebra_start "$DUT"
 ip -n "$DUT" route add 10.9.0.0/24 via 10.0.1.2 dev pe1 || live_die "cannot add 10.9.0.0/24"
 # zebra's route compiled into srv6d's tables, and R's neighbor in them: the pings measure the
 # VLAN, not the first compile or the first ARP towards R.

@@ -151,7 +151,7 @@ public:
         ASSERT_EQ(rte_ring_enqueue(core.rx, m), 0);
         w->poll();
         for (ring_port* p : {&core, &ce, &ce2}) {
-            const auto got = drain(*p);
+            const auto got = wtest::out(*p);
             if (!s.drop && p == s.port) {
                 ASSERT_EQ(got.size(), 1u) << "port " << p->id << "; drops: " << drops();
                 EXPECT_EQ(test::hex(got[0]), test::hex(s.out));
@@ -165,13 +165,7 @@ public:
     }
 
     uint64_t dropped(drop_reason why) const { return counters->drops[static_cast<size_t>(why)].get(); }
-    std::string drops() const {
-        std::string s;
-        for (size_t i = 0; i < drop_reason_count; ++i)
-            if (counters->drops[i].get())
-                s += std::string(name(static_cast<drop_reason>(i))) + "=" + std::to_string(counters->drops[i].get()) + " ";
-        return s;
-    }
+    std::string drops() const { return wtest::drop_summary(*counters); }
     const fib::compiled_nh& nh_of(const char* prefix) const {
         rib::route_key k;
         k.dst = *rib::parse_prefix(prefix);
@@ -195,15 +189,6 @@ public:
 private:
     static ring_port make_port(const char* name) {
         return open_ring_port(std::string("wb_") + name + std::to_string(seq++));
-    }
-    static std::vector<bytes> drain(ring_port& p) {
-        std::vector<bytes> v;
-        rte_mbuf* m;
-        while (rte_ring_dequeue(p.tx, reinterpret_cast<void**>(&m)) == 0) {
-            v.push_back(test::bytes_of(m));
-            rte_pktmbuf_free(m);
-        }
-        return v;
     }
 };
 

@@ -10,12 +10,15 @@
 
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "endpoint_pkt.hh"
 #include "forward/datapath/adjacency.hh"
+#include "forward/datapath/counters.hh"
+#include "forward/datapath/drop_reason.hh"
 #include "rib/addr.hh"
 #include "rib/model.hh"
 
@@ -59,6 +62,52 @@ inline void close_ring_port(ring_port& p) {
     rte_eth_dev_close(p.id);
     rte_ring_free(p.rx);
     rte_ring_free(p.tx);
+}
+
+// `frame` enqueued for the worker to receive on `p`.
+inline void send(const ring_port& p, const bytes& frame) {
+    rte_mbuf* m = test::mbuf_of(frame);
+    ASSERT_NE(m, nullptr);
+    ASSERT_EQ(rte_ring_enqueue(p.rx, m), 0);
+}
+
+// What the worker sent out of `p` since the last call, oldest first (the mbufs freed).
+inline std::vector<bytes> out(const ring_port& p) {
+    std::vector<bytes> v;
+    rte_mbuf* m;
+    while (rte_ring_dequeue(p.tx, reinterpret_cast<void**>(&m)) == 0) {
+        v.push_back(test::bytes_of(m));
+        rte_pktmbuf_free(m);
+    }
+    return v;
+}
+
+// "reason=count " for every drop counter above zero: what a failed expectation prints.
+inline std::string drop_summary(const worker_counters& c) {
+    std::string s;
+    for (size_t i = 0; i < drop_reason_count; ++i)
+        if (c.drops[i].get())
+            s += std::string(name(static_cast<drop_reason>(i))) + "=" + std::to_string(c.drops[i].get()) + " ";
+    return s;
+}
+
+// One frame in on `in` and one poll of `w`: exactly `want` out of `at` (nullptr: out of none of
+// them) and nothing out of the other `ports`.
+template <class Worker>
+void expect_one(Worker& w, const worker_counters& c, std::initializer_list<const ring_port*> ports,
+                const ring_port& in, const bytes& frame, const ring_port* at, const bytes& want) {
+    send(in, frame);
+    w.poll();
+    for (const ring_port* p : ports) {
+        const auto got = out(*p);
+        if (at != nullptr && p->id == at->id) {
+            ASSERT_EQ(got.size(), 1u) << "port " << p->id << " " << drop_summary(c);
+            EXPECT_EQ(test::hex(got[0]), test::hex(want));
+        } else {
+            EXPECT_TRUE(got.empty()) << "port " << p->id << ": " << (got.empty() ? "" : test::hex(got[0])) << " "
+                                     << drop_summary(c);
+        }
+    }
 }
 
 inline bytes eth(const mac_addr& dst, const mac_addr& src, uint16_t type, const bytes& l3) {

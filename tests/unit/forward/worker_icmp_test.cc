@@ -33,7 +33,9 @@ using wtest::close_ring_port;
 using wtest::encap;
 using wtest::eth;
 using wtest::open_ring_port;
+using wtest::out;
 using wtest::ring_port;
+using wtest::send;
 using wtest::route;
 using wtest::sid;
 using wtest::via;
@@ -159,43 +161,13 @@ protected:
         ASSERT_TRUE(c.compile(r, reg, src));
     }
 
-    void send(const ring_port& p, const bytes& frame) {
-        rte_mbuf* m = test::mbuf_of(frame);
-        ASSERT_NE(m, nullptr);
-        ASSERT_EQ(rte_ring_enqueue(p.rx, m), 0);
-    }
-    std::vector<bytes> out(const ring_port& p) {
-        std::vector<bytes> v;
-        rte_mbuf* m;
-        while (rte_ring_dequeue(p.tx, reinterpret_cast<void**>(&m)) == 0) {
-            v.push_back(test::bytes_of(m));
-            rte_pktmbuf_free(m);
-        }
-        return v;
-    }
     // One frame in on `in`, exactly `want` out of `at`, nothing anywhere else.
     void expect_one(const ring_port& in, const bytes& frame, const ring_port& at, const bytes& want) {
-        send(in, frame);
-        w->poll();
-        for (ring_port* p : {&ce, &core, &ce_tap, &core_tap}) {
-            const auto got = out(*p);
-            if (p->id == at.id) {
-                ASSERT_EQ(got.size(), 1u) << "port " << p->id << " " << drops();
-                EXPECT_EQ(test::hex(got[0]), test::hex(want));
-            } else {
-                EXPECT_TRUE(got.empty()) << "port " << p->id << " " << drops();
-            }
-        }
+        wtest::expect_one(*w, *counters, {&ce, &core, &ce_tap, &core_tap}, in, frame, &at, want);
     }
     uint64_t dropped(drop_reason why) const { return counters->drops[static_cast<size_t>(why)].get(); }
     uint64_t sent(icmp_kind k) const { return counters->icmp.sent[static_cast<size_t>(k)].get(); }
-    std::string drops() const {
-        std::string s;
-        for (size_t i = 0; i < drop_reason_count; ++i)
-            if (counters->drops[i].get())
-                s += std::string(name(static_cast<drop_reason>(i))) + "=" + std::to_string(counters->drops[i].get()) + " ";
-        return s;
-    }
+    std::string drops() const { return wtest::drop_summary(*counters); }
     // What an encapsulated frame out of core carries: the inner packet after `outer` bytes.
     static bytes inner_of(const bytes& frame, size_t outer) { return bytes(frame.begin() + 14 + static_cast<long>(outer), frame.end()); }
 

@@ -37,7 +37,9 @@ using wtest::close_ring_port;
 using wtest::encap;
 using wtest::eth;
 using wtest::open_ring_port;
+using wtest::out;
 using wtest::ring_port;
+using wtest::send;
 using wtest::route;
 using wtest::sid;
 using wtest::ttl_minus_one;
@@ -176,43 +178,13 @@ protected:
         adj_view::destroy(adj.exchange(adj_view::create(ports, ns, cur->epoch() + 1, own)));
     }
 
-    void send(const ring_port& p, const bytes& frame) {
-        rte_mbuf* m = test::mbuf_of(frame);
-        ASSERT_NE(m, nullptr);
-        ASSERT_EQ(rte_ring_enqueue(p.rx, m), 0);
-    }
-    std::vector<bytes> out(const ring_port& p) {
-        std::vector<bytes> v;
-        rte_mbuf* m;
-        while (rte_ring_dequeue(p.tx, reinterpret_cast<void**>(&m)) == 0) {
-            v.push_back(test::bytes_of(m));
-            rte_pktmbuf_free(m);
-        }
-        return v;
-    }
     // One frame in on `in`, exactly `want` out of `at`, nothing anywhere else.
     void expect_one(const ring_port& in, const bytes& frame, const ring_port& at, const bytes& want) {
-        send(in, frame);
-        w->poll();
-        for (ring_port* p : {&ce, &core, &ce2, &tap}) {
-            const auto got = out(*p);
-            if (p->id == at.id) {
-                ASSERT_EQ(got.size(), 1u) << "port " << p->id << " " << drops();
-                EXPECT_EQ(test::hex(got[0]), test::hex(want));
-            } else {
-                EXPECT_TRUE(got.empty()) << "port " << p->id;
-            }
-        }
+        wtest::expect_one(*w, *counters, {&ce, &core, &ce2, &tap}, in, frame, &at, want);
     }
     uint64_t dropped(drop_reason why) const { return counters->drops[static_cast<size_t>(why)].get(); }
     uint64_t headend(rib::encap_mode m) const { return counters->headend[static_cast<size_t>(m)].get(); }
-    std::string drops() const {
-        std::string s;
-        for (size_t i = 0; i < drop_reason_count; ++i)
-            if (counters->drops[i].get())
-                s += std::string(name(static_cast<drop_reason>(i))) + "=" + std::to_string(counters->drops[i].get()) + " ";
-        return s;
-    }
+    std::string drops() const { return wtest::drop_summary(*counters); }
     uint32_t nh_of(const char* prefix) const {
         rib::route_key k;
         k.dst = *rib::parse_prefix(prefix);

@@ -32,7 +32,9 @@ using wtest::close_ring_port;
 using wtest::encap;
 using wtest::eth;
 using wtest::open_ring_port;
+using wtest::out;
 using wtest::ring_port;
+using wtest::send;
 using wtest::route;
 using wtest::sid;
 using wtest::ttl_minus_one;
@@ -142,42 +144,12 @@ protected:
 
     ring_port make_port(const char* name) { return open_ring_port(std::string("wv_") + name + std::to_string(seq++)); }
 
-    void send(const ring_port& p, const bytes& frame) {
-        rte_mbuf* m = test::mbuf_of(frame);
-        ASSERT_NE(m, nullptr);
-        ASSERT_EQ(rte_ring_enqueue(p.rx, m), 0);
-    }
-    std::vector<bytes> out(const ring_port& p) {
-        std::vector<bytes> v;
-        rte_mbuf* m;
-        while (rte_ring_dequeue(p.tx, reinterpret_cast<void**>(&m)) == 0) {
-            v.push_back(test::bytes_of(m));
-            rte_pktmbuf_free(m);
-        }
-        return v;
-    }
     // One frame in on `in`, exactly `want` out of `at` (nullptr: none anywhere), nothing elsewhere.
     void expect_one(const ring_port& in, const bytes& frame, const ring_port* at, const bytes& want) {
-        send(in, frame);
-        w->poll();
-        for (ring_port* p : {&ce, &core, &cetap, &tap200}) {
-            const auto got = out(*p);
-            if (at != nullptr && p->id == at->id) {
-                ASSERT_EQ(got.size(), 1u) << "port " << p->id << " " << drops();
-                EXPECT_EQ(test::hex(got[0]), test::hex(want));
-            } else {
-                EXPECT_TRUE(got.empty()) << "port " << p->id << ": " << (got.empty() ? "" : test::hex(got[0]));
-            }
-        }
+        wtest::expect_one(*w, *counters, {&ce, &core, &cetap, &tap200}, in, frame, at, want);
     }
     uint64_t dropped(drop_reason why) const { return counters->drops[static_cast<size_t>(why)].get(); }
-    std::string drops() const {
-        std::string s;
-        for (size_t i = 0; i < drop_reason_count; ++i)
-            if (counters->drops[i].get())
-                s += std::string(name(static_cast<drop_reason>(i))) + "=" + std::to_string(counters->drops[i].get()) + " ";
-        return s;
-    }
+    std::string drops() const { return wtest::drop_summary(*counters); }
     const port_counters& pc(uint16_t id) const { return counters->ports[id]; }
 
     static inline int seq = 0;

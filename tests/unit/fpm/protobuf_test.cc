@@ -8,8 +8,13 @@
 #include <variant>
 #include <vector>
 
+#include <google/protobuf/stubs/logging.h>
+
 #include "fpm.pb.h"
 #include "fpm/decoder.hh"
+#include "fpm/protobuf_log.hh"
+#include "tests/support/capture_stderr.hh"
+#include "util/log.hh"
 #include "tests/support/bytes.hh"
 
 namespace fpm {
@@ -168,6 +173,31 @@ TEST(ProtobufWire, LocalSidByHand) {
     f->set_argument_length(0);
     s->mutable_end_dt46()->set_vrf_id(10);
     EXPECT_EQ(bytes_of(m), hex(localsid_hex));
+}
+
+// libprotobuf's own complaints (a peer's string field that is not UTF-8, in builds without
+// NDEBUG: proto2 parses it and complains once per message) go through srv6d's log and its repeat
+// filter, not straight to stderr once per message.
+TEST(ProtobufMalformed, LibraryComplaintsGoThroughTheLog) {
+    const buf if_id = lfield(2, cat({vfield(1, 7), lfield(2, {0xff, 0xfe, 'x'})}));
+    const buf param = lfield(1, cat({if_id, lfield(3, lfield(2, lfield(1, ip("2001:db8::2"))))}));
+    const buf localsid = cat({lfield(1, lfield(1, ip("fc00:0:1::7"))), lfield(4, param)});
+    const buf msg = cat({vfield(1, 3), lfield(4, localsid)});
+    test_support::capture_stderr cap;
+    util::set_target(util::target::stderr_lines);
+    util::set_level(util::level::info);
+    route_protobuf_log();
+    for (int i = 0; i < 100; ++i) {
+        const auto r = run({msg});
+        ASSERT_EQ(r.out.size(), 1u);  // the name is the peer's business; the SID is decoded
+    }
+    // The library's own log call, as any of its checks makes it (in every build).
+    for (int i = 0; i < 100; ++i)
+        GOOGLE_LOG(ERROR) << "a complaint " << i;
+    const std::string out = cap.text();
+    EXPECT_EQ(test_support::count_of(out, "libprotobuf"), 0u) << out;
+    // One line for all of them (a peer's bytes: one line per 10 s), the first one's.
+    EXPECT_EQ(test_support::count_of(out, "warn  protobuf: "), 1u) << out;
 }
 
 // Every member of the end_behavior oneof, by its field number, built by hand.

@@ -2,6 +2,8 @@
 // repeat filter (on its own clock, then through log() with stderr captured in a file).
 #include "util/log.hh"
 
+#include "tests/support/capture_stderr.hh"
+
 #include <gtest/gtest.h>
 #include <syslog.h>
 #include <unistd.h>
@@ -16,45 +18,11 @@
 
 namespace {
 
+using test_support::capture_stderr;
+using test_support::count_of;
+
 using namespace std::chrono_literals;
 
-// Sends fd 2 to a temporary file for the lifetime of the object; text() reads what was written.
-class capture_stderr {
-public:
-    capture_stderr() {
-        std::fflush(stderr);
-        _file = std::tmpfile();
-        _saved = dup(2);
-        dup2(fileno(_file), 2);
-    }
-    ~capture_stderr() {
-        std::fflush(stderr);
-        dup2(_saved, 2);
-        close(_saved);
-        std::fclose(_file);
-    }
-    std::string text() {
-        std::fflush(stderr);
-        std::string out;
-        std::rewind(_file);
-        char buf[4096];
-        size_t n = 0;
-        while ((n = std::fread(buf, 1, sizeof buf, _file)) > 0)
-            out.append(buf, n);
-        return out;
-    }
-
-private:
-    std::FILE* _file = nullptr;
-    int _saved = -1;
-};
-
-size_t count_of(const std::string& text, const std::string& what) {
-    size_t n = 0;
-    for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1))
-        ++n;
-    return n;
-}
 
 TEST(Log, StderrLineHasDateTimeUtcAndSeverity) {
     timespec ts{};
