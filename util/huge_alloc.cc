@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <atomic>
 #include <cstdint>
 
 namespace util {
@@ -9,6 +10,8 @@ namespace util {
 namespace {
 
 size_t round_up(size_t n) { return (n + huge_page - 1) & ~(huge_page - 1); }
+
+std::atomic<size_t> g_mapped{0};
 
 }  // namespace
 
@@ -29,6 +32,7 @@ void* huge_alloc(size_t bytes) {
         munmap(reinterpret_cast<void*>(start + len), tail);
     void* p = reinterpret_cast<void*>(start);
     (void)madvise(p, len, MADV_HUGEPAGE);  // advice only: EINVAL where THP is not built in
+    g_mapped.fetch_add(len, std::memory_order_relaxed);
     return p;
 }
 
@@ -40,6 +44,9 @@ void huge_free(void* p, size_t bytes) noexcept {
         return;
     }
     munmap(p, round_up(bytes));
+    g_mapped.fetch_sub(round_up(bytes), std::memory_order_relaxed);
 }
+
+size_t huge_bytes() { return g_mapped.load(std::memory_order_relaxed); }
 
 }  // namespace util

@@ -19,6 +19,8 @@ inline constexpr size_t huge_page = size_t{2} << 20;
 void* huge_alloc(size_t bytes);
 // `bytes` must be what was passed to huge_alloc.
 void huge_free(void* p, size_t bytes) noexcept;
+// Bytes mapped by huge_alloc now (outside malloc's statistics: benches add it to mallinfo's).
+size_t huge_bytes();
 
 // For std::vector and friends.
 template <class T>
