@@ -5,7 +5,8 @@
 //   2. updates per second into the compiled tables while a reader thread looks up without pause:
 //      1 M updates (60 % replace, 20 % delete, 20 % add) spread over the VRFs, and the same into
 //      one 1 M-route VRF, applied in batches and compiled after each batch; the control thread's
-//      CPU time is split between the RIB and the compiler;
+//      CPU time is split between the RIB and the compiler (each batch's updates are drawn and
+//      built before the clock starts); SRV6D_BENCH_BATCH=N runs one batch size;
 //   3. lookup cost in TSC cycles per address (rte_rdtsc), bulk (bursts of 32) and one by one,
 //      for the big default VRF and a 1 000-route customer VRF.
 // Also [2c]: the IPv4 LPM alone (lpm_builder set/erase + publish), without the RIB and the compiler.
@@ -142,14 +143,23 @@ churn_result churn(world& w, size_t ops, size_t batch, const std::vector<rib::ta
     });
     churn_result res;
     const size_t publications0 = w.c.stats().publications;
-    const double w0 = wall_now();
+    // One batch of updates is drawn before it is timed: the RIB's CPU time is the RIB's, not the
+    // random draws' and the building of the route objects' (the FPM decoder's job in srv6d).
+    struct op {
+        bool del;
+        rib::route rt;
+    };
+    std::vector<op> ops_batch;
+    ops_batch.reserve(batch);
     for (size_t done = 0; done < ops;) {
-        const double c0 = cpu_now();
+        ops_batch.clear();
         for (size_t i = 0; i < batch && done < ops; ++i, ++done) {
             const unsigned dice = static_cast<unsigned>(rng() % 10);
             if (dice < 2 && !live.empty()) {
                 const size_t j = rng() % live.size();
-                w.r.delete_route(live[j]);
+                rib::route del;
+                del.key = live[j];
+                ops_batch.push_back({true, std::move(del)});
                 live[j] = live.back();
                 live.pop_back();
                 continue;
@@ -170,14 +180,22 @@ churn_result churn(world& w, size_t ops, size_t batch, const std::vector<rib::ta
                 rt.nexthops = core_paths(k % 64);
             else
                 rt.nexthops = {headend_path(k % 4, rt.key.table)};
-            w.r.upsert_route(std::move(rt));
+            ops_batch.push_back({false, std::move(rt)});
+        }
+        const double wb = wall_now();
+        const double c0 = cpu_now();
+        for (op& o : ops_batch) {
+            if (o.del)
+                w.r.delete_route(o.rt.key);
+            else
+                w.r.upsert_route(std::move(o.rt));
         }
         const double c1 = cpu_now();
         w.c.compile(w.r, w.reg, w.src);
         res.cpu_rib += c1 - c0;
         res.cpu_compile += cpu_now() - c1;
+        res.wall += wall_now() - wb;
     }
-    res.wall = wall_now() - w0;
     stop = true;
     reader.join();
     res.reader_lookups = lookups;
@@ -231,6 +249,10 @@ int main(int argc, char** argv) {
     const char* only_env = std::getenv("SRV6D_BENCH_ONLY");
     const std::string only = only_env ? only_env : "";
     auto run = [&](const char* part) { return only.empty() || only == part; };
+    // SRV6D_BENCH_BATCH=N runs the churn parts ([2], [2b]) at that one batch size (profiling).
+    std::vector<size_t> batches{1000, 10000, 100000};
+    if (const char* b = std::getenv("SRV6D_BENCH_BATCH"))
+        batches = {static_cast<size_t>(std::strtoul(b, nullptr, 10))};
     const double hz = tsc_hz();
     std::printf("srv6d fibc bench: %zu VRFs x (%zu v4 + %zu v6), %zu updates per churn run, TSC %.0f MHz\n", n_vrfs,
                 per_vrf, per_vrf, ops, hz / 1e6);
@@ -280,7 +302,7 @@ int main(int argc, char** argv) {
 
     // --- 2. updates per second, readers running
     std::printf("\n[2] updates into the compiled tables, 1 reader thread looking up continuously\n");
-    for (size_t batch : {1000ul, 10000ul, 100000ul}) {
+    for (size_t batch : batches) {
         auto r = churn(*w, ops, batch, tables, live, rng, false);
         report_churn("customer VRFs (spread)", ops, batch, r);
     }
@@ -343,7 +365,7 @@ int main(int argc, char** argv) {
     std::printf("  load: RIB %.2f s, first compile %.2f s (%.0f routes/s)\n", c1 - c0, c2 - c1,
                 static_cast<double>(big->r.routes().size()) / (c2 - c1));
     print_mem("big VRF compiled");
-    for (size_t batch : {1000ul, 10000ul, 100000ul}) {
+    for (size_t batch : batches) {
         auto r = churn(*big, ops, batch, {rib::main_table}, blive, rng, true);
         report_churn("default VRF (1 M routes)", ops, batch, r);
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <iterator>
 #include <tuple>
 #include <utility>
@@ -10,7 +11,7 @@ namespace rib {
 
 // --- indexes
 
-void rib::index_route(uint32_t slot, bool add) {
+void rib::index_route(uint32_t slot, bool add, bool same_key) {
     auto& e = _routes.at(slot);
     const route& r = e.r;
     const bool local = !r.nexthops.empty() && r.nexthops.front().local.has_value();
@@ -22,7 +23,8 @@ void rib::index_route(uint32_t slot, bool add) {
         }
         if (local)
             _inline_local.insert(r.key);
-        ++_table_routes[r.key.table];
+        if (!same_key)
+            ++_table_routes[r.key.table];
         return;
     }
     if (r.nh_id) {
@@ -40,6 +42,8 @@ void rib::index_route(uint32_t slot, bool add) {
     }
     if (local)
         _inline_local.erase(r.key);
+    if (same_key)
+        return;
     auto t = _table_routes.find(r.key.table);
     if (t != _table_routes.end() && --t->second == 0)
         _table_routes.erase(t);
@@ -82,16 +86,27 @@ void rib::index_group(const nexthop_object& nh, bool add) {
 
 namespace {
 
+// Eight bytes per step (the byte-wise mix this replaced was a tenth of an upsert's cost).
 uint64_t mix(uint64_t h, uint64_t v) {
-    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-    return h;
+    h = (h ^ v) * 0x9e3779b97f4a7c15ull;
+    return h ^ (h >> 29);
 }
 
 template <size_t N>
 uint64_t mix_bytes(uint64_t h, const std::array<uint8_t, N>& b) {
-    for (uint8_t x : b)
-        h = mix(h, x);
-    return h;
+    static_assert(N % 8 == 0 || N == 4);
+    if constexpr (N == 4) {
+        uint32_t w;
+        std::memcpy(&w, b.data(), 4);
+        return mix(h, w);
+    } else {
+        for (size_t i = 0; i < N; i += 8) {
+            uint64_t w;
+            std::memcpy(&w, b.data() + i, 8);
+            h = mix(h, w);
+        }
+        return h;
+    }
 }
 
 // Over what tells paths apart in practice; equal lists hash equal, the rest is operator==.
@@ -111,7 +126,7 @@ uint64_t hash_paths(const nexthop_list& l) {
         for (uint32_t label : n.mpls_labels)
             h = mix(h, label);
     }
-    return h;
+    return h ^ (h >> 32);
 }
 
 }  // namespace
@@ -191,14 +206,18 @@ bool rib::upsert_route(route r) {
     if (slot != route_table::npos) {
         auto& e = _routes.at(slot);
         refresh(e.gen, false);
-        if (e.r == r)
-            return false;
-        index_route(slot, false);
+        // Shared first: a list equal to the route's own is then the same storage, and the
+        // comparison below is a pointer compare instead of a walk over both lists.
         share_paths(r.nexthops);
+        if (e.r == r) {
+            release_paths(std::move(r.nexthops));  // drops a pool entry only this call made
+            return false;
+        }
+        index_route(slot, false, true);
         nexthop_list old = std::move(e.r.nexthops);
         e.r = std::move(r);
         release_paths(std::move(old));
-        index_route(slot, true);
+        index_route(slot, true, true);
         note(e.r.key);
     } else {
         uint32_t gen = 0;

@@ -183,9 +183,19 @@ public:
     };
     void enable_journal() { _journal_on = true; }
     changes drain_changes() { return std::exchange(_journal, changes{}); }
+    // The same into `into` (emptied first), whose storage the journal keeps: a caller that drains
+    // every batch hands the capacity back, so the journal does not regrow from nothing each time.
+    void drain_changes(changes& into) {
+        into.routes.clear();
+        into.nexthops.clear();
+        into.sidlists.clear();
+        std::swap(into, _journal);
+    }
 
 private:
-    void index_route(uint32_t slot, bool add);
+    // same_key: a replace in place (unindexed, then indexed again under the same key): the
+    // per-table count stays as it is.
+    void index_route(uint32_t slot, bool add, bool same_key = false);
     // Inline paths: make `l` share the RIB's copy of an equal list (or become that copy), and
     // drop the RIB's copy once the last route holding it let it go.
     void share_paths(nexthop_list& l);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
+#include <utility>
 
 namespace rib {
 
@@ -21,17 +23,47 @@ uint32_t route_table::hash(const route_key& k) {
     return static_cast<uint32_t>(h ^ (h >> 29));
 }
 
+void route_table::add_chunk() {
+    const size_t i = _chunks.size();
+    if (i % chunks_per_region == 0)
+        _regions.emplace_back(util::huge_alloc(util::huge_page));
+    auto* p = static_cast<slot*>(_regions.back().get()) + (i % chunks_per_region) * chunk_size;
+    std::uninitialized_value_construct_n(p, chunk_size);
+    _chunks.emplace_back(p);
+}
+
+void route_table::pop_chunk() {
+    _chunks.pop_back();
+    if (_chunks.size() % chunks_per_region == 0)
+        _regions.pop_back();
+}
+
 route_table::route_table(const route_table& o) { *this = o; }
+
+route_table& route_table::operator=(route_table&& o) noexcept {
+    if (this == &o)
+        return *this;
+    _chunks.clear();
+    _regions = std::move(o._regions);
+    _chunks = std::move(o._chunks);
+    _size = std::exchange(o._size, 0);
+    _index = std::move(o._index);
+    o._chunks.clear();
+    o._regions.clear();
+    o._index.clear();
+    return *this;
+}
 
 route_table& route_table::operator=(const route_table& o) {
     if (this == &o)
         return *this;
     _chunks.clear();
+    _regions.clear();
     _size = 0;
     _index = o._index;
     for (uint32_t i = 0; i < o._size; ++i) {
         if ((i & (chunk_size - 1)) == 0)
-            _chunks.push_back(std::make_unique<slot[]>(chunk_size));
+            add_chunk();
         at(i) = o.at(i);
         ++_size;
     }
@@ -61,7 +93,7 @@ const route* route_table::find(const route_key& k) const {
 }
 
 void route_table::grow_index() {
-    std::vector<uint64_t> old = std::move(_index);
+    auto old = std::move(_index);
     _index.assign(old.empty() ? 64 : old.size() * 2, 0);
     const size_t mask = _index.size() - 1;
     for (const uint64_t e : old) {
@@ -79,7 +111,7 @@ uint32_t route_table::insert(route r, uint32_t gen) {
         grow_index();
     const uint32_t i = _size;
     if ((i >> chunk_bits) >= _chunks.size())
-        _chunks.push_back(std::make_unique<slot[]>(chunk_size));
+        add_chunk();
     const uint32_t h = hash(r.key);
     slot& s = at(i);
     s.r = std::move(r);
@@ -131,7 +163,7 @@ uint32_t route_table::erase(uint32_t i) {
     --_size;
     // Free emptied chunks, but keep one spare so deletes and inserts at a boundary do not churn.
     while (_chunks.size() > ((_size + chunk_size - 1) >> chunk_bits) + 1)
-        _chunks.pop_back();
+        pop_chunk();
     return moved;
 }
 
@@ -156,7 +188,7 @@ bool route_table::operator==(const route_table& o) const {
 }
 
 size_t route_table::memory_bytes() const {
-    return _chunks.size() * chunk_size * sizeof(slot) + _chunks.capacity() * sizeof(_chunks[0]) +
+    return _regions.size() * util::huge_page + _chunks.capacity() * sizeof(_chunks[0]) +
            _index.capacity() * sizeof(uint64_t);
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "rib/model.hh"
+#include "util/huge_alloc.hh"
 
 namespace rib {
 
@@ -24,7 +25,8 @@ public:
     route_table(const route_table& o);
     route_table& operator=(const route_table& o);
     route_table(route_table&&) noexcept = default;
-    route_table& operator=(route_table&&) noexcept = default;
+    // Not defaulted: the old chunks must be destroyed before the regions holding them go.
+    route_table& operator=(route_table&& o) noexcept;
 
     class iterator {
     public:
@@ -68,6 +70,21 @@ private:
         uint32_t gen = 0;       // generation of the last refresh (mark and sweep)
         uint32_t user_pos = 0;  // index in the user list of r.nh_id (when set)
     };
+    // Chunks are carved out of 2 MiB huge-page regions (util/huge_alloc.hh), four to a region,
+    // and the index is huge-page memory too: a probe into 2 M routes then costs its cache misses
+    // without a page walk each. Chunks come and go at the end only, so region r holds chunks
+    // 4r .. 4r + 3 and goes with chunk 4r.
+    struct chunk_free {
+        void operator()(slot* p) const noexcept { std::destroy_n(p, chunk_size); }
+    };
+    struct region_free {
+        void operator()(void* p) const noexcept { util::huge_free(p, util::huge_page); }
+    };
+    using chunk = std::unique_ptr<slot[], chunk_free>;
+    static constexpr uint32_t chunks_per_region = static_cast<uint32_t>(util::huge_page / (sizeof(slot) * chunk_size));
+    static_assert(chunks_per_region >= 1);
+    void add_chunk();
+    void pop_chunk();
 
     static uint32_t hash(const route_key& k);
     slot& at(uint32_t i) { return _chunks[i >> chunk_bits][i & (chunk_size - 1)]; }
@@ -81,10 +98,11 @@ private:
     void grow_index();
     size_t bucket_of_slot(uint32_t i, uint32_t h) const;
 
-    std::vector<std::unique_ptr<slot[]>> _chunks;
+    std::vector<std::unique_ptr<void, region_free>> _regions;  // declared first: outlives _chunks
+    std::vector<chunk> _chunks;
     uint32_t _size = 0;
     // Buckets: (hash << 32) | (slot + 1); 0 = empty. Linear probing, at most half full.
-    std::vector<uint64_t> _index;
+    std::vector<uint64_t, util::huge_allocator<uint64_t>> _index;
 };
 
 static_assert(std::has_unique_object_representations_v<route_key>,

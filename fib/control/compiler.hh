@@ -242,6 +242,7 @@ private:
         uint32_t todo;      // index into _todo
     };
     std::vector<rib::route_key> _todo;
+    rib::rib::changes _changes;  // the drained journal; its storage goes back to the RIB
     std::vector<work_item> _work;
     retire_batch _batch;  // what the next publication unlinks
     bool _synced = false;

@@ -221,8 +221,9 @@ bool compiler::compile(rib::rib& r, const vrf::registry& reg, const vrf::encap_s
     if (!_synced) {
         full_sync(r, todo);
     } else {
-        rib::rib::changes ch = r.drain_changes();
-        todo.insert(todo.end(), ch.routes.begin(), ch.routes.end());
+        rib::rib::changes& ch = _changes;
+        r.drain_changes(ch);
+        todo.swap(ch.routes);  // todo was empty: both vectors keep their capacity
         std::sort(ch.nexthops.begin(), ch.nexthops.end());
         ch.nexthops.erase(std::unique(ch.nexthops.begin(), ch.nexthops.end()), ch.nexthops.end());
         for (uint32_t id : ch.nexthops) {

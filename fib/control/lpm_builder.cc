@@ -7,6 +7,7 @@ namespace fib {
 template <class K>
 lpm_builder<K>::lpm_builder() {
     mchunk c;
+    c.iv.reserve(mirror_capacity);
     c.iv.push_back({K{0}, nh_miss, 0});
     _chunks.push_back(std::move(c));
     _first.push_back(K{0});
@@ -123,6 +124,7 @@ void lpm_builder<K>::split_now(size_t i) {
     for (size_t off = chunk_target; off < n; off += chunk_target) {
         mchunk m;
         const size_t end = std::min(n, off + chunk_target);
+        m.iv.reserve(mirror_capacity);
         m.iv.assign(ch.iv.begin() + static_cast<std::ptrdiff_t>(off), ch.iv.begin() + static_cast<std::ptrdiff_t>(end));
         firsts.push_back(m.iv[0].start);
         pieces.push_back(std::move(m));
@@ -171,6 +173,7 @@ void lpm_builder<K>::reshape() {
             for (size_t off = 0; off < n; off += chunk_target) {
                 mchunk m;
                 const size_t end = std::min(n, off + chunk_target);
+                m.iv.reserve(mirror_capacity);
                 m.iv.assign(ch.iv.begin() + static_cast<std::ptrdiff_t>(off), ch.iv.begin() + static_cast<std::ptrdiff_t>(end));
                 if (off == 0)
                     m.pub = ch.pub;  // retired when the dirty piece is rebuilt

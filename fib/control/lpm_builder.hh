@@ -72,6 +72,10 @@ private:
         uint32_t nh;
         uint8_t depth;
     };
+    // A new mirror chunk holds room for what it may grow to before publish() splits it: an
+    // insert into a just-split chunk then moves intervals instead of reallocating (a malloc, a
+    // copy and a free of 1-4 KiB per route change, which fragmented the heap).
+    static constexpr size_t mirror_capacity = 2 * chunk_target;
     struct mchunk {
         std::vector<ival> iv;  // iv[0].start never changes while the chunk exists
         const lpm_chunk<K>* pub = nullptr;
