@@ -12,8 +12,8 @@
 // lookups of a whole burst stage by stage, so their cache misses overlap (memory-level
 // parallelism) instead of queueing behind each other.
 //
-// Small tables (lpm_flat_max_intervals) are published flat instead (lpm_flat.hh): the index
-// then only points to the flat block, and every lookup goes there.
+// Small tables (lpm_flat_max_intervals) are republished flat once quiet (lpm_flat.hh,
+// lpm_builder::flatten): the index then only points to the flat block, and every lookup goes there.
 //
 // Both objects are built once (lpm_builder, control thread) and never written again; they are
 // freed through the RCU domain (destroy() poisons them first). Nexthop index 0 means "no route".
