@@ -62,7 +62,6 @@ public:
     // After publish(), with no change since: the same content republished flat when the table
     // is small enough (the two-level objects retired); else the published table as it is.
     const lpm_index<K>* flatten(retire_batch& retired);
-    bool flat() const { return _pub && _pub->flat(); }
     // Hands every published object to `retired` (the builder is going away or being reset).
     void retire_all(retire_batch& retired);
 
