@@ -99,11 +99,13 @@ check "hop limit 1 from CE1-blue: time exceeded from fd01::1 ($te6)" eval '[ "$t
 # hop 1 is PE2's '*', and PE1 decapsulates the next probe with its inner hop limit intact.
 # CE1 -> CE2: srv6d is the headend, hop 1; PE2 answers hop 2 from its main table, which has no
 # route back to CE1 ('*').
+# Each '*' costs 3 probes x the wait: 1 s, not the tool's 2 (answers take milliseconds, also in
+# the VM).
 for ce in "$CE2R:$CE1R:red" "$CE2B:$CE1B:blue"; do
 	IFS=: read -r ns2 ns1 v <<<"$ce"
-	tr4="$(tool "$ns2" trace -m 4 10.1.0.2 | tr '\n' ',')"
-	tr6="$(tool "$ns2" trace -6 -m 4 fd01::2 | tr '\n' ',')"
-	tr6r="$(tool "$ns1" trace -6 -m 4 fd02::2 | tr '\n' ',')"
+	tr4="$(tool "$ns2" trace -W 1 -m 4 10.1.0.2 | tr '\n' ',')"
+	tr6="$(tool "$ns2" trace -W 1 -6 -m 4 fd01::2 | tr '\n' ',')"
+	tr6r="$(tool "$ns1" trace -W 1 -6 -m 4 fd02::2 | tr '\n' ',')"
 	live_log "traceroute CE2-$v -> CE1-$v: IPv4 $tr4 IPv6 $tr6; CE1-$v -> CE2-$v IPv6: $tr6r"
 	check "traceroute CE2-$v -> 10.1.0.2 shows PE1's $v address, then CE1-$v" eval "[ '$tr4' = '1 10.1.0.1,2 10.1.0.2,' ]"
 	check "traceroute CE2-$v -> fd01::2 gets to CE1-$v at hop 2" eval "[[ '$tr6' == *',2 fd01::2,' ]]"
