@@ -18,8 +18,18 @@ namespace {
 template <class K>
 struct reference_lpm {
     std::map<std::pair<unsigned, K>, uint32_t> routes;  // (len, addr)
-    uint32_t lookup(K x) const {
-        for (unsigned l = key_traits<K>::bits + 1; l-- > 0;) {
+    // The prefix lengths in use, longest first (the map is ordered by length first). Searching
+    // only those keeps the sanitizer build's IPv6 tests from doing 129 map searches per probe.
+    std::vector<unsigned> lengths() const {
+        std::vector<unsigned> out;
+        for (auto it = routes.end(); it != routes.begin();) {
+            out.push_back(std::prev(it)->first.first);
+            it = routes.lower_bound({out.back(), K{0}});
+        }
+        return out;
+    }
+    uint32_t lookup(K x, const std::vector<unsigned>& lens) const {
+        for (unsigned l : lens) {
             auto it = routes.find({l, static_cast<K>(x & prefix_mask<K>(l))});
             if (it != routes.end())
                 return it->second;
@@ -55,8 +65,9 @@ void check_all(const lpm_builder<K>& b, const lpm_index<K>* t, const reference_l
                const std::vector<K>& probes) {
     std::vector<uint32_t> bulk(probes.size());
     t->lookup_bulk(probes.data(), bulk.data(), static_cast<uint32_t>(probes.size()));
+    const std::vector<unsigned> lens = ref.lengths();
     for (size_t i = 0; i < probes.size(); ++i) {
-        const uint32_t want = ref.lookup(probes[i]);
+        const uint32_t want = ref.lookup(probes[i], lens);
         ASSERT_EQ(b.lookup(probes[i]), want) << "mirror, probe " << i;
         ASSERT_EQ(t->lookup(probes[i]), want) << "single, probe " << i;
         ASSERT_EQ(bulk[i], want) << "bulk, probe " << i;

@@ -30,7 +30,7 @@ std::string trim(std::string s) {
 }
 
 TEST(DialectsDoc, SonicActionCodesAreTheDecodersAndTheContracts) {
-    const std::string path = std::string(SRV6D_FIXTURES) + "/../../docs/fpm-dialects.md";
+    const std::string path = SRV6D_FIXTURES "/../../docs/fpm-dialects.md";
     std::ifstream in(path);
     ASSERT_TRUE(in) << path;
     // | code | SONiC | `rib::behavior` | flavors |  ->  code: {behavior cell, flavors cell}

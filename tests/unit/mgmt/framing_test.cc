@@ -90,7 +90,9 @@ TEST(Framing, OversizeHeaderRejectedBeforeTheBody) {
     EXPECT_FALSE(rd.next());
 
     frame_reader exact(100);
-    exact.feed(std::string("\x00\x00\x00\x64", 4) + std::string(100, 'b'));
+    std::string frame("\x00\x00\x00\x64", 4);
+    frame.append(100, 'b');
+    exact.feed(frame);
     EXPECT_TRUE(exact.next());
     EXPECT_FALSE(exact.oversize());
 }
