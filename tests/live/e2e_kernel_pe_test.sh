@@ -111,8 +111,8 @@ check "srv6d's counters: blue SIDs and port cb used, red SIDs and port cr idle (
 	 [ "$(cnt fc00:1::a4 packets)" -eq 0 ] && [ "$(cnt fc00:1::a6 packets)" -eq 0 ] && [ "$(routed_tx cr)" -eq 0 ]'
 
 # ---- End.DT46 and End.DT4: PE2 encapsulates towards srv6d's own SIDs ------------------------------
-check "srv6d's config SIDs active: End.DT46 and End.DT4 in red and blue" eval \
-	'sid_ok fc00:1::a46 End.DT46 red && sid_ok fc00:1::b46 End.DT46 blue && sid_ok fc00:1::a44 End.DT4 red && sid_ok fc00:1::b44 End.DT4 blue'
+check "srv6d's config SIDs active: End.DT46 and End.DT4 in red and blue" \
+	sids_ok 'fc00:1::a46 End.DT46 red' 'fc00:1::b46 End.DT46 blue' 'fc00:1::a44 End.DT4 red' 'fc00:1::b44 End.DT4 blue'
 pe2_towards() { # pe2_towards TABLE SID4 SID6: PE2's routes to CE1's subnets in that VRF use these SIDs
 	ip -n "$PE2" route replace 10.1.0.0/24 encap seg6 mode encap segs "$2" dev core table "$1" &&
 		ip -n "$PE2" -6 route replace fd01::/64 encap seg6 mode encap segs "$3" dev core table "$1"

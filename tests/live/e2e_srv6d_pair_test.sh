@@ -139,12 +139,10 @@ l3vpn_pe2_routes "$PE2" || live_die "PE2's kernel routes could not be added"
 # ---- the SRv6 state arrived over FPM, on both sides ---------------------------------------------
 pe_state_ok() { # pe_state_ok ME PEER: srv6d ME holds l3vpn_pe's routes and SIDs
 	local m="$1" p="$2"
-	route_in 10 "10.$p.0.0/24" "fc00:$p::a4" && route_in 10 "fd0$p::/64" "fc00:$p::a6" &&
-		route_in 20 "10.$p.0.0/24" "fc00:$p::b4" && route_in 20 "fd0$p::/64" "fc00:$p::b6" &&
-		route_in 10 "10.$m.0.0/24" && route_in 10 "fd0$m::/64" && route_in 20 "10.$m.0.0/24" &&
-		route_in 20 "fd0$m::/64" && route_in 254 "fc00:$p::/48" &&
-		sid_ok "fc00:$m::a4" End.DX4 - && sid_ok "fc00:$m::b4" End.DX4 - &&
-		sid_ok "fc00:$m::a6" End.DT6 red && sid_ok "fc00:$m::b6" End.DT6 blue
+	routes_in "10 10.$p.0.0/24 fc00:$p::a4" "10 fd0$p::/64 fc00:$p::a6" "20 10.$p.0.0/24 fc00:$p::b4" \
+		"20 fd0$p::/64 fc00:$p::b6" "10 10.$m.0.0/24" "10 fd0$m::/64" "20 10.$m.0.0/24" \
+		"20 fd0$m::/64" "254 fc00:$p::/48" &&
+		sids_ok "fc00:$m::a4 End.DX4 -" "fc00:$m::b4 End.DX4 -" "fc00:$m::a6 End.DT6 red" "fc00:$m::b6 End.DT6 blue"
 }
 check "PE1's srv6d: VRF routes (tables 10, 20) with PE2's SIDs, its own four SIDs active, DT6 bound to red/blue" \
 	wait_until 20 "PE1 state" on 1 pe_state_ok 1 2
