@@ -246,6 +246,8 @@ int main(int argc, char** argv) {
     const size_t per_vrf = 1000;
     const size_t ops = quick ? 100'000 : 1'000'000;
     // SRV6D_BENCH_ONLY=vrfs|big|lpm|publish runs one part (profiling); unset runs everything.
+    // SRV6D_BENCH_ONLY=biglookup: the big default VRF loaded and compiled, its lookups measured,
+    // without the churn runs (under a minute).
     const char* only_env = std::getenv("SRV6D_BENCH_ONLY");
     const std::string only = only_env ? only_env : "";
     auto run = [&](const char* part) { return only.empty() || only == part; };
@@ -335,7 +337,7 @@ int main(int argc, char** argv) {
     w.reset();
     }
 
-    if (run("big")) {
+    if (run("big") || only == "biglookup") {
     // --- big default VRF
     std::printf("\n[2b] one big VRF (default): %s IPv4 + %s IPv6 routes\n", quick ? "100 k" : "1 M",
                 quick ? "20 k" : "200 k");
@@ -366,6 +368,8 @@ int main(int argc, char** argv) {
                 static_cast<double>(big->r.routes().size()) / (c2 - c1));
     print_mem("big VRF compiled");
     for (size_t batch : batches) {
+        if (only == "biglookup")
+            break;
         auto r = churn(*big, ops, batch, {rib::main_table}, blive, rng, true);
         report_churn("default VRF (1 M routes)", ops, batch, r);
     }

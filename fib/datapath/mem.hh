@@ -3,11 +3,13 @@
 // reported exactly, and poisoned when freed so that a reader that outlived its grace period
 // reads garbage that fails its checks instead of stale but plausible data.
 //
-// Freed blocks up to 64 KiB go to a per-thread free list per 64-byte size class and are handed
-// out again by the next alloc_block of that class (a publication frees and allocates thousands
-// of chunks of a few sizes: glibc's aligned allocation was a tenth of the compiler's time). The
-// lists hold at most 64 MiB per thread; beyond that blocks go back to the heap. Sanitizer builds
-// use the heap directly, so that ASan sees every use after free.
+// Blocks up to 64 KiB are carved from 2 MiB transparent-huge-page slabs (a lookup in a big
+// table then misses the cache but rarely the TLB) and, freed, go to a per-thread free list per
+// 64-byte size class, handed out again by the next alloc_block of that class (a publication
+// frees and allocates thousands of chunks of a few sizes: glibc's aligned allocation was a
+// tenth of the compiler's time). Carved blocks never return to the heap: the pool is bounded by
+// the peak of what was allocated. Sanitizer builds use the heap directly, so that ASan sees
+// every use after free.
 #pragma once
 
 #include <array>
