@@ -30,7 +30,7 @@ inline bool ip4_cksum_ok(const rte_mbuf* m, const uint8_t* ip, uint32_t ihl, boo
 // Checks the L3 header at p.l3 (RFC 791/1812, RFC 8200) and trims Ethernet padding; the whole
 // header must be in the first segment. Returns the drop reason or nullopt-like `ok`. `nic`: as
 // for ip4_cksum_ok (true at ingress).
-bool check_l3(rte_mbuf* m, uint16_t l3, uint8_t af, drop_reason& why, bool nic = false) {
+[[gnu::always_inline]] inline bool check_l3(rte_mbuf* m, uint16_t l3, uint8_t af, drop_reason& why, bool nic = false) {
     const uint8_t* ip = rte_pktmbuf_mtod_offset(m, const uint8_t*, l3);
     const uint32_t seg = m->data_len > l3 ? m->data_len - l3 : 0;
     const uint32_t total = m->pkt_len > l3 ? m->pkt_len - l3 : 0;

@@ -10,7 +10,7 @@
 
 namespace fwd {
 
-inline void worker::do_endpoint(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next) {
+[[gnu::always_inline]] inline void worker::do_endpoint(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next) {
     if (p.af != 6)
         return drop(p, drop_reason::sid_bad_inner);
     const fib::nh_sid& s = nh.sid();

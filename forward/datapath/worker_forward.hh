@@ -11,7 +11,7 @@
 
 namespace fwd {
 
-inline void worker::do_forward(pkt& p, const fib::compiled_nh& nh) {
+[[gnu::always_inline]] inline void worker::do_forward(pkt& p, const fib::compiled_nh& nh) {
     uint8_t* ip = rte_pktmbuf_mtod_offset(p.m, uint8_t*, p.l3);
     const fib::nh_via& via = nh.via();
     const port_info* out;

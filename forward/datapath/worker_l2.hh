@@ -20,7 +20,7 @@ inline void worker::l2_out(pkt& p, const port_info& port, rib::family naf, const
     l2_write(p, port, *mac);
 }
 
-inline void worker::l2_write(pkt& p, const port_info& port, const mac_addr& mac) {
+[[gnu::always_inline]] inline void worker::l2_write(pkt& p, const port_info& port, const mac_addr& mac) {
     // A sub-port's frame carries its 802.1Q tag in the header written here (18 bytes), unless
     // the parent's NIC inserts it.
     const bool tag = port.vlan != 0 && !port.tx_vlan_hw;

@@ -9,7 +9,7 @@
 
 namespace fwd {
 
-inline void worker::enqueue(uint16_t port, rte_mbuf* m, uint16_t dev) {
+[[gnu::always_inline]] inline void worker::enqueue(uint16_t port, rte_mbuf* m, uint16_t dev) {
     txbuf& b = _tx[port];
     b.dev = dev;
     b.m[b.n] = m;
