@@ -189,26 +189,30 @@ sid_ok() { # sid_ok SID BEHAVIOR VRF|-
 	srv6ctl show sids --json | jq -e --arg p "$1/128" --arg b "$2" --arg v "$3" \
 		'.sids[] | select(.prefix == $p and .state == "active" and (tostring | contains($b)) and ($v == "-" or .vrf == $v))' >/dev/null
 }
+# json_specs "KEY..." ARG...: the ARGs' space-separated fields as a JSON array of objects with
+# those keys (missing fields "").
+json_specs() {
+	local keys a f k obj json=
+	read -r -a keys <<<"$1"
+	shift
+	for a in "$@"; do
+		read -r -a f <<<"$a"
+		obj=
+		for k in "${!keys[@]}"; do obj+="${obj:+,}\"${keys[k]}\":\"${f[k]:-}\""; done
+		json+="${json:+,}{$obj}"
+	done
+	printf '[%s]' "$json"
+}
 # routes_in "TABLE PREFIX [SID]"...: srv6d has all of them: route_in for many routes from one
 # `show routes` (each srv6ctl or jq costs ~0.3 s in the VM's emulated CPU).
 routes_in() {
-	local a t p s json=
-	for a in "$@"; do
-		read -r t p s <<<"$a"
-		json+="${json:+,}{\"t\":\"$t\",\"p\":\"$p\",\"s\":\"$s\"}"
-	done
-	srv6ctl show routes --json | jq -e --argjson want "[$json]" '. as $r | all($want[]; . as $w |
+	srv6ctl show routes --json | jq -e --argjson want "$(json_specs "t p s" "$@")" '. as $r | all($want[]; . as $w |
 		any($r[$w.t][]?; .prefix == $w.p and ($w.s == "" or (tostring | contains($w.s)))))' >/dev/null
 }
 # sids_ok "SID BEHAVIOR VRF|-"...: sid_ok for many SIDs from one `show sids`.
 sids_ok() {
-	local a p b v json=
-	for a in "$@"; do
-		read -r p b v <<<"$a"
-		json+="${json:+,}{\"p\":\"$p/128\",\"b\":\"$b\",\"v\":\"$v\"}"
-	done
-	srv6ctl show sids --json | jq -e --argjson want "[$json]" '. as $d | all($want[]; . as $w |
-		any($d.sids[]; .prefix == $w.p and .state == "active" and (tostring | contains($w.b)) and
+	srv6ctl show sids --json | jq -e --argjson want "$(json_specs "p b v" "$@")" '. as $d | all($want[]; . as $w |
+		any($d.sids[]; .prefix == $w.p + "/128" and .state == "active" and (tostring | contains($w.b)) and
 			($w.v == "-" or .vrf == $w.v)))' >/dev/null
 }
 e2e_state_ok() { # the whole of PE1's L3VPN state is in srv6d
