@@ -1,11 +1,11 @@
 #include "fib/datapath/mem.hh"
 
-#include <sys/mman.h>
-
 #include <cstring>
 #include <mutex>
 #include <new>
 #include <vector>
+
+#include "util/huge_alloc.hh"
 
 namespace fib {
 
@@ -13,17 +13,6 @@ namespace {
 mem_counters g_mem;
 constexpr std::align_val_t block_align{64};
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool pool_enabled = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool pool_enabled = false;
-#else
-constexpr bool pool_enabled = true;
-#endif
-#else
-constexpr bool pool_enabled = true;
-#endif
 
 constexpr size_t granule = 64;
 constexpr size_t pool_max_block = 64 * 1024;  // flat LPMs of customer VRFs (lpm_flat.hh) are 20-50 KiB
@@ -35,7 +24,7 @@ constexpr size_t pool_classes = pool_max_block / granule;
 // cycles per IPv4 lookup in bursts of 32). A carved block never goes back to the heap: freed,
 // it waits in its size class's list for the next block of that size, so the pool is bounded
 // by the peak of what was allocated, and the slabs live as long as the process.
-constexpr size_t slab_bytes = size_t{2} << 20;
+constexpr size_t slab_bytes = util::huge_page;
 
 struct slab_set {
     std::mutex m;
@@ -54,20 +43,10 @@ slab_set& slabs() {
     return *s;
 }
 
-// A fresh 2 MiB-aligned slab (one slab more is mapped and both ends trimmed: mmap promises only
-// 4 KiB alignment, a huge page needs 2 MiB). MADV_HUGEPAGE is advice: where THP is off or
-// "never", the slab is ordinary memory.
+// A fresh slab (util::map_huge: 2 MiB-aligned, advised as a transparent huge page; where THP
+// is off or "never", ordinary memory).
 char* map_slab() {
-    void* m = mmap(nullptr, 2 * slab_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED)
-        throw std::bad_alloc();
-    const auto raw = reinterpret_cast<uintptr_t>(m);
-    const uintptr_t start = (raw + slab_bytes - 1) & ~(uintptr_t{slab_bytes} - 1);
-    if (start > raw)
-        munmap(m, start - raw);
-    if (const uintptr_t tail = raw + 2 * slab_bytes - (start + slab_bytes); tail > 0)
-        munmap(reinterpret_cast<void*>(start + slab_bytes), tail);
-    (void)madvise(reinterpret_cast<void*>(start), slab_bytes, MADV_HUGEPAGE);
+    const auto start = reinterpret_cast<uintptr_t>(util::map_huge(slab_bytes));
     auto& s = slabs();
     const std::lock_guard<std::mutex> g(s.m);
     s.bases.push_back(start);
@@ -106,7 +85,7 @@ const mem_counters& memory() { return g_mem; }
 
 void* alloc_block(mem_kind k, size_t bytes) {
     void* p = nullptr;
-    if (pool_enabled && bytes > 0 && bytes <= pool_max_block && !t_pool_dead) {
+    if (block_pool_enabled && bytes > 0 && bytes <= pool_max_block && !t_pool_dead) {
         const size_t c = class_of(bytes);
         auto& list = t_pool.free[c];
         if (!list.empty()) {
@@ -133,7 +112,7 @@ void free_block(mem_kind k, void* p, size_t bytes) noexcept {
     const auto i = static_cast<size_t>(k);
     g_mem.bytes[i].fetch_sub(static_cast<int64_t>(bytes), std::memory_order_relaxed);
     g_mem.blocks[i].fetch_sub(1, std::memory_order_relaxed);
-    if (pool_enabled && bytes > 0 && bytes <= pool_max_block && !t_pool_dead) {
+    if (block_pool_enabled && bytes > 0 && bytes <= pool_max_block && !t_pool_dead) {
         const size_t c = class_of(bytes);
         const size_t size = (c + 1) * granule;
         try {
@@ -146,7 +125,7 @@ void free_block(mem_kind k, void* p, size_t bytes) noexcept {
         return;
     }
     // Pooled-size blocks freed after this thread's pool is gone: a carved one stays in its slab.
-    if (pool_enabled && bytes > 0 && bytes <= pool_max_block && slabs().owns(p))
+    if (block_pool_enabled && bytes > 0 && bytes <= pool_max_block && slabs().owns(p))
         return;
     ::operator delete(p, block_align);
 }

@@ -31,6 +31,20 @@ struct mem_counters {
 };
 const mem_counters& memory();
 
+// Whether freed blocks are kept for reuse (false in ASan builds: the heap directly, so that ASan
+// sees every use after free).
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool block_pool_enabled = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool block_pool_enabled = false;
+#else
+inline constexpr bool block_pool_enabled = true;
+#endif
+#else
+inline constexpr bool block_pool_enabled = true;
+#endif
+
 // The byte every freed block is filled with before it goes back to the allocator.
 constexpr uint8_t poison_byte = 0xa5;
 

@@ -13,18 +13,6 @@
 namespace fib {
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool pooled = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool pooled = false;
-#else
-constexpr bool pooled = true;
-#endif
-#else
-constexpr bool pooled = true;
-#endif
-
 TEST(mem, blocks_are_aligned_counted_and_reused_by_size_class) {
     const int64_t bytes0 = memory().bytes[static_cast<size_t>(mem_kind::lpm4)].load();
     std::vector<void*> blocks;
@@ -39,7 +27,7 @@ TEST(mem, blocks_are_aligned_counted_and_reused_by_size_class) {
               int64_t{1 + 64 + 65 + 700 + 4096 + 65536 + 65537});
     free_block(mem_kind::lpm4, blocks[3], 700);
     void* again = alloc_block(mem_kind::lpm4, 690);  // same 64-byte class as 700
-    if (pooled) {
+    if (block_pool_enabled) {
         EXPECT_EQ(again, blocks[3]) << "a freed block is the next one of its class";
     }
     blocks[3] = again;
@@ -62,14 +50,14 @@ TEST(mem, many_blocks_span_several_slabs_and_come_back) {
     const int64_t pooled0 = memory().pooled_bytes.load();
     for (char* p : blocks)
         free_block(mem_kind::lpm6, p, 1024);
-    if (pooled) {
+    if (block_pool_enabled) {
         EXPECT_EQ(memory().pooled_bytes.load() - pooled0, int64_t{3000 * 1024});
     }
     // Allocated again, they are the same blocks (no new slab).
     std::vector<char*> back;
     for (int i = 0; i < 3000; ++i)
         back.push_back(static_cast<char*>(alloc_block(mem_kind::lpm6, 1024)));
-    if (pooled) {
+    if (block_pool_enabled) {
         std::sort(blocks.begin(), blocks.end());
         std::sort(back.begin(), back.end());
         EXPECT_EQ(back, blocks);
