@@ -22,8 +22,9 @@ constexpr size_t pool_classes = pool_max_block / granule;
 // in a big table (the default VRF's ~28 k chunks, 20 MiB) touches a random chunk per address,
 // and with 4 KiB pages each of those is a TLB miss besides the cache miss (measured: 63 -> 48
 // cycles per IPv4 lookup in bursts of 32). A carved block never goes back to the heap: freed,
-// it waits in its size class's list for the next block of that size, so the pool is bounded
-// by the peak of what was allocated, and the slabs live as long as the process.
+// it waits in its size class's list for the next block of that size, so the memory mapped is
+// bounded by the sum of each size class's peak (a block of one class is never cut for
+// another), and the slabs live as long as the process.
 constexpr size_t slab_bytes = util::huge_page;
 
 struct slab_set {
