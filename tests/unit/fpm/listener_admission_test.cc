@@ -287,12 +287,14 @@ TEST(Takeover, AConnectionWithoutAValidFrameIsClosedAfterTheTimeout) {
     listener_options o = no_sweep_for_a_while();
     o.first_frame_timeout = 400ms;
     harness h(o);
+    // Taken before the connection exists: the server's timer starts at admission, which a
+    // loaded machine may let pass well before this thread runs again.
+    const auto start = std::chrono::steady_clock::now();
     client dribbler("127.0.0.1", h.port());
     ASSERT_TRUE(h.wait_connected(true));
     // One byte at a time of a frame of 4 KiB that never completes: never a valid frame.
     bytes frame = {1, 1, 0x10, 0};
     frame.resize(0x1000, 0xab);
-    const auto start = std::chrono::steady_clock::now();
     size_t sent = 0;
     while (sent < frame.size() && dribbler.send(std::span(frame).subspan(sent, 1))) {
         ++sent;
@@ -307,7 +309,10 @@ TEST(Takeover, AConnectionWithoutAValidFrameIsClosedAfterTheTimeout) {
     EXPECT_EQ(s.first_frame_timeouts, 1u);
     EXPECT_NE(s.last_disconnect_reason.find("no valid frame within 400 ms"), std::string::npos)
         << s.last_disconnect_reason;
-    EXPECT_EQ(count(h, reason::frame_truncated), 1u);
+    // The partial frame is counted once, if any of it arrived before the timer (on a loaded
+    // machine, 400 ms may pass before this thread sends its first byte).
+    const bool partial = h.on_io([&] { return h._stats.bytes_received; }) > 0;
+    EXPECT_EQ(count(h, reason::frame_truncated), partial ? 1u : 0u);
     EXPECT_EQ(h.on_io([&] { return h._rib.routes().size(); }), 0u);
     expect_balanced(h);
 }
