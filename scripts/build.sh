@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# build.sh [release [--no-headers]|san]: configure and build one flavour.
+# build.sh [release [--no-headers|--apps]|san]: configure and build one flavour.
 #   release: g++, RelWithDebInfo, -Werror, benchmarks, header self-containment check
-#            (--no-headers: without it; scripts/test.sh runs it in the san tree, beside the tests)
+#            (--no-headers: without it; scripts/test.sh runs it in the san tree, beside the tests;
+#            --apps: only srv6d and srv6ctl, what the live tests run, so that they start first)
 #   san:     clang, ASan + UBSan, libFuzzer targets
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,6 +11,10 @@ jobs=$(nproc)
 case "$flavour" in
   release)
     cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+    if [ "${2:-}" = --apps ]; then
+      cmake --build build -j "$jobs" --target srv6d srv6ctl
+      exit 0
+    fi
     cmake --build build -j "$jobs"
     [ "${2:-}" = --no-headers ] || cmake --build build -j "$jobs" --target checkheaders
     ;;
@@ -18,5 +23,5 @@ case "$flavour" in
       -DSRV6D_SANITIZE=ON -DSRV6D_FUZZ=ON -DSRV6D_BENCH=OFF >/dev/null
     cmake --build build-san -j "$jobs"
     ;;
-  *) echo "usage: $0 [release [--no-headers]|san]" >&2; exit 2 ;;
+  *) echo "usage: $0 [release [--no-headers|--apps]|san]" >&2; exit 2 ;;
 esac

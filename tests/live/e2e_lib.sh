@@ -117,8 +117,9 @@ e2e_srv6d_conf() {
 		[log]
 		level = debug
 		[eal]
-		# --no-shconf: no DPDK runtime files, so several srv6d (tests, the demo) can run at once
-		args = -l 0 --no-pci --no-huge --no-shconf -m 512 --no-telemetry --log-level=lib.eal:error
+		# --no-shconf: no DPDK runtime files, so several srv6d (tests, the demo) can run at once.
+		# -m 256: 8191 mbufs are ~20 MiB; EAL's start grows with -m (seconds under the VM's TCG).
+		args = -l 0 --no-pci --no-huge --no-shconf -m 256 --no-telemetry --log-level=lib.eal:error
 		[dataplane]
 		enabled = true
 		mbufs = 8191

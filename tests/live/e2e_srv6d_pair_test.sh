@@ -70,7 +70,7 @@ pair_conf() {
 		[log]
 		level = debug
 		[eal]
-		args = -l $6 --no-pci --no-huge -m 512 --no-shconf --no-telemetry --log-level=lib.eal:error
+		args = -l $6 --no-pci --no-huge -m 256 --no-shconf --no-telemetry --log-level=lib.eal:error
 		[dataplane]
 		enabled = true
 		mbufs = 8191

@@ -141,7 +141,7 @@ srv6d_conf() { # srv6d_conf WITH_SIDS
 		[log]
 		level = debug
 		[eal]
-		args = -l 0 --no-pci --no-huge --no-shconf -m 512 --no-telemetry --iova-mode=va --log-level=lib.eal:error
+		args = -l 0 --no-pci --no-huge --no-shconf -m 256 --no-telemetry --iova-mode=va --log-level=lib.eal:error
 		[dataplane]
 		enabled = true
 		mbufs = 8191
