@@ -93,10 +93,12 @@ inline uint32_t inner_flow_hash(const rte_mbuf* m, uint16_t l3_off, bool l2) {
 }
 
 // `hash` is the inner flow hash (inner_flow_hash(), or the one the forwarding stage already
-// computed for ECMP in the VRF): the outer flow label is flow_label(hash).
+// computed for ECMP in the VRF): the outer flow label is flow_label(hash). `l2_len` (0 or up to
+// eth_reserve) more bytes are prepended in front of the outer header in the same step, for the
+// caller's Ethernet header: the result's data then starts there, unwritten.
 [[nodiscard, gnu::always_inline]] inline rte_mbuf* h_encaps(rte_mbuf* m, uint16_t l3_off, uint32_t hash,
                                                            const fib::encap_template& t, headend_ctx& ctx,
-                                                           drop_reason& why) {
+                                                           drop_reason& why, uint16_t l2_len = 0) {
     using namespace headend_detail;
     // The template's facts in locals: the header stores below cannot alias them.
     const uint16_t len = t.len;
@@ -148,16 +150,20 @@ inline uint32_t inner_flow_hash(const rte_mbuf* m, uint16_t l3_off, bool l2) {
     // Writing into the headroom is only safe when nobody else sees this buffer.
     if (likely(RTE_MBUF_DIRECT(m) && rte_mbuf_refcnt_read(m) == 1 &&
                m->data_off + strip >= len + eth_reserve)) {
-        m->data_off = static_cast<uint16_t>(m->data_off + strip - len);
-        m->data_len = static_cast<uint16_t>(m->data_len - strip + len);
-        m->pkt_len = out_len;
+        m->data_off = static_cast<uint16_t>(m->data_off + strip - len - l2_len);
+        m->data_len = static_cast<uint16_t>(m->data_len - strip + len + l2_len);
+        m->pkt_len = out_len + l2_len;
     } else {
         head = headend_chain(m, strip, len, ctx, why);
         if (head == nullptr)
             return nullptr;
+        // The header sits at the end of a buffer with at least RTE_PKTMBUF_HEADROOM in front.
+        head->data_off = static_cast<uint16_t>(head->data_off - l2_len);
+        head->data_len = static_cast<uint16_t>(head->data_len + l2_len);
+        head->pkt_len += l2_len;
     }
 
-    uint8_t* hdr = rte_pktmbuf_mtod(head, uint8_t*);
+    uint8_t* hdr = rte_pktmbuf_mtod_offset(head, uint8_t*, l2_len);
     copy_tmpl(hdr, t.bytes, len);
     store_be32(hdr, (6u << 28) | (static_cast<uint32_t>(tc) << 20) | flow_label(hash));
     store_be16(hdr + 4, static_cast<uint16_t>(out_len - ip6_hdr_len));

@@ -101,6 +101,7 @@ private:
     void encap_too_big(pkt& p, uint32_t mtu);
     void endpoint_error(pkt& p, const fib::compiled_nh& nh, drop_reason why);
     uint32_t outer_mtu(uint32_t outer_nh) const;
+    void outer_direct(uint32_t outer_nh);
     void to_own(pkt& p);
     void inject(rte_mbuf** pkts, uint16_t n, uint16_t to);
     // `port`: srv6d's port (counters, tx buffer); `dev`: the DPDK port it leaves on (a
@@ -142,6 +143,11 @@ private:
     uint16_t* _n_next = nullptr;
     uint32_t _outer_mtu = 0;  // with _outer_nh: the egress MTU of the outer route
     uint32_t _outer_from = UINT32_MAX, _outer_nh = 0;
+    // With _outer_nh, when it is a resolved gateway on an untagged port: that port and the
+    // gateway's MAC, so the encapsulated packet leaves with its Ethernet header written in the
+    // encap's own prepend (worker_headend.hh); null: it goes through act() as any routed packet.
+    const port_info* _outer_port = nullptr;
+    const mac_addr* _outer_mac = nullptr;
     uint32_t _l2_from = UINT32_MAX;
     const port_info* _l2_port = nullptr;
     const mac_addr* _l2_mac = nullptr;

@@ -3,11 +3,30 @@
 
 #include <rte_mbuf.h>
 
+#include <cstring>
+
 #include "forward/datapath/worker_classify.hh"
 #include "forward/datapath/worker_icmp.hh"
 #include "forward/datapath/worker_pkt.hh"
 
 namespace fwd {
+
+// The outer route's egress port and gateway MAC when the headend can write the Ethernet header
+// itself (a resolved gateway on an untagged port); else null, and act() routes the packet.
+inline void worker::outer_direct(uint32_t outer_nh) {
+    _outer_port = nullptr;
+    const fib::compiled_nh& o = _fv->nexthop(outer_nh);
+    if (o.kind() != fib::nh_kind::forward || o.via().gw_family == 0)
+        return;
+    const port_info* out = _av->port_by_ifindex(o.via().ifindex);
+    if (out == nullptr || out->vlan != 0)
+        return;
+    const mac_addr* mac = _av->neighbor_mac(out->port_id, static_cast<rib::family>(o.via().gw_family), o.via().gw);
+    if (mac == nullptr)
+        return;
+    _outer_port = out;
+    _outer_mac = mac;
+}
 
 inline void worker::do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next) {
     const fib::encap_template& e = nh.encap();  // stored as the headend uses it
@@ -18,6 +37,7 @@ inline void worker::do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, u
         _outer_from = from;
         _outer_nh = _fv->lookup6(vrf::default_vrf_id, e.bytes + 24);
         _outer_mtu = outer_mtu(_outer_nh);
+        outer_direct(_outer_nh);
     }
     if (e.l2) {
         // The frame as received is the payload (RFC 8986 §5.3); a decapsulated packet has none.
@@ -33,13 +53,30 @@ inline void worker::do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, u
         if (!(p.flags & f_no_ttl))
             dec_ttl(ip, p.af);
     }
+    // The outer packet leaves at once when its route is a resolved gateway on an untagged port
+    // that is up and takes it: the Ethernet header goes in the encap's own prepend. Anything
+    // else (ECMP, unresolved, tagged, too big for an L2 payload) is routed by act() below.
+    const port_info* out = _outer_port;
+    if (out != nullptr && (!out->up || p.m->pkt_len - (e.l2 ? 0u : p.l3u()) + e.len > out->mtu))
+        out = nullptr;
     drop_reason why{};
     const uint32_t hash = p.hash != 0 ? p.hash : inner_flow_hash(p.m, l3, e.l2 != 0);
-    rte_mbuf* head = h_encaps(p.m, l3, hash, e, _he, why);
+    rte_mbuf* head = h_encaps(p.m, l3, hash, e, _he, why, out != nullptr ? eth_len : 0);
     if (head == nullptr)
         return drop(p, why);
     if (e.mode < headend_modes)  // the compiler only builds templates for these
         _c.headend[e.mode].add(1);
+    if (out != nullptr) {
+        uint8_t* eth = rte_pktmbuf_mtod(head, uint8_t*);
+        std::memcpy(eth, _outer_mac->bytes, 6);
+        std::memcpy(eth + 6, out->mac.bytes, 6);
+        eth[12] = ether_ipv6 >> 8;
+        eth[13] = ether_ipv6 & 0xff;
+        const uint16_t dev = out->dev();
+        head->port = dev;
+        p.m = nullptr;
+        return enqueue(out->port_id, head, dev);
+    }
     p.m = head;
     p.l3 = 0;
     p.af = 6;

@@ -767,6 +767,52 @@ TEST_F(worker_test, mtu_of_the_egress_port_is_enforced_after_encap) {
     EXPECT_EQ(dropped(drop_reason::encap_mtu), 1u);
 }
 
+// The headend writes the outer Ethernet header itself only when the outer route's gateway is
+// resolved (worker_headend.hh); towards an unresolved one the encapsulated packets are held like
+// any routed packet, and leave byte for byte as the direct path sends the next one.
+TEST_F(worker_test, h_encaps_towards_an_unresolved_gateway_is_held_then_sent) {
+    r.upsert_route(route("fc00:0:5::/48", {via("fc00:12::5", 12)}));
+    r.upsert_route(route("10.95.0.0/16", {encap(rib::encap_mode::encap_red, {"fc00:0:5::d4"})}, 10));
+    ASSERT_TRUE(c.compile(r, reg, src));
+    std::vector<bytes> ips;
+    for (uint8_t i = 0; i < 3; ++i)
+        ips.push_back(ip4_packet("10.1.0.2", "10.95.1.5", 64, static_cast<uint16_t>(12 + i)));
+    send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, ips[0]));
+    send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, ips[1]));
+    w->poll();
+    EXPECT_TRUE(out(core).empty());
+    EXPECT_EQ(counters->held.get(), 2u) << drops();
+    EXPECT_EQ(requests(resolve), std::vector<std::string>{std::to_string(core.id) + " 6 fc00:12::5"});
+    const mac_addr mac_p5{{0x02, 0, 0, 0, 0x12, 0x05}};
+    publish_neighbor(core.id, "fc00:12::5", mac_p5);
+    send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, ips[2]));
+    w->poll();
+    const auto got = out(core);
+    ASSERT_EQ(got.size(), 3u) << drops();
+    for (size_t i = 0; i < 3; ++i) {
+        const bytes inner = ttl_minus_one(ips[i]);
+        const bytes o = outer("fc00:1::1", {"fc00:0:5::d4"}, true, 4, inner, label_of(inner), 0);
+        EXPECT_EQ(test::hex(got[i]), test::hex(eth(mac_p5, mac_core_port, t_ipv6, o))) << i;
+    }
+    EXPECT_EQ(counters->released.get(), 2u);
+    EXPECT_EQ(headend(rib::encap_mode::encap_red), 3u);
+    EXPECT_EQ(drops(), "");
+}
+
+// An L2 frame whose encapsulation exceeds the core's MTU is not the headend's to answer: it
+// leaves through the routed path, which drops it, counted, as it would any packet too big.
+TEST_F(worker_test, h_encaps_l2_too_big_for_the_core_is_dropped) {
+    const bytes ip = ip4_packet("10.1.0.2", "10.98.3.3", 64, 1500);  // 1520 + 14 + 40 + 24 > 1600
+    send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, ip));
+    w->poll();
+    EXPECT_TRUE(out(core).empty());
+    EXPECT_EQ(dropped(drop_reason::mtu_exceeded), 1u) << drops();
+    const bytes fits = ip4_packet("10.1.0.2", "10.98.3.3", 64, 1400);
+    const bytes frame = eth(mac_ce_port, mac_ce1, t_ipv4, fits);
+    const bytes o = outer("fc00:1::1", {"fc00:0:2::d2"}, false, 143, frame, label_of(fits), 0);
+    expect_one(ce, frame, core, eth(mac_p, mac_core_port, t_ipv6, o));
+}
+
 TEST_F(worker_test, no_tables_yet_drops_everything_counted) {
     fib::qsbr_domain d{1};
     fib::compiler empty{d};
