@@ -9,7 +9,7 @@ namespace mgmt {
 namespace {
 
 constexpr size_t columns = 7;
-using row = std::array<std::string, columns>;
+using vrf_row = std::array<std::string, columns>;
 
 std::string members_text(const pb::Vrf& v) {
     std::string out;
@@ -30,7 +30,7 @@ std::string table_text(const pb::Vrf& v) {
 }  // namespace
 
 std::string format_vrfs(const pb::VrfTable& t) {
-    std::vector<row> rows;
+    std::vector<vrf_row> rows;
     rows.push_back({"Name", "Id", "Table", "Source", "Members", "State", "Reason"});
     for (const auto& v : t.vrfs())
         rows.push_back({v.name(), fmt::format("{}", v.id()), table_text(v), v.source(), members_text(v), v.state(),

@@ -7,7 +7,7 @@
 namespace rib {
 namespace {
 
-using namespace sid_param;
+namespace sp = sid_param;
 
 struct flavor_entry {
     uint32_t bit;
@@ -25,9 +25,9 @@ struct param_entry {
     std::string_view name;
 };
 constexpr std::array<param_entry, 11> params_ = {{
-    {nh4, "nh4"}, {nh6, "nh6"}, {table, "table"}, {vrftable, "vrftable"}, {oif, "oif"},
-    {srh, "srh"}, {flavors, "flavors"}, {bpf, "bpf"}, {vrf_name, "vrf-name"}, {ifname, "ifname"},
-    {structure, "structure"},
+    {sp::nh4, "nh4"}, {sp::nh6, "nh6"}, {sp::table, "table"}, {sp::vrftable, "vrftable"}, {sp::oif, "oif"},
+    {sp::srh, "srh"}, {sp::flavors, "flavors"}, {sp::bpf, "bpf"}, {sp::vrf_name, "vrf-name"}, {sp::ifname, "ifname"},
+    {sp::structure, "structure"},
 }};
 
 bool iequals(std::string_view a, std::string_view b) {
@@ -55,16 +55,16 @@ uint16_t present_params(const seg6local& l) {
         if (has)
             p = static_cast<uint16_t>(p | bit);
     };
-    set(l.nh4.has_value(), nh4);
-    set(l.nh6.has_value(), nh6);
-    set(l.table.has_value(), table);
-    set(l.vrftable.has_value(), vrftable);
-    set(l.oif.has_value(), oif);
-    set(l.srh.has_value(), srh);
-    set(l.flavors || l.lcblock_bits || l.lcnode_fn_bits, flavors);
-    set(!l.vrf_name.empty(), vrf_name);
-    set(!l.ifname.empty(), ifname);
-    set(l.structure.has_value(), structure);
+    set(l.nh4.has_value(), sp::nh4);
+    set(l.nh6.has_value(), sp::nh6);
+    set(l.table.has_value(), sp::table);
+    set(l.vrftable.has_value(), sp::vrftable);
+    set(l.oif.has_value(), sp::oif);
+    set(l.srh.has_value(), sp::srh);
+    set(l.flavors || l.lcblock_bits || l.lcnode_fn_bits, sp::flavors);
+    set(!l.vrf_name.empty(), sp::vrf_name);
+    set(!l.ifname.empty(), sp::ifname);
+    set(l.structure.has_value(), sp::structure);
     return p;
 }
 
@@ -174,7 +174,7 @@ std::string behavior_table_markdown() {
                 if (r)
                     add(words(r, " or "));
         });
-        const uint16_t optional = static_cast<uint16_t>(b.optional & ~(flavors | structure));
+        const uint16_t optional = static_cast<uint16_t>(b.optional & ~(sp::flavors | sp::structure));
         const char* vrf = b.vrf == vrf_attr::table ? "SEG6_LOCAL_TABLE" : b.vrf == vrf_attr::vrftable ? "SEG6_LOCAL_VRFTABLE" : "-";
         const std::string to = b.adjacency ? fmt::format("adjacency ({})", words(b.adjacency, ", "))
                                            : std::string("FIB lookup");

@@ -3,7 +3,7 @@
 #   release: g++, RelWithDebInfo, -Werror, benchmarks, header self-containment check
 #            (--no-headers: without it; scripts/test.sh runs it in the san tree, beside the tests;
 #            --apps: only srv6d and srv6ctl, what the live tests run, so that they start first)
-#   san:     clang, ASan + UBSan, libFuzzer targets
+#   san:     clang, ASan + UBSan, libFuzzer targets, the libraries as unity builds (SRV6D_UNITY_LIBS)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 flavour=${1:-release}
@@ -20,7 +20,7 @@ case "$flavour" in
     ;;
   san)
     CC=clang CXX=clang++ cmake -S . -B build-san -G Ninja -DCMAKE_BUILD_TYPE=Debug \
-      -DSRV6D_SANITIZE=ON -DSRV6D_FUZZ=ON -DSRV6D_BENCH=OFF >/dev/null
+      -DSRV6D_SANITIZE=ON -DSRV6D_FUZZ=ON -DSRV6D_BENCH=OFF -DSRV6D_UNITY_LIBS=ON >/dev/null
     cmake --build build-san -j "$jobs"
     ;;
   *) echo "usage: $0 [release [--no-headers|--apps]|san]" >&2; exit 2 ;;
