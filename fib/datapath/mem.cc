@@ -13,7 +13,6 @@ namespace {
 mem_counters g_mem;
 constexpr std::align_val_t block_align{64};
 
-
 constexpr size_t granule = 64;
 constexpr size_t pool_max_block = 64 * 1024;  // flat LPMs of customer VRFs (lpm_flat.hh) are 20-50 KiB
 constexpr size_t pool_classes = pool_max_block / granule;
