@@ -15,8 +15,11 @@
 # them in a PACKET_FANOUT group with PACKET_FANOUT_HASH (the flow hash of the packet: addresses
 # and ports), so one flow always lands on one socket, i.e. one queue, one worker. The group
 # also has PACKET_FANOUT_FLAG_ROLLOVER: a socket whose ring is more than 3/4 full hands a busy
-# flow to another one, which could reorder it; the rate here (about 13 000 packets/s) keeps the
-# rings far from that. Runs on any kernel (no SRv6 routes needed); needs 2 CPUs.
+# flow to another one, which reorders it, and a full ring drops. At the rate here (about
+# 13 000 packets/s, ~6 500 per socket) PMD's default ring (framecnt=512) is past 3/4 after a
+# worker is off its CPU for ~60 ms, which a loaded CI machine did once; with framecnt=4096 it
+# takes ~0.5 s (docs/dataplane.md: give the ring room). The sockets' drop counters are logged.
+# Runs on any kernel (no SRv6 routes needed); needs 2 CPUs.
 set -u
 source "$(dirname "$0")/lib.sh"
 
@@ -43,8 +46,8 @@ ip -n "$R" route add 10.0.0.0/24 via 10.0.1.1
 # busy-poll on CPU 0 and CPU 1. The control thread goes where lcore 0 may (docs/srv6d.md).
 srv6d_conf_write "$DUT" "--lcores 0@(0,1),1@0,2@1 --no-pci --no-huge -m 512 --no-telemetry --log-level=lib.eal:error" <<EOF
 mbufs = 16383
-port = p0 net_af_packet0,iface=d0,qpairs=2 tap=pe0
-port = p1 net_af_packet1,iface=d1,qpairs=2 tap=pe1
+port = p0 net_af_packet0,iface=d0,qpairs=2,framecnt=4096 tap=pe0
+port = p1 net_af_packet1,iface=d1,qpairs=2,framecnt=4096 tap=pe1
 [log]
 level = info
 EOF
@@ -82,6 +85,8 @@ sleep 0.3  # from srv6d's TX ring to the receiver's socket
 touch "$LIVE_WORK/recv.stop"
 wait "$RCV"
 live_log "flows sent and received"
+# the AF_PACKET sockets' own drop counters (skmem d<N>: a full ring), to tell ring drops from others
+live_log "AF_PACKET sockets' drops: $(ip netns exec "$DUT" ss -0 -m 2>&1 | sed -n 's/.*,d\([0-9]*\)).*/\1/p' | tr '\n' ' ')"
 
 res="$("$LIVE_PY" "$LIVE_HOME/flow_tool.py" order "$LIVE_WORK/flows.json" "$LIVE_WORK/flows.sent")"
 live_log "flows: $res"
