@@ -41,11 +41,13 @@ ip -n "$R" route add 10.0.0.0/24 via 10.0.2.1  # replies (pings only) over the l
 ip netns exec "$R" sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0 \
 	net.ipv4.conf.a0.rp_filter=0 net.ipv4.conf.b0.rp_filter=0
 
+# rings of 4 096 frames (the PMD default is 512): a worker off its CPU for ~80 ms on a loaded
+# machine would otherwise overflow the ring and "the flows on the live path lost nothing" fail
 srv6d_conf_write "$DUT" <<EOF
 mbufs = 16383
-port = p0 net_af_packet0,iface=d0 tap=pe0
-port = p1 net_af_packet1,iface=d1 tap=pe1
-port = p2 net_af_packet2,iface=d2 tap=pe2
+port = p0 net_af_packet0,iface=d0,framecnt=4096 tap=pe0
+port = p1 net_af_packet1,iface=d1,framecnt=4096 tap=pe1
+port = p2 net_af_packet2,iface=d2,framecnt=4096 tap=pe2
 [log]
 level = info
 EOF
