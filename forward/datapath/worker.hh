@@ -100,8 +100,8 @@ private:
     void expire(pkt& p);
     void encap_too_big(pkt& p, uint32_t mtu);
     void endpoint_error(pkt& p, const fib::compiled_nh& nh, drop_reason why);
-    uint32_t outer_mtu(uint32_t outer_nh) const;
-    void outer_direct(uint32_t outer_nh);
+    uint32_t outer_ecmp_mtu(const fib::compiled_nh& o) const;
+    void outer_route(uint32_t outer_nh);
     void to_own(pkt& p);
     void inject(rte_mbuf** pkts, uint16_t n, uint16_t to);
     // `port`: srv6d's port (counters, tx buffer); `dev`: the DPDK port it leaves on (a

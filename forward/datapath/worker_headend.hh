@@ -11,15 +11,21 @@
 
 namespace fwd {
 
-// The outer route's egress port and gateway MAC when the headend can write the Ethernet header
-// itself (a resolved gateway on an untagged port); else null, and act() routes the packet.
-inline void worker::outer_direct(uint32_t outer_nh) {
+// What the headend needs of the outer route `outer_nh` (default VRF), once per template and
+// burst: _outer_mtu, the largest packet it sends (its port's MTU, the smallest member's for
+// ECMP, 0xffff when it does not end on a port of ours); and _outer_port / _outer_mac, its port
+// and gateway MAC when the headend can write the Ethernet header itself (a resolved gateway on
+// an untagged port), else null and act() routes the packet.
+inline void worker::outer_route(uint32_t outer_nh) {
     _outer_port = nullptr;
     const fib::compiled_nh& o = _fv->nexthop(outer_nh);
-    if (o.kind() != fib::nh_kind::forward || o.via().gw_family == 0)
+    if (o.kind() != fib::nh_kind::forward) {
+        _outer_mtu = o.kind() == fib::nh_kind::ecmp ? outer_ecmp_mtu(o) : 0xffffu;
         return;
+    }
     const port_info* out = _av->port_by_ifindex(o.via().ifindex);
-    if (out == nullptr || out->vlan != 0)
+    _outer_mtu = out != nullptr ? out->mtu : 0xffffu;
+    if (out == nullptr || out->vlan != 0 || o.via().gw_family == 0)
         return;
     const mac_addr* mac = _av->neighbor_mac(out->port_id, static_cast<rib::family>(o.via().gw_family), o.via().gw);
     if (mac == nullptr)
@@ -36,8 +42,7 @@ inline void worker::do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, u
     if (from != _outer_from) {
         _outer_from = from;
         _outer_nh = _fv->lookup6(vrf::default_vrf_id, e.bytes + 24);
-        _outer_mtu = outer_mtu(_outer_nh);
-        outer_direct(_outer_nh);
+        outer_route(_outer_nh);
     }
     if (e.l2) {
         // The frame as received is the payload (RFC 8986 §5.3); a decapsulated packet has none.
@@ -55,9 +60,11 @@ inline void worker::do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, u
     }
     // The outer packet leaves at once when its route is a resolved gateway on an untagged port
     // that is up and takes it: the Ethernet header goes in the encap's own prepend. Anything
-    // else (ECMP, unresolved, tagged, too big for an L2 payload) is routed by act() below.
+    // else (ECMP, unresolved, tagged, too big for an L2 payload) is routed by act() below. An
+    // L3 payload's size was checked above against this port's MTU (_outer_mtu); a frame's is
+    // checked here, and one too big goes to act(), which drops it as any oversized packet.
     const port_info* out = _outer_port;
-    if (out != nullptr && (!out->up || p.m->pkt_len - (e.l2 ? 0u : p.l3u()) + e.len > out->mtu))
+    if (out != nullptr && (!out->up || (e.l2 && p.m->pkt_len + e.len > out->mtu)))
         out = nullptr;
     drop_reason why{};
     const uint32_t hash = p.hash != 0 ? p.hash : inner_flow_hash(p.m, l3, e.l2 != 0);

@@ -129,16 +129,9 @@ inline void worker::encap_too_big(pkt& p, uint32_t mtu) {
     drop(p, drop_reason::encap_mtu);
 }
 
-// The largest packet the outer route `outer_nh` (default VRF) sends: its port's MTU, the
-// smallest of its members' for an ECMP group; 0xffff when it does not end on a port of ours.
-inline uint32_t worker::outer_mtu(uint32_t outer_nh) const {
-    const fib::compiled_nh& o = _fv->nexthop(outer_nh);
-    if (o.kind() == fib::nh_kind::forward) {
-        const port_info* out = _av->port_by_ifindex(o.via().ifindex);
-        return out != nullptr ? out->mtu : 0xffffu;
-    }
-    if (o.kind() != fib::nh_kind::ecmp)
-        return 0xffffu;
+// The largest packet an ECMP outer route sends: the smallest of its members' port MTUs;
+// 0xffff when none ends on a port of ours.
+inline uint32_t worker::outer_ecmp_mtu(const fib::compiled_nh& o) const {
     uint32_t mtu = 0xffffu;
     for (const auto& mb : o.members()) {
         const fib::compiled_nh& x = _fv->nexthop(mb.nh);
