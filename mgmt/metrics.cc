@@ -54,6 +54,14 @@ void counter_metrics(const pb::Counters& c, std::vector<metric_family>& out) {
         {"srv6d_port_tx_dropped_total", "Packets the port's TX queue refused", &pb::PortCounters::tx_dropped},
         {"srv6d_port_punted_total", "Packets punted to the port's TAP mirror", &pb::PortCounters::punted},
         {"srv6d_port_injected_total", "Packets from the TAP mirror sent out of the port", &pb::PortCounters::injected},
+        {"srv6d_port_rx_missed_total", "Packets the device dropped: its rx ring was full (rte_eth_stats imissed)",
+         &pb::PortCounters::rx_missed},
+        {"srv6d_port_rx_errors_total", "Packets the device received in error (rte_eth_stats ierrors)",
+         &pb::PortCounters::rx_errors},
+        {"srv6d_port_rx_nombuf_total", "Packets the device dropped for want of an mbuf (rte_eth_stats rx_nombuf)",
+         &pb::PortCounters::rx_nombuf},
+        {"srv6d_port_tx_errors_total", "Packets the device failed to send (rte_eth_stats oerrors)",
+         &pb::PortCounters::tx_errors},
     };
     for (const auto& pc : port_counters) {
         auto& f = family(out, pc.name, pc.help, "counter");

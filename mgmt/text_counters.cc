@@ -22,6 +22,17 @@ std::string format_counters(const pb::Counters& c) {
         out += fmt::format("{:<12} {:<5} {:>12} {:>6} {:>6}  {}\n", p.name(), p.link_up() ? "up" : "down",
                            p.speed_mbps() ? fmt::format("{} Mb/s", p.speed_mbps()) : std::string("-"), p.mtu(),
                            p.queues(), p.vlan() ? fmt::format("{} on {}", p.vlan(), p.parent()) : std::string("-"));
+    // The devices' own drops, when any port has some (`--json` and the metrics always have them).
+    bool dev_drops = false;
+    for (const auto& p : c.ports())
+        dev_drops |= (p.rx_missed() | p.rx_errors() | p.rx_nombuf() | p.tx_errors()) != 0;
+    if (dev_drops) {
+        out += fmt::format("\n{:<12} {:>12} {:>12} {:>12} {:>12}  (the devices' own counters)\n", "Port",
+                           "RX missed", "RX errors", "RX no mbuf", "TX errors");
+        for (const auto& p : c.ports())
+            out += fmt::format("{:<12} {:>12} {:>12} {:>12} {:>12}\n", p.name(), p.rx_missed(), p.rx_errors(),
+                               p.rx_nombuf(), p.tx_errors());
+    }
     if (c.per_worker_size() > 1) {  // with one worker it is the ports' sum again
         out += fmt::format("\n{:<8} {:>6} {:>12} {:>12} {:>10}\n", "Worker", "Lcore", "RX packets", "TX packets",
                            "Drops");

@@ -206,6 +206,10 @@ void control_plane::fill_counters(::mgmt::pb::Counters& c) const {
         o->set_tx_dropped(p.tx_dropped);
         o->set_punted(p.punted);
         o->set_injected(p.injected);
+        o->set_rx_missed(p.rx_missed);
+        o->set_rx_errors(p.rx_errors);
+        o->set_rx_nombuf(p.rx_nombuf);
+        o->set_tx_errors(p.tx_errors);
         o->set_tap(p.tap);
         o->set_link_up(p.link_up);
         o->set_speed_mbps(p.speed_mbps);

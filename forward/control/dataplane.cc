@@ -33,6 +33,8 @@ struct dataplane::worker_slot {
 
 struct dataplane::raw {
     std::array<std::array<uint64_t, 7>, max_ports> ports{};
+    // The device's own counters (rte_eth_stats): missed, rx errors, rx no mbuf, tx errors.
+    std::array<std::array<uint64_t, 4>, max_ports> dev{};
     std::array<uint64_t, drop_reason_count> drops{};
     std::vector<sid_count> sids = std::vector<sid_count>(max_sid_counters);
     uint64_t sid_overflow = 0;
@@ -530,6 +532,11 @@ dataplane::raw dataplane::sum() const {
         r.icmp_rate_limited += c.icmp.rate_limited.get();
         r.icmp_no_source += c.icmp.no_source.get();
     }
+    for (const auto& pi : _ports) {
+        rte_eth_stats st{};
+        if (pi.vlan == 0 && rte_eth_stats_get(pi.dev(), &st) == 0)  // a sub-port's are its parent's
+            r.dev[pi.port_id] = {st.imissed, st.ierrors, st.rx_nombuf, st.oerrors};
+    }
     r.resolve_sent = _resolve_sent;
     r.resolve_limited = _resolve_limited;
     r.resolve_failed = _resolve_failed;
@@ -556,6 +563,12 @@ counters_snapshot dataplane::counters() const {
         p.tx_dropped = n[4] - o[4];
         p.punted = n[5] - o[5];
         p.injected = n[6] - o[6];
+        const auto& nd = now.dev[p.port_id];
+        const auto& od = b.dev[p.port_id];
+        p.rx_missed = nd[0] - od[0];
+        p.rx_errors = nd[1] - od[1];
+        p.rx_nombuf = nd[2] - od[2];
+        p.tx_errors = nd[3] - od[3];
         p.tap = _opt.ports[i].tap;
         p.parent = _opt.ports[i].parent;
         p.vlan = _ports[i].vlan;

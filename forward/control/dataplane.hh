@@ -69,6 +69,11 @@ struct counters_snapshot {
         std::string vrf;
         uint64_t rx_packets = 0, rx_bytes = 0, tx_packets = 0, tx_bytes = 0, tx_dropped = 0;
         uint64_t punted = 0, injected = 0;
+        // The device's own counters (rte_eth_stats; 0 where the PMD keeps none, and on a
+        // sub-port: its parent's device counts them): packets it dropped because the rx ring was
+        // full (imissed: the worker did not poll in time), received in error, dropped for want of
+        // an mbuf (the pool is empty), and failed to send.
+        uint64_t rx_missed = 0, rx_errors = 0, rx_nombuf = 0, tx_errors = 0;
         std::string tap;  // its mirror interface, empty without one
         std::string parent;  // a sub-port's parent port, and its VLAN id (0: not a sub-port)
         uint16_t vlan = 0;

@@ -35,6 +35,8 @@ pb::Counters sample_counters() {
     p->set_vrf("default");
     p->set_rx_packets(18446744073709551615ull);
     p->set_tx_packets(7);
+    p->set_rx_missed(13);
+    p->set_tx_errors(2);
     p->set_link_up(true);
     auto* q = c.add_ports();
     q->set_name("ce\"1\\");  // escaped in the label
@@ -171,6 +173,9 @@ TEST(Metrics, ScrapeOverHttpParsesStrictlyAndWithThePrometheusParser) {
     EXPECT_EQ(m.at("srv6d_port_rx_packets_total{port=\"core\",vrf=\"default\"}"), "18446744073709551615");
     EXPECT_EQ(m.at("srv6d_port_tx_packets_total{port=\"ce\\\"1\\\\\",vrf=\"blue\"}"), "0");
     EXPECT_EQ(m.at("srv6d_port_link_up{port=\"core\",vrf=\"default\"}"), "1");
+    EXPECT_EQ(m.at("srv6d_port_rx_missed_total{port=\"core\",vrf=\"default\"}"), "13");
+    EXPECT_EQ(m.at("srv6d_port_tx_errors_total{port=\"core\",vrf=\"default\"}"), "2");
+    EXPECT_EQ(m.at("srv6d_port_rx_nombuf_total{port=\"core\",vrf=\"default\"}"), "0");
     EXPECT_EQ(m.at("srv6d_port_rx_packets_total{port=\"core.100\",vrf=\"red\"}"), "4");
     EXPECT_EQ(m.at("srv6d_port_vlan_info{port=\"core.100\",parent=\"core\",vlan=\"100\"}"), "1");
     EXPECT_EQ(m.count("srv6d_port_vlan_info{port=\"core\",parent=\"\",vlan=\"0\"}"), 0u) << "ports are no sub-ports";

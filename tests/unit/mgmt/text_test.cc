@@ -357,6 +357,25 @@ TEST_F(TextTest, CountersShowASubPortsVlanAndParent) {
         << text;
 }
 
+TEST_F(TextTest, CountersShowTheDevicesOwnDropsOnlyWhenAny) {
+    pb::Counters c;
+    c.set_dataplane(true);
+    c.set_workers(1);
+    auto* p = c.add_ports();
+    p->set_name("core");
+    auto* q = c.add_ports();
+    q->set_name("ce1");
+    EXPECT_EQ(format_counters(c).find("RX missed"), std::string::npos);
+    q->set_rx_missed(169);
+    q->set_rx_nombuf(3);
+    const std::string text = format_counters(c);
+    EXPECT_NE(text.find("Port            RX missed    RX errors   RX no mbuf    TX errors  (the devices' own counters)\n"
+                        "core                    0            0            0            0\n"
+                        "ce1                   169            0            3            0\n"),
+              std::string::npos)
+        << text;
+}
+
 TEST_F(TextTest, CountersShowHeadendByBehaviorOnlyWhenAny) {
     pb::Counters c;
     c.set_dataplane(true);
