@@ -85,6 +85,12 @@ pb::Response answer(const pb::Request& req, const daemon_view& d) {
             d.neighbors(t);
         break;
     }
+    case pb::Request::kShowMemory:
+        if (d.memory)
+            d.memory(*resp.mutable_memory());
+        else
+            resp.set_error("this srv6d has no compiled tables");
+        break;
     case pb::Request::kShowRoute:
         if (d.route_lookup)
             d.route_lookup(req.show_route(), resp);

@@ -132,6 +132,7 @@ std::string to_json(const pb::Response& r) {
     case pb::Response::kRoute: return document(r.route());
     case pb::Response::kTrace: return document(r.trace());
     case pb::Response::kLogLevel: return document(r.log_level());
+    case pb::Response::kMemory: return document(r.memory());
     case pb::Response::RESULT_NOT_SET: break;
     }
     return document(r);  // an error response, or one from a newer srv6d

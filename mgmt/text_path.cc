@@ -94,6 +94,7 @@ std::string format_response(const pb::Response& r) {
     case pb::Response::kNeighbors: return format_neighbors(r.neighbors());
     case pb::Response::kRoute: return format_route_lookup(r.route());
     case pb::Response::kTrace: return format_trace(r.trace());
+    case pb::Response::kMemory: return format_memory(r.memory());
     case pb::Response::kLogLevel:
         return r.log_level().previous() == r.log_level().level()
                    ? fmt::format("log level: {} (unchanged)\n", r.log_level().level())

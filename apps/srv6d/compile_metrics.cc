@@ -1,16 +1,12 @@
 #include "apps/srv6d/compile_metrics.hh"
 
 #include <algorithm>
-#include <iterator>
 #include <string>
 
 #include "fib/datapath/mem.hh"
 
 namespace srv6d {
 namespace {
-
-constexpr const char* mem_kind_names[] = {"lpm4", "lpm6", "nexthop", "view"};
-static_assert(std::size(mem_kind_names) == fib::mem_kind_count);
 
 void one(std::vector<::mgmt::metric_family>& out, const char* name, const char* help, const char* type, uint64_t v) {
     out.push_back({name, help, type, {}});
@@ -40,10 +36,10 @@ void compile_metrics(const fib::compiler_stats& s, std::vector<::mgmt::metric_fa
     const fib::mem_counters& m = fib::memory();
     out.push_back({"srv6d_fib_memory_bytes", "Bytes of the compiled tables, by kind", "gauge", {}});
     for (size_t k = 0; k < fib::mem_kind_count; ++k)
-        out.back().add({{"kind", mem_kind_names[k]}}, static_cast<uint64_t>(std::max<int64_t>(0, m.bytes[k].load(std::memory_order_relaxed))));
+        out.back().add({{"kind", fib::name(static_cast<fib::mem_kind>(k))}}, static_cast<uint64_t>(std::max<int64_t>(0, m.bytes[k].load(std::memory_order_relaxed))));
     out.push_back({"srv6d_fib_memory_blocks", "Blocks of the compiled tables, by kind", "gauge", {}});
     for (size_t k = 0; k < fib::mem_kind_count; ++k)
-        out.back().add({{"kind", mem_kind_names[k]}}, static_cast<uint64_t>(std::max<int64_t>(0, m.blocks[k].load(std::memory_order_relaxed))));
+        out.back().add({{"kind", fib::name(static_cast<fib::mem_kind>(k))}}, static_cast<uint64_t>(std::max<int64_t>(0, m.blocks[k].load(std::memory_order_relaxed))));
     one(out, "srv6d_fib_memory_pooled_bytes", "Freed table blocks kept for reuse (mapped, not in use)", "gauge",
         static_cast<uint64_t>(std::max<int64_t>(0, m.pooled_bytes.load(std::memory_order_relaxed))));
 }

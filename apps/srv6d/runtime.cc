@@ -28,6 +28,7 @@
 #include "apps/srv6d/route_answer.hh"
 #include "apps/srv6d/trace_answer.hh"
 #include "apps/srv6d/compile_metrics.hh"
+#include "fib/datapath/mem.hh"
 #include "rib/rib.hh"
 #include "fib/control/compiler.hh"
 #include "fib/datapath/rcu.hh"
@@ -112,6 +113,7 @@ struct control_plane {
     void watch_kernel();
     void kernel_changed();
     void fill_neighbors(::mgmt::pb::NeighborTable& t) const;
+    void fill_memory(::mgmt::pb::Memory& m) const;
     // Neighbors the workers missed for packets they rewrote: the kernel is asked to resolve
     // them on the port's TAP (docs/host-path.md), at most once a second per neighbor.
     std::optional<host::neigh_resolver> resolver;
@@ -424,6 +426,7 @@ bool control_plane::start_mgmt() {
             vrfs.fill_view(view);
             view.counters = [this](::mgmt::pb::Counters& c) { fill_counters(c); };
             view.neighbors = [this](::mgmt::pb::NeighborTable& t) { fill_neighbors(t); };
+            view.memory = [this](::mgmt::pb::Memory& m) { fill_memory(m); };
             view.route_lookup = [this](const ::mgmt::pb::ShowRoute& q, ::mgmt::pb::Response& r) {
                 answer_show_route(q, compiler, vrfs.registry(), rib, interface_names_of(), r);
             };
@@ -591,6 +594,33 @@ void control_plane::reload() {
         vrfs.reload();
     log(level::info, "reload: {}", applied.empty() ? std::string("nothing to apply") : "applied " + join(applied, "; "));
     notify("READY=1\nSTATUS=" + status());
+}
+
+// The compiled tables' memory (live blocks by kind, pooled) and the dataplane's mbuf pools.
+void control_plane::fill_memory(::mgmt::pb::Memory& m) const {
+    const fib::mem_counters& mem = fib::memory();
+    uint64_t total = 0;
+    for (size_t k = 0; k < fib::mem_kind_count; ++k) {
+        auto* t = m.add_tables();
+        t->set_kind(fib::name(static_cast<fib::mem_kind>(k)));
+        const auto bytes = static_cast<uint64_t>(std::max<int64_t>(0, mem.bytes[k].load(std::memory_order_relaxed)));
+        t->set_bytes(bytes);
+        t->set_blocks(static_cast<uint64_t>(std::max<int64_t>(0, mem.blocks[k].load(std::memory_order_relaxed))));
+        total += bytes;
+    }
+    m.set_tables_bytes(total);
+    m.set_pooled_bytes(static_cast<uint64_t>(std::max<int64_t>(0, mem.pooled_bytes.load(std::memory_order_relaxed))));
+    const fib::compiler_stats& s = compiler.stats();
+    m.set_routes(s.routes[static_cast<size_t>(fib::route_state::installed)]);
+    if (dp)
+        for (const fwd::pool_usage& p : dp->pools()) {
+            auto* o = m.add_pools();
+            o->set_name(p.name);
+            o->set_size(p.size);
+            o->set_in_use(p.in_use);
+            o->set_available(p.available);
+            o->set_data_room(p.data_room);
+        }
 }
 
 void control_plane::fill_neighbors(::mgmt::pb::NeighborTable& t) const {

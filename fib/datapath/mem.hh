@@ -22,6 +22,18 @@ namespace fib {
 enum class mem_kind : uint8_t { lpm4, lpm6, nexthop, view, count_ };
 constexpr size_t mem_kind_count = static_cast<size_t>(mem_kind::count_);
 
+// "lpm4", "lpm6", "nexthop", "view": what srv6ctl show memory and the metrics call them.
+constexpr const char* name(mem_kind k) {
+    switch (k) {
+    case mem_kind::lpm4: return "lpm4";
+    case mem_kind::lpm6: return "lpm6";
+    case mem_kind::nexthop: return "nexthop";
+    case mem_kind::view: return "view";
+    case mem_kind::count_: break;
+    }
+    return "?";
+}
+
 // Bytes and blocks currently allocated per kind (control thread allocates and frees; relaxed
 // atomics only so that a stats reader on another thread sees sane numbers).
 struct mem_counters {

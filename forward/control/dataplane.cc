@@ -626,4 +626,18 @@ counters_snapshot dataplane::counters() const {
 
 void dataplane::clear_counters() { *_baseline = sum(); }
 
+std::vector<pool_usage> dataplane::pools() const {
+    std::vector<pool_usage> out;
+    auto add = [&out](const rte_mempool* mp) {
+        if (mp == nullptr)
+            return;
+        out.push_back({mp->name, mp->size, rte_mempool_in_use_count(mp), rte_mempool_avail_count(mp),
+                       rte_pktmbuf_data_room_size(const_cast<rte_mempool*>(mp))});
+    };
+    add(_pool);
+    for (const rte_mempool* hp : _hdr_pools)
+        add(hp);
+    return out;
+}
+
 }  // namespace fwd

@@ -106,6 +106,12 @@ struct counters_snapshot {
     std::vector<worker> per_worker;
 };
 
+// One mbuf pool as rte_mempool counts it (show memory).
+struct pool_usage {
+    std::string name;
+    uint64_t size = 0, in_use = 0, available = 0, data_room = 0;
+};
+
 class dataplane {
 public:
     using vrf_resolver = std::function<std::optional<vrf::vrf_id>(const std::string&)>;
@@ -154,6 +160,8 @@ public:
 
     counters_snapshot counters() const;
     void clear_counters();
+    // The packet pool, then the workers' header pools (control thread).
+    std::vector<pool_usage> pools() const;
     unsigned workers() const { return static_cast<unsigned>(_workers.size()); }
     const adj_view* adjacency() const { return _adj.load(); }
     // Trace and capture (srv6ctl trace / capture): null before open().

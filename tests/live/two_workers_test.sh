@@ -110,5 +110,14 @@ check "the workers' sum is the ports' sum" eval \
 	'[ "$(jq -r "[.perWorker[].txPackets] | add" "$LIVE_WORK/counters.json")" = "$(jq -r "[.ports[].txPackets] | add" "$LIVE_WORK/counters.json")" ]'
 check "the workers sent every datagram" eval '[ $((tx0 + tx1)) -ge "$sent_total" ]'
 
+# show memory: the compiled tables (zebra's connected routes at least) and the packet pool as configured
+srv6ctl show memory --json >"$LIVE_WORK/memory.json"
+check "show memory: the compiled tables hold the routes" eval \
+	'[ "$(jq -r ".routes > 0 and .tablesBytes > 0 and ([.tables[] | select(.kind == \"lpm4\")][0].bytes > 0)" "$LIVE_WORK/memory.json")" = true ]'
+check "show memory: the packet pool has the configured 16383 mbufs, some in the ports' rings" eval \
+	'[ "$(jq -r ".pools[0] | .name == \"srv6d_pkts\" and .size == 16383 and .inUse > 0 and .inUse + .available == .size" "$LIVE_WORK/memory.json")" = true ]'
+check "show memory: one header pool per worker" eval '[ "$(jq -r "[.pools[].name] | .[1:]" -c "$LIVE_WORK/memory.json")" = "[\"srv6d_hdr0\",\"srv6d_hdr1\"]" ]'
+
 srv6ctl show counters
+srv6ctl show memory
 live_finish

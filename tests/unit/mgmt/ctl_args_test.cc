@@ -25,6 +25,7 @@ TEST(CtlArgs, ShowEachThing) {
     EXPECT_TRUE(parse({"show", "sids"}).args->request.has_show_sids());
     EXPECT_TRUE(parse({"show", "vrfs"}).args->request.has_show_vrfs());
     EXPECT_TRUE(parse({"show", "encap-source"}).args->request.has_show_encap_source());
+    EXPECT_TRUE(parse({"show", "memory"}).args->request.has_show_memory());
     p = parse({"show", "routes", "vrf", "red"});
     ASSERT_TRUE(p.args) << p.error;
     EXPECT_EQ(p.args->request.show_routes().vrf(), "red");
@@ -115,6 +116,8 @@ TEST(CtlArgs, Abbreviations) {
     EXPECT_TRUE(parse({"show", "f"}).args->request.has_show_fpm());
     EXPECT_TRUE(parse({"sh", "v"}).args->request.has_show_vrfs());
     EXPECT_TRUE(parse({"sh", "e"}).args->request.has_show_encap_source());
+    EXPECT_TRUE(parse({"sh", "m"}).args->request.has_show_memory());
+    EXPECT_FALSE(parse({"show", "memory", "x"}).args) << "show memory takes no argument";
     EXPECT_TRUE(parse({"sh", "s"}).args->request.has_show_sids());
     p = parse({"sh", "ro", "v", "blue"});
     ASSERT_TRUE(p.args) << p.error;
@@ -195,11 +198,11 @@ TEST(CtlArgs, TraceAndCapture) {
 TEST(CtlArgs, Errors) {
     expect_error({}, "missing command");
     expect_error({"frobnicate"}, "unknown command 'frobnicate'; one of: show, clear, set, trace, capture");
-    expect_error({"show"}, "show what? fpm, route, routes, nexthops, sids, vrfs, encap-source, counters or neighbors");
+    expect_error({"show"}, "show what? fpm, route, routes, nexthops, sids, vrfs, encap-source, counters, neighbors or memory");
     expect_error({"clear"}, "clear what? counters");
     expect_error({"clear", "routes"}, "unknown command 'routes'; one of: counters");
     expect_error({"show", "interfaces"},
-                 "unknown command 'interfaces'; one of: fpm, routes, nexthops, sids, vrfs, encap-source, counters, neighbors");
+                 "unknown command 'interfaces'; one of: fpm, routes, nexthops, sids, vrfs, encap-source, counters, neighbors, memory");
     expect_error({"show", "routes", "interface", "e0"}, "unknown command 'interface'; one of: table, vrf");
     // An ambiguous abbreviation names its candidates (vtysh lists them too).
     expect_error({"show", "n"}, "ambiguous command 'n': nexthops, neighbors");

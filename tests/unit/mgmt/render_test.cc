@@ -472,6 +472,14 @@ TEST_F(RenderTest, AnswerDispatchesEachCommand) {
     EXPECT_NE(answer(req, rib, st, si).error(), "");
     req.mutable_show_encap_source();
     EXPECT_NE(answer(req, rib, st, si).error(), "");
+    // So does show memory (the daemon's compiled tables).
+    req.mutable_show_memory();
+    EXPECT_NE(answer(req, rib, st, si).error(), "");
+    daemon_view d(rib, st, si);
+    d.memory = [](pb::Memory& m) { m.set_routes(3); };
+    const auto mem = answer(req, d);
+    ASSERT_EQ(mem.result_case(), pb::Response::kMemory) << mem.error();
+    EXPECT_EQ(mem.memory().routes(), 3u);
 }
 
 // Interface names beside ifindexes, in routes, nexthop objects and SIDs (vtysh shows names);

@@ -357,6 +357,41 @@ TEST_F(TextTest, CountersShowASubPortsVlanAndParent) {
         << text;
 }
 
+TEST_F(TextTest, MemoryShowsTablesByKindBytesPerRouteAndPools) {
+    pb::Memory m;
+    const std::pair<const char*, uint64_t> kinds[] = {{"lpm4", 1536}, {"lpm6", 3u << 20}, {"nexthop", 640}, {"view", 0}};
+    uint64_t total = 0;
+    for (const auto& [k, b] : kinds) {
+        auto* t = m.add_tables();
+        t->set_kind(k);
+        t->set_bytes(b);
+        t->set_blocks(b / 64);
+        total += b;
+    }
+    m.set_tables_bytes(total);
+    m.set_routes(1000);
+    m.set_pooled_bytes(512);
+    EXPECT_NE(format_memory(m).find("Mbuf pools: none (no dataplane)"), std::string::npos);
+    auto* p = m.add_pools();
+    p->set_name("srv6d_pkts");
+    p->set_size(8191);
+    p->set_in_use(1200);
+    p->set_available(6991);
+    p->set_data_room(2176);
+    const std::string text = format_memory(m);
+    EXPECT_NE(text.find("  lpm4                            1.5 KiB           1536         24\n"
+                        "  lpm6                            3.0 MiB        3145728      49152\n"
+                        "  nexthop                           640 B            640         10\n"
+                        "  view                                0 B              0          0\n"
+                        "  total                           3.0 MiB        3147904      49186\n"
+                        "  1000 routes: 3147 bytes per route\n"
+                        "  freed, kept for reuse: 512 B (512 bytes)\n"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("  srv6d_pkts                       8191       1200       6991       2176\n"), std::string::npos)
+        << text;
+}
+
 TEST_F(TextTest, CountersShowTheDevicesOwnDropsOnlyWhenAny) {
     pb::Counters c;
     c.set_dataplane(true);
