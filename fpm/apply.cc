@@ -55,23 +55,51 @@ bool replaced_by_next(std::span<Update> batch, size_t i) {
     return next && next->route.key == del->key;
 }
 
+// The route key an update probes the RIB with; null for the other objects.
+template <typename Update>
+const rib::route_key* route_key_of(const Update& u) {
+    if (const auto* up = std::get_if<route_upsert>(&u.body))
+        return &up->route.key;
+    if (const auto* del = std::get_if<route_delete>(&u.body))
+        return &del->key;
+    return nullptr;
+}
+
+// Hints the RIB about the routes a few updates ahead (rib::prefetch_route): the two dependent
+// cache misses of each probe then overlap with the updates before it. With 2 M routes, the
+// RIB's time per update fell by a quarter (BENCHMARKS.md, session 10).
+template <typename Update>
+void prefetch_ahead(std::span<Update> batch, size_t i, const rib::rib& rib) {
+    constexpr size_t bucket_ahead = 8, route_ahead = 4;
+    if (i + bucket_ahead < batch.size())
+        if (const rib::route_key* k = route_key_of(batch[i + bucket_ahead]))
+            rib.prefetch_route(*k, 0);
+    if (i + route_ahead < batch.size())
+        if (const rib::route_key* k = route_key_of(batch[i + route_ahead]))
+            rib.prefetch_route(*k, 1);
+}
+
 }  // namespace
 
 bool apply(const update& u, rib::rib& rib) { return apply_body(u.body, rib); }
 
 bool apply_batch(std::span<const update> batch, rib::rib& rib) {
     bool changed = false;
-    for (size_t i = 0; i < batch.size(); ++i)
+    for (size_t i = 0; i < batch.size(); ++i) {
+        prefetch_ahead(batch, i, rib);
         if (!replaced_by_next(batch, i))  // DEL+NEW pair = replace; the upsert that follows does it
             changed = apply_body(batch[i].body, rib) || changed;
+    }
     return changed;
 }
 
 bool apply_batch_consume(std::span<update> batch, rib::rib& rib) {
     bool changed = false;
-    for (size_t i = 0; i < batch.size(); ++i)
+    for (size_t i = 0; i < batch.size(); ++i) {
+        prefetch_ahead(batch, i, rib);
         if (!replaced_by_next(batch, i))
             changed = apply_body(batch[i].body, rib) || changed;
+    }
     return changed;
 }
 

@@ -87,6 +87,8 @@ public:
     // identical content returns false but still refreshes the entry for mark and sweep.
     bool upsert_route(route r);                  // RTM_NEWROUTE is always an upsert
     bool delete_route(const route_key& k);       // idempotent: an unknown key is counted, not an error
+    // A batch's hint: the route at `k` is upserted or deleted soon (route_table::prefetch).
+    void prefetch_route(const route_key& k, int stage) const { _routes.prefetch(k, stage); }
     bool upsert_nexthop(nexthop_object nh);      // forward references to unknown members are kept
     bool delete_nexthop(uint32_t id);            // routes still using the id become unresolved
     bool upsert_pic_context(nexthop_object nh);  // SONiC PIC contexts (own id space)

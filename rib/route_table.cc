@@ -23,6 +23,20 @@ uint32_t route_table::hash(const route_key& k) {
     return static_cast<uint32_t>(h ^ (h >> 29));
 }
 
+void route_table::prefetch(const route_key& k, int stage) const {
+    if (_index.empty())
+        return;
+    const uint32_t h = hash(k);
+    const uint64_t* b = &_index[h & (_index.size() - 1)];
+    if (stage == 0) {
+        __builtin_prefetch(b);
+        return;
+    }
+    const uint64_t e = *b;  // the first entry of the probe: the route, when the hash is its own
+    if (e != 0 && static_cast<uint32_t>(e >> 32) == h)
+        __builtin_prefetch(&at(static_cast<uint32_t>(e) - 1));
+}
+
 void route_table::add_chunk() {
     const size_t i = _chunks.size();
     if (i % chunks_per_region == 0)
