@@ -44,14 +44,27 @@ key_dir<K> plan_key_dir(const K* a, uint32_t n, unsigned bits) {
 
 template <class K, class E>
 void build_key_dir(const K* a, uint32_t n, const key_dir<K>& p, E* dir) {
-    uint32_t j = 0;
-    for (uint32_t s = 0; s <= p.slots; ++s) {
-        // Slot s starts at base + s << shift; the sentinel stands for the region's last key.
-        const K start = s < p.slots ? static_cast<K>(p.base + (static_cast<K>(s) << p.shift)) : static_cast<K>(p.end - 1);
-        while (j + 1 < n && a[j + 1] <= start)
-            ++j;
-        dir[s] = static_cast<E>(j);
+    // dir[s] is the last j with a[j] <= start(s), start(s) = base + s << shift. Walked by key,
+    // not by slot (about two slots a key, and a slot's start is a wide compare for IPv6): key j
+    // is <= start(s) from slot c_j = ceil((a[j] - base) >> shift) on, so slots c_{j-1} ..
+    // c_j - 1 hold j - 1. A publication rebuilds thousands of chunk directories.
+    const K mask = p.shift ? static_cast<K>((static_cast<K>(1) << p.shift) - 1) : static_cast<K>(0);
+    uint32_t s = 0;
+    for (uint32_t j = 1; j < n && s < p.slots; ++j) {
+        const K d = static_cast<K>(a[j] - p.base);  // a[j] >= a[1] = base
+        K c = static_cast<K>((d >> p.shift) + ((d & mask) != 0 ? 1 : 0));
+        if (c > p.slots)
+            c = p.slots;
+        for (const auto until = static_cast<uint32_t>(c); s < until; ++s)
+            dir[s] = static_cast<E>(j - 1);
     }
+    for (; s < p.slots; ++s)
+        dir[s] = static_cast<E>(n - 1);
+    // The sentinel: the entry holding the region's last key, end - 1.
+    uint32_t j = p.slots ? static_cast<uint32_t>(dir[p.slots - 1]) : 0;
+    while (j + 1 < n && a[j + 1] <= static_cast<K>(p.end - 1))
+        ++j;
+    dir[p.slots] = static_cast<E>(j);
 }
 
 template key_dir<uint32_t> plan_key_dir(const uint32_t*, uint32_t, unsigned);

@@ -3,6 +3,7 @@
 // deletes, v4 and v6, checked through the builder's mirror, the single lookup and the bulk lookup.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <tuple>
@@ -508,6 +509,68 @@ TEST(lpm, publish_reuses_untouched_chunks) {
     EXPECT_EQ(b.publish(r3), t2);
     EXPECT_TRUE(r3.empty());
     b.retire_all(r3);
+}
+
+}  // namespace
+}  // namespace fib
+
+namespace fib {
+namespace {
+
+// The directory over a sorted key array is exactly its definition: dir[s] is the last entry
+// whose key is <= the slot's start (base + s << shift), and the sentinel dir[slots] the last
+// one <= end - 1; for key sets dense and sparse, narrow and spanning the whole key space.
+template <class K, class E>
+void expect_dir_is_its_definition(const std::vector<K>& a, unsigned bits) {
+    const auto n = static_cast<uint32_t>(a.size());
+    const detail::key_dir<K> p = detail::plan_key_dir(a.data(), n, bits);
+    if (p.slots == 0)
+        return;
+    std::vector<E> dir(p.slots + 1);
+    detail::build_key_dir(a.data(), n, p, dir.data());
+    for (uint32_t s = 0; s <= p.slots; ++s) {
+        const K start = s < p.slots ? static_cast<K>(p.base + (static_cast<K>(s) << p.shift)) : static_cast<K>(p.end - 1);
+        uint32_t want = 0;
+        for (uint32_t j = 0; j < n; ++j)
+            if (a[j] <= start)
+                want = j;
+        ASSERT_EQ(static_cast<uint32_t>(dir[s]), want) << "slot " << s << " of " << p.slots << ", " << n << " keys";
+    }
+}
+
+template <class K>
+std::vector<K> sorted_keys(std::mt19937_64& rng, uint32_t n, unsigned spread_bits) {
+    std::vector<K> a{K{0}};  // a[0] is 0 for an index, the chunk's first key for a chunk
+    const K top = spread_bits >= sizeof(K) * 8 ? static_cast<K>(~K{0}) : static_cast<K>((K{1} << spread_bits) - 1);
+    while (a.size() < n) {
+        K v = static_cast<K>(rng());
+        if constexpr (sizeof(K) > 8)
+            v = static_cast<K>((v << 64) | rng());
+        v &= top;
+        if (v != 0)
+            a.push_back(v);
+    }
+    std::sort(a.begin(), a.end());
+    a.erase(std::unique(a.begin(), a.end()), a.end());
+    return a;
+}
+
+TEST(KeyDirectory, IsItsDefinitionForDenseAndSparseKeys) {
+    std::mt19937_64 rng(11);
+    for (const unsigned spread : {8u, 12u, 20u, 32u})
+        for (const uint32_t n : {3u, 4u, 17u, 64u, 128u, 255u})
+            for (int rep = 0; rep < 4; ++rep) {
+                const auto a = sorted_keys<uint32_t>(rng, n, spread);
+                expect_dir_is_its_definition<uint32_t, uint8_t>(a, detail::key_dir_bits(static_cast<uint32_t>(a.size()), 8));
+                expect_dir_is_its_definition<uint32_t, uint32_t>(a, detail::key_dir_bits(static_cast<uint32_t>(a.size()), 16));
+            }
+    for (const unsigned spread : {8u, 40u, 64u, 100u, 128u})
+        for (const uint32_t n : {3u, 5u, 64u, 200u})
+            for (int rep = 0; rep < 4; ++rep) {
+                const auto a = sorted_keys<u128>(rng, n, spread);
+                expect_dir_is_its_definition<u128, uint8_t>(a, detail::key_dir_bits(static_cast<uint32_t>(a.size()), 8));
+                expect_dir_is_its_definition<u128, uint32_t>(a, detail::key_dir_bits(static_cast<uint32_t>(a.size()), 16));
+            }
 }
 
 }  // namespace
