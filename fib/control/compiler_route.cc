@@ -261,6 +261,12 @@ bool compiler::compile(rib::rib& r, const vrf::registry& reg, const vrf::encap_s
     todo.erase(std::unique(todo.begin(), todo.end()), todo.end());
     _work.resize(todo.size());
     for (size_t i = 0; i < todo.size(); ++i) {
+        // The RIB probes of later keys prefetched (as fpm::apply_batch does): sorted keys share
+        // nothing in the RIB's hash index, so each probe is two cache misses otherwise.
+        if (i + 8 < todo.size())
+            r.prefetch_route(todo[i + 8], 0);
+        if (i + 4 < todo.size())
+            r.prefetch_route(todo[i + 4], 1);
         const rib::route_key& k = todo[i];
         uint64_t a;
         std::memcpy(&a, k.dst.bytes.data(), 8);
