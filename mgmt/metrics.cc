@@ -145,6 +145,17 @@ void fpm_metrics(const pb::FpmStatus& s, std::vector<metric_family>& out) {
     ch.add({{"op", "swept_route"}}, rib.swept_routes());
 }
 
+void memory_metrics(const pb::Memory& m, std::vector<metric_family>& out) {
+    auto& bytes = family(out, "srv6d_fib_memory_bytes", "Bytes of the compiled tables, by kind", "gauge");
+    for (const auto& t : m.tables())
+        bytes.add({{"kind", t.kind()}}, t.bytes());
+    auto& blocks = family(out, "srv6d_fib_memory_blocks", "Blocks of the compiled tables, by kind", "gauge");
+    for (const auto& t : m.tables())
+        blocks.add({{"kind", t.kind()}}, t.blocks());
+    single(out, "srv6d_fib_memory_pooled_bytes", "Freed table blocks kept for reuse (mapped, not in use)", "gauge",
+           m.pooled_bytes());
+}
+
 std::string exposition(const std::vector<metric_family>& fams) {
     std::string out;
     for (const auto& f : fams) {

@@ -1,6 +1,6 @@
 // The metrics endpoint's content: srv6d's counters in the Prometheus text exposition format
 // (version 0.0.4, which Prometheus, VictoriaMetrics and OpenMetrics scrapers all read). Built
-// from the same messages srv6ctl prints (Counters, FpmStatus), plus the table compiler's
+// from the same messages srv6ctl prints (Counters, FpmStatus, Memory), plus the table compiler's
 // counters the daemon adds, so a metric and `srv6ctl show ...` never disagree.
 #pragma once
 
@@ -28,6 +28,8 @@ struct metric_family {
 void counter_metrics(const pb::Counters& c, std::vector<metric_family>& out);
 // The FPM session and ingest, and the RIB's sizes and counters.
 void fpm_metrics(const pb::FpmStatus& s, std::vector<metric_family>& out);
+// The compiled tables' memory by kind, and what is pooled (show memory).
+void memory_metrics(const pb::Memory& m, std::vector<metric_family>& out);
 // The exposition text of `fams`, in order.
 std::string exposition(const std::vector<metric_family>& fams);
 

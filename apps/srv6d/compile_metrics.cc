@@ -1,6 +1,7 @@
 #include "apps/srv6d/compile_metrics.hh"
 
 #include <algorithm>
+#include <atomic>
 #include <string>
 
 #include "fib/datapath/mem.hh"
@@ -31,17 +32,25 @@ void compile_metrics(const fib::compiler_stats& s, std::vector<::mgmt::metric_fa
     out.push_back({"srv6d_compile_refused_nexthops", "Refused nexthops by reason (their packets are dropped)", "gauge", {}});
     for (size_t i = 1; i < fib::nh_refusal_count; ++i)
         out.back().add({{"reason", std::string(fib::name(static_cast<fib::nh_refusal>(i)))}}, s.refused[i]);
-    // The compiled tables' memory (fib/datapath/mem.hh), what the workers read: live blocks by
-    // kind, and the freed blocks kept for reuse (mapped, not returned to the system).
-    const fib::mem_counters& m = fib::memory();
-    out.push_back({"srv6d_fib_memory_bytes", "Bytes of the compiled tables, by kind", "gauge", {}});
-    for (size_t k = 0; k < fib::mem_kind_count; ++k)
-        out.back().add({{"kind", fib::name(static_cast<fib::mem_kind>(k))}}, static_cast<uint64_t>(std::max<int64_t>(0, m.bytes[k].load(std::memory_order_relaxed))));
-    out.push_back({"srv6d_fib_memory_blocks", "Blocks of the compiled tables, by kind", "gauge", {}});
-    for (size_t k = 0; k < fib::mem_kind_count; ++k)
-        out.back().add({{"kind", fib::name(static_cast<fib::mem_kind>(k))}}, static_cast<uint64_t>(std::max<int64_t>(0, m.blocks[k].load(std::memory_order_relaxed))));
-    one(out, "srv6d_fib_memory_pooled_bytes", "Freed table blocks kept for reuse (mapped, not in use)", "gauge",
-        static_cast<uint64_t>(std::max<int64_t>(0, m.pooled_bytes.load(std::memory_order_relaxed))));
+}
+
+void table_memory(const fib::compiler_stats& s, ::mgmt::pb::Memory& m) {
+    const fib::mem_counters& mem = fib::memory();
+    // Relaxed reads of counters the control thread keeps: never negative, but clamped anyway.
+    auto count = [](const std::atomic<int64_t>& c) {
+        return static_cast<uint64_t>(std::max<int64_t>(0, c.load(std::memory_order_relaxed)));
+    };
+    uint64_t total = 0;
+    for (size_t k = 0; k < fib::mem_kind_count; ++k) {
+        auto* t = m.add_tables();
+        t->set_kind(fib::name(static_cast<fib::mem_kind>(k)));
+        t->set_bytes(count(mem.bytes[k]));
+        t->set_blocks(count(mem.blocks[k]));
+        total += t->bytes();
+    }
+    m.set_tables_bytes(total);
+    m.set_pooled_bytes(count(mem.pooled_bytes));
+    m.set_routes(s.routes[static_cast<size_t>(fib::route_state::installed)]);
 }
 
 }  // namespace srv6d

@@ -28,7 +28,6 @@
 #include "apps/srv6d/route_answer.hh"
 #include "apps/srv6d/trace_answer.hh"
 #include "apps/srv6d/compile_metrics.hh"
-#include "fib/datapath/mem.hh"
 #include "rib/rib.hh"
 #include "fib/control/compiler.hh"
 #include "fib/datapath/rcu.hh"
@@ -167,7 +166,8 @@ interface_names control_plane::interface_names_of() const {
     return n;
 }
 
-// The metrics endpoint's body: what `show counters` and `show fpm` answer, and the compiler's.
+// The metrics endpoint's body: what `show counters`, `show fpm` and `show memory` answer, and the
+// compiler's.
 std::string control_plane::scrape() const {
     std::vector<::mgmt::metric_family> fams;
     ::mgmt::pb::Counters c;
@@ -175,6 +175,9 @@ std::string control_plane::scrape() const {
     ::mgmt::counter_metrics(c, fams);
     ::mgmt::fpm_metrics(::mgmt::render_fpm(session, stats, rib), fams);
     compile_metrics(compiler.stats(), fams);
+    ::mgmt::pb::Memory mem;
+    fill_memory(mem);
+    ::mgmt::memory_metrics(mem, fams);
     return ::mgmt::exposition(fams);
 }
 
@@ -598,20 +601,7 @@ void control_plane::reload() {
 
 // The compiled tables' memory (live blocks by kind, pooled) and the dataplane's mbuf pools.
 void control_plane::fill_memory(::mgmt::pb::Memory& m) const {
-    const fib::mem_counters& mem = fib::memory();
-    uint64_t total = 0;
-    for (size_t k = 0; k < fib::mem_kind_count; ++k) {
-        auto* t = m.add_tables();
-        t->set_kind(fib::name(static_cast<fib::mem_kind>(k)));
-        const auto bytes = static_cast<uint64_t>(std::max<int64_t>(0, mem.bytes[k].load(std::memory_order_relaxed)));
-        t->set_bytes(bytes);
-        t->set_blocks(static_cast<uint64_t>(std::max<int64_t>(0, mem.blocks[k].load(std::memory_order_relaxed))));
-        total += bytes;
-    }
-    m.set_tables_bytes(total);
-    m.set_pooled_bytes(static_cast<uint64_t>(std::max<int64_t>(0, mem.pooled_bytes.load(std::memory_order_relaxed))));
-    const fib::compiler_stats& s = compiler.stats();
-    m.set_routes(s.routes[static_cast<size_t>(fib::route_state::installed)]);
+    table_memory(compiler.stats(), m);
     if (dp)
         for (const fwd::pool_usage& p : dp->pools()) {
             auto* o = m.add_pools();

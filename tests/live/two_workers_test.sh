@@ -4,7 +4,8 @@
 # queues. 64 UDP flows (one source port each, numbered datagrams) from host1 to the receiver
 # through srv6d's IPv4 forwarding in the default VRF. Both workers must have forwarded
 # (`show counters --json`, perWorker), every flow must arrive complete and in order (the
-# receiver checks the sequence numbers). The per-worker split is printed.
+# receiver checks the sequence numbers). The per-worker split is printed. Then `show memory` and
+# the metrics endpoint, against the running srv6d.
 #
 #   sudo tests/live/two_workers_test.sh [BUILD_DIR]
 #
@@ -52,6 +53,8 @@ port = p0 net_af_packet0,iface=d0,qpairs=2,framecnt=4096 tap=pe0
 port = p1 net_af_packet1,iface=d1,qpairs=2,framecnt=4096 tap=pe1
 [log]
 level = info
+[metrics]
+listen = 127.0.0.1:9464
 EOF
 srv6d_dataplane_start "$DUT" pe1
 for t in pe0 pe1; do ip -n "$DUT" link set "$t" up; done
@@ -117,6 +120,13 @@ check "show memory: the compiled tables hold the routes" eval \
 check "show memory: the packet pool has the configured 16383 mbufs, some in the ports' rings" eval \
 	'[ "$(jq -r ".pools[0] | .name == \"srv6d_pkts\" and .size == 16383 and .inUse > 0 and .inUse + .available == .size" "$LIVE_WORK/memory.json")" = true ]'
 check "show memory: one header pool per worker" eval '[ "$(jq -r "[.pools[].name] | .[1:]" -c "$LIVE_WORK/memory.json")" = "[\"srv6d_hdr0\",\"srv6d_hdr1\"]" ]'
+# the metrics endpoint (the DUT namespace's own loopback) says what show memory and show counters say
+ip netns exec "$DUT" "$LIVE_PY" -c 'import sys, urllib.request
+sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:9464/metrics", timeout=5).read().decode())' \
+	>"$LIVE_WORK/metrics.txt"
+lpm4_bytes=$(jq -r '.tables[] | select(.kind == "lpm4") | .bytes' "$LIVE_WORK/memory.json")
+check "metrics: the lpm4 bytes of show memory" grep -qx "srv6d_fib_memory_bytes{kind=\"lpm4\"} $lpm4_bytes" "$LIVE_WORK/metrics.txt"
+check "metrics: the devices' own counters per port" grep -q '^srv6d_port_rx_missed_total{port="p0",vrf="default"} ' "$LIVE_WORK/metrics.txt"
 
 srv6ctl show counters
 srv6ctl show memory

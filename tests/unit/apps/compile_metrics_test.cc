@@ -1,5 +1,6 @@
 // The table compiler's metrics from a real RIB through the real compiler: its counters, its
-// route and nexthop gauges, and the compiled tables' memory (fib/datapath/mem.hh).
+// route and nexthop gauges, and the compiled tables' memory (fib/datapath/mem.hh) as `show
+// memory` answers it and the metrics show it.
 #include "apps/srv6d/compile_metrics.hh"
 
 #include <gtest/gtest.h>
@@ -44,13 +45,22 @@ TEST(CompileMetrics, CountersGaugesAndTheTablesMemory) {
     const auto m = flatten(fams);
     EXPECT_EQ(m.at("srv6d_compile_runs_total"), 1u);
     EXPECT_EQ(m.at("srv6d_compile_routes{state=\"installed\"}"), 300u);
-    // What the compiled tables hold now, as fib::memory() counts it.
+    // What the compiled tables hold now, as fib::memory() counts it: the answer, then its metrics.
+    ::mgmt::pb::Memory answer;
+    table_memory(c.stats(), answer);
+    EXPECT_EQ(answer.routes(), 300u);
+    ASSERT_EQ(answer.tables_size(), 4);
+    EXPECT_EQ(answer.tables(0).kind(), "lpm4");
+    EXPECT_EQ(answer.tables_bytes(), answer.tables(0).bytes() + answer.tables(1).bytes() + answer.tables(2).bytes() +
+                                         answer.tables(3).bytes());
+    ::mgmt::memory_metrics(answer, fams);
+    const auto mm = flatten(fams);
     const fib::mem_counters& mem = fib::memory();
-    EXPECT_GT(m.at("srv6d_fib_memory_bytes{kind=\"lpm4\"}"), 0u) << "300 IPv4 routes";
-    EXPECT_EQ(m.at("srv6d_fib_memory_bytes{kind=\"lpm4\"}"), static_cast<uint64_t>(mem.bytes[0].load()));
-    EXPECT_GT(m.at("srv6d_fib_memory_blocks{kind=\"nexthop\"}"), 0u);
-    EXPECT_EQ(m.at("srv6d_fib_memory_blocks{kind=\"view\"}"), static_cast<uint64_t>(mem.blocks[3].load()));
-    EXPECT_EQ(m.count("srv6d_fib_memory_pooled_bytes"), 1u);
+    EXPECT_GT(mm.at("srv6d_fib_memory_bytes{kind=\"lpm4\"}"), 0u) << "300 IPv4 routes";
+    EXPECT_EQ(mm.at("srv6d_fib_memory_bytes{kind=\"lpm4\"}"), static_cast<uint64_t>(mem.bytes[0].load()));
+    EXPECT_GT(mm.at("srv6d_fib_memory_blocks{kind=\"nexthop\"}"), 0u);
+    EXPECT_EQ(mm.at("srv6d_fib_memory_blocks{kind=\"view\"}"), static_cast<uint64_t>(mem.blocks[3].load()));
+    EXPECT_EQ(mm.count("srv6d_fib_memory_pooled_bytes"), 1u);
 }
 
 }  // namespace
