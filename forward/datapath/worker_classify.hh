@@ -4,6 +4,7 @@
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 
+#include "forward/datapath/ip4_sum.hh"
 #include "forward/datapath/worker_pkt.hh"
 
 namespace fwd {
@@ -24,7 +25,7 @@ inline bool ip4_cksum_ok(const rte_mbuf* m, const uint8_t* ip, uint32_t ihl, boo
         if (f == RTE_MBUF_F_RX_IP_CKSUM_BAD)
             return false;
     }
-    return rte_raw_cksum(ip, ihl) == 0xffff;
+    return ip4_header_sum_ok(ip, ihl);
 }
 
 // Checks the L3 header at p.l3 (RFC 791/1812, RFC 8200) and trims Ethernet padding; the whole
