@@ -20,6 +20,10 @@
 #include "forward/datapath/srv6_headend.hh"
 #include "forward/datapath/trace.hh"
 
+namespace rib {
+struct behavior_info;
+}  // namespace rib
+
 namespace fwd {
 
 inline constexpr uint16_t burst_size = 32;
@@ -82,6 +86,7 @@ private:
     void do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next);
     void do_endpoint(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next);
     void do_adjacency(pkt& p, const fib::compiled_nh& nh, rib::family af, const uint8_t* addr);
+    bool decap_direct(pkt& p, const rib::behavior_info& row, uint16_t vrf, pkt** next, uint16_t& n_next);
     void l2_out(pkt& p, const port_info& port, rib::family naf, const uint8_t* addr);
     void l2_write(pkt& p, const port_info& port, const mac_addr& mac);
     void drop(pkt& p, drop_reason r);

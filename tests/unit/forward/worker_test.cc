@@ -347,6 +347,96 @@ TEST_F(worker_test, end_dt4_dt6_dt46_decapsulate_into_the_bound_vrf) {
     }
 }
 
+// End.DT4/DT6/DT46 on packets that look like the common one (no SRH, the inner packet right
+// after the outer header) but are not quite: each is forwarded or dropped as RFC 8986 §4.6-4.8
+// and the checks of any routed packet say, whichever of the worker's two decapsulation paths
+// takes it (worker_endpoint.hh: decap_direct, else process_endpoint).
+TEST_F(worker_test, end_dt_decapsulation_edge_cases) {
+    const test::layer i4 = inner4("10.9.0.1", "10.1.0.2");
+    const test::layer i6 = inner6("fd09::1", "fd01::2");
+    const bytes ok4 = eth(mac_ce1, mac_ce_port, t_ipv4, ttl_minus_one(i4.b));
+    const bytes ok6 = eth(mac_ce1, mac_ce_port, t_ipv6, ttl_minus_one(i6.b));
+    const auto outer = [](const char* sid, const test::layer& l) { return ip6_packet(64, "fc00:0:9::1", sid, {l}); };
+    struct shot {
+        const char* what;
+        bytes frame;
+        const bytes* want;  // nullptr: dropped with `why`
+        drop_reason why;
+    };
+    std::vector<shot> shots;
+    {
+        bytes f = in_frame(outer("fc00:0:1::12", i4), t_ipv6);
+        f.insert(f.end(), 9, 0);  // link-layer padding after the IPv6 packet
+        shots.push_back({"link padding", f, &ok4, {}});
+    }
+    {
+        bytes ip = outer("fc00:0:1::12", i6);
+        ip.insert(ip.end(), 7, 0xee);  // inside the outer payload, after the inner packet
+        test::put16(ip, 4, static_cast<uint16_t>(ip.size() - 40));
+        shots.push_back({"bytes after the inner packet", in_frame(ip, t_ipv6), &ok6, {}});
+    }
+    {
+        test::layer l = i4;
+        test::put16(l.b, 2, static_cast<uint16_t>(l.b.size() + 4));  // total length past the outer payload
+        test::put16(l.b, 10, 0);
+        test::put16(l.b, 10, test::ip4_checksum(l.b.data(), 20));
+        shots.push_back({"inner total length lie", in_frame(outer("fc00:0:1::10", l), t_ipv6), nullptr,
+                         drop_reason::ip4_truncated});
+    }
+    {
+        test::layer l = i4;
+        l.b[10] ^= 0x21;
+        shots.push_back({"inner bad checksum", in_frame(outer("fc00:0:1::12", l), t_ipv6), nullptr,
+                         drop_reason::ip4_bad_checksum});
+    }
+    {
+        test::layer l = i6;
+        test::put16(l.b, 4, static_cast<uint16_t>(l.b.size()));  // payload length past the outer payload
+        shots.push_back({"inner payload length lie", in_frame(outer("fc00:0:1::11", l), t_ipv6), nullptr,
+                         drop_reason::ip6_truncated});
+    }
+    shots.push_back({"next header 4, an IPv6 packet inside",
+                     in_frame(outer("fc00:0:1::12", test::layer{4, i6.b}), t_ipv6), nullptr, drop_reason::sid_bad_inner});
+    shots.push_back({"End.DT4, inner IPv6", in_frame(outer("fc00:0:1::10", i6), t_ipv6), nullptr,
+                     drop_reason::sid_bad_inner});
+    shots.push_back({"End.DT6, inner IPv4", in_frame(outer("fc00:0:1::11", i4), t_ipv6), nullptr,
+                     drop_reason::sid_bad_inner});
+    {
+        bytes ip = outer("fc00:0:1::12", i4);
+        test::put16(ip, 4, static_cast<uint16_t>(ip.size()));  // past the frame
+        shots.push_back({"outer payload length lie", in_frame(ip, t_ipv6), nullptr, drop_reason::ip6_truncated});
+    }
+    {
+        bytes ip = outer("fc00:0:1::12", i4);
+        test::put16(ip, 4, 0);  // the inner packet is padding now
+        shots.push_back({"outer payload length 0", in_frame(ip, t_ipv6), nullptr, drop_reason::ip4_truncated});
+    }
+    for (const shot& s : shots) {
+        SCOPED_TRACE(s.what);
+        const uint64_t before = s.want ? 0 : dropped(s.why);
+        if (s.want) {
+            expect_one(core, s.frame, ce, *s.want);
+        } else {
+            wtest::expect_one(*w, *counters, {&ce, &core, &ce2, &tap}, core, s.frame, nullptr, {});
+            EXPECT_EQ(dropped(s.why), before + 1) << drops();
+        }
+    }
+
+    // The same packet in two segments (the second holding the inner packet's end) takes the
+    // general path and comes out the same.
+    const bytes f = in_frame(outer("fc00:0:1::12", i4), t_ipv6);
+    rte_mbuf* head = test::mbuf_of(bytes(f.begin(), f.end() - 8));
+    rte_mbuf* tail = test::mbuf_of(bytes(f.end() - 8, f.end()));
+    ASSERT_NE(head, nullptr);
+    ASSERT_NE(tail, nullptr);
+    ASSERT_EQ(rte_pktmbuf_chain(head, tail), 0);
+    ASSERT_EQ(rte_ring_enqueue(core.rx, head), 0);
+    w->poll();
+    const auto got = out(ce);
+    ASSERT_EQ(got.size(), 1u) << drops();
+    EXPECT_EQ(got[0], ok4);
+}
+
 // An End.DT46 of srv6d's own config ([sids]: FRR 8.4.4 cannot send DT46), named by its VRF.
 TEST_F(worker_test, config_sid_end_dt46_decapsulates_into_its_vrf) {
     const auto line = vrf::parse_sid("fc00:0:1::d46 End.DT46 vrf red");
