@@ -82,6 +82,7 @@ private:
     bool vlan_in(pkt& p, uint16_t& type, rte_mbuf** sub, const port_info** sub_in, uint16_t& n_sub);
     void lookup(pkt** ps, uint16_t n);
     void act(pkt& p, pkt** next, uint16_t& n_next);
+    void act_outer(pkt& p, pkt** next, uint16_t& n_next);
     void do_forward(pkt& p, const fib::compiled_nh& nh);
     void do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next);
     void do_endpoint(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next);

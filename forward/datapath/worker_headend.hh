@@ -34,7 +34,7 @@ inline void worker::outer_route(uint32_t outer_nh) {
     _outer_mac = mac;
 }
 
-inline void worker::do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next) {
+[[gnu::always_inline]] inline void worker::do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next) {
     const fib::encap_template& e = nh.encap();  // stored as the headend uses it
     uint16_t l3 = p.l3;
     // The outer destination is the template's: one lookup per headend nexthop and burst.
@@ -93,7 +93,12 @@ inline void worker::do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, u
     p.nh = _outer_nh;
     p.nhp = &_fv->nexthop(_outer_nh);
     ++p.lookups;
-    act(p, next, n_next);
+    act_outer(p, next, n_next);
 }
+
+// act() for the outer packet of a headend whose exit is not direct: out of line, so that act()
+// and do_headend() inline into the burst loop (a call back into act() from do_headend() made
+// it recursive, and GCC then kept do_headend() out of line: a call per encapsulated packet).
+[[gnu::noinline]] inline void worker::act_outer(pkt& p, pkt** next, uint16_t& n_next) { act(p, next, n_next); }
 
 }  // namespace fwd
