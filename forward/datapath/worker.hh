@@ -161,7 +161,6 @@ private:
         uint16_t n = 0;
         uint16_t dev = 0;
         rte_mbuf* m[burst_size];
-        uint32_t len[burst_size];
     };
     txbuf _tx[max_ports];
     uint32_t _tx_dirty = 0;  // ports with queued packets

@@ -13,7 +13,6 @@ namespace fwd {
     txbuf& b = _tx[port];
     b.dev = dev;
     b.m[b.n] = m;
-    b.len[b.n] = m->pkt_len;
     _tx_dirty |= 1u << port;
     if (++b.n == burst_size)
         tx(port);
@@ -32,13 +31,17 @@ inline void worker::tx(uint16_t port) {
     const bool traced = _tr_watch != 0;  // once per tx burst
     if (unlikely(traced))
         trace_tx(port, b.m, b.n);
+    // The bytes, read before the device owns the mbufs (they are still in cache); what it does
+    // not take is subtracted below.
+    uint64_t bytes = 0;
+    for (uint16_t i = 0; i < b.n; ++i)
+        bytes += b.m[i]->pkt_len;
     const uint16_t sent = rte_eth_tx_burst(b.dev, _txq, b.m, b.n);
     if (unlikely(traced))
         trace_tx_done(b.n, sent, sent < b.n ? tx_refused(port) : drop_reason{});
     port_counters& pc = _c.ports[port];
-    uint64_t bytes = 0;
-    for (uint16_t i = 0; i < sent; ++i)
-        bytes += b.len[i];
+    for (uint16_t i = sent; i < b.n; ++i)
+        bytes -= b.m[i]->pkt_len;
     pc.tx_packets.add(sent);
     pc.tx_bytes.add(bytes);
     if (b.dev != port) {  // a sub-port's frames are its parent's too, as a NIC counts them
