@@ -12,12 +12,15 @@ namespace fwd {
 
 // `ihl`: the header length in bytes, a multiple of 4 in [20, 60], all readable from `ip`.
 inline bool ip4_header_sum_ok(const uint8_t* ip, uint32_t ihl) {
-    uint64_t s = 0;
-    for (uint32_t o = 0; o < ihl; o += 4) {
+    const auto word = [ip](uint32_t o) {
         uint32_t w;
         std::memcpy(&w, ip + o, 4);
-        s += w;
-    }
+        return static_cast<uint64_t>(w);
+    };
+    // Two independent sums of the 20 bytes every header has, then the options.
+    uint64_t s = (word(0) + word(4)) + (word(8) + word(12)) + word(16);
+    for (uint32_t o = 20; o < ihl; o += 4)
+        s += word(o);
     s = (s & 0xffffffffu) + (s >> 32);  // < 2^33
     s = (s & 0xffffu) + (s >> 16);      // < 2^18
     s = (s & 0xffffu) + (s >> 16);      // <= 0xffff + 3
