@@ -20,6 +20,12 @@
 // /24s, spread over the VRFs, each using one of P remote PEs. The default order is random (BGP
 // learning order); --sorted sends them table by table in prefix order, as zebra's replay walks them.
 // --inproc also times the same frames decoded only, and decoded + applied, without the socket.
+// --compile runs it end to end instead, as srv6d does: the VRF tables bound, the table compiler
+//   paced on the listener's thread (srv6d's compile_pacer: at once when idle, else at most every
+//   50 ms or at 100 000 waiting updates), a reader thread looking up without pause; the initial
+//   replay, then every route moved to another remote PE (a PE failover: as many replaces), each
+//   timed until the compiled tables hold it.
+#include <boost/asio/steady_timer.hpp>
 #include <malloc.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -36,6 +42,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <future>
 #include <numeric>
 #include <random>
@@ -48,8 +55,13 @@
 #include "fpm/decoder.hh"
 #include "fpm/framer.hh"
 #include "fpm/listener.hh"
+#include "apps/srv6d/compile_pacer.hh"
+#include "fib/control/compiler.hh"
+#include "fib/datapath/rcu.hh"
 #include "util/huge_alloc.hh"
 #include "util/log.hh"
+#include "vrf/encap_source.hh"
+#include "vrf/registry.hh"
 
 namespace {
 
@@ -240,6 +252,7 @@ struct options {
     bool inline_mode = false;
     bool sorted = false;
     bool inproc = false;
+    bool compile = false;
 };
 
 struct workload {
@@ -249,7 +262,8 @@ struct workload {
     double encode_s = 0;
 };
 
-workload encode(const options& o) {
+// `shift`: route i uses remote PE (its PE + shift) % P (shift 1: every route moved).
+workload encode(const options& o, uint32_t shift = 0) {
     workload wl;
     const double t0 = wall();
     for (uint32_t v = 0; v < o.vrfs; ++v)
@@ -289,7 +303,7 @@ workload encode(const options& o) {
     for (const uint32_t i : order) {
         const uint32_t v = i % o.vrfs;
         const uint32_t n = i / o.vrfs;
-        const uint32_t pe = (i * 2654435761u >> 16) % o.pes;
+        const uint32_t pe = ((i * 2654435761u >> 16) + shift) % o.pes;
         msg.clear();
         encode_route(w, 1001 + v, (10u << 24) + (n << 8), 24, wl.paths[v * o.pes + pe], o.inline_mode);
         pack.add(msg);
@@ -389,6 +403,156 @@ void inproc(const workload& wl, const options& o) {
     }
 }
 
+// ---- end to end: FPM -> RIB -> compiled tables, readers running (--compile)
+
+int run_compile(const options& o) {
+    const workload load = encode(o), moved = encode(o, 1);
+    std::printf("fpm -> RIB -> compiled tables: %u IPv4 VPN routes in %u VRF tables over %u remote PEs, %s mode, "
+                "%s order; encoded in %.2f s\n",
+                o.routes, o.vrfs, o.pes, o.inline_mode ? "inline" : "nexthop-group", o.sorted ? "table walk" : "random",
+                load.encode_s + moved.encode_s);
+
+    boost::asio::io_context io;
+    rib::rib rib;
+    fpm::ingest_stats stats;
+    fpm::session_info session;
+    vrf::registry reg;
+    std::vector<vrf::vrf_spec> specs;
+    for (uint32_t v = 0; v < o.vrfs; ++v)
+        specs.push_back({"c" + std::to_string(v), 1001 + v, {}, std::nullopt});
+    (void)reg.sync(vrf::source::config, specs);
+    std::vector<vrf::vrf_id> ids;
+    for (const auto& sp : specs)
+        ids.push_back(reg.find(sp.name)->id);
+    vrf::encap_source_resolver src;
+    (void)src.set_configured(*rib::parse_ip6("2001:db8::1"));
+    fib::qsbr_domain rcu{4};
+    fib::compiler comp{rcu};
+    srv6d::compile_pacer pacer{std::chrono::milliseconds(50), 100'000};
+    boost::asio::steady_timer timer(io);
+    bool timer_armed = false;
+
+    // The reader: a worker's lookups, on the other CPU when there is one.
+    std::atomic<bool> stop{false};
+    std::atomic<uint64_t> lookups{0};
+    std::thread reader([&] {
+        fib::qsbr_reader q(rcu, 0);
+        std::mt19937_64 rr(7);
+        uint32_t a[32], nh[32];
+        uint64_t n = 0, sink = 0;
+        while (!stop.load(std::memory_order_relaxed)) {
+            if (const fib::dataplane_view* v = comp.cell().load()) {
+                for (auto& x : a)
+                    x = (10u << 24) | static_cast<uint32_t>(rr() & 0xffffff);
+                v->lookup4_bulk(ids[rr() % ids.size()], a, nh, 32);
+                for (uint32_t i : nh)
+                    sink += static_cast<uint64_t>(v->nexthop(i).kind());
+                n += 32;
+            }
+            q.quiescent();
+        }
+        lookups = n + (sink & 1);
+    });
+
+    const uint64_t want = o.routes;
+    int phase = 1;  // 1: initial replay, 2: every route moved
+    double t_start[3]{}, t_done[3]{}, cpu_compile[3]{}, cpu_thread[3]{};
+    size_t pubs[3]{}, biggest[3]{};
+    std::promise<void> done1, done2;
+    const double cpu0 = thread_cpu();
+    // The phase is over when the RIB took all its routes and a compile published them.
+    auto check_done = [&] {
+        const bool in = phase == 1 ? rib.routes().size() >= want : rib.counters().route_upserts >= 2 * want;
+        if (!in || pacer.wanted())
+            return;
+        t_done[phase] = wall();
+        cpu_thread[phase] = thread_cpu();
+        if (phase == 1) {
+            phase = 2;
+            done1.set_value();
+        } else {
+            phase = 3;
+            done2.set_value();
+            io.stop();
+        }
+    };
+    std::function<void()> maybe_compile = [&] {
+        const auto d = pacer.poll(srv6d::compile_pacer::clock::now());
+        if (d.now) {
+            biggest[phase] = std::max(biggest[phase], pacer.pending());
+            const double c = thread_cpu();
+            comp.compile(rib, reg, src);
+            cpu_compile[phase] += thread_cpu() - c;
+            ++pubs[phase];
+            pacer.compiled(srv6d::compile_pacer::clock::now());
+            rcu.reclaim();
+            check_done();
+        } else if (d.wait && !timer_armed) {
+            timer_armed = true;
+            timer.expires_at(d.at);
+            timer.async_wait([&](const boost::system::error_code& ec) {
+                timer_armed = false;
+                if (!ec)
+                    maybe_compile();
+            });
+        }
+    };
+    fpm::listener_options lo;
+    lo.port = 0;
+    lo.resync_quiet = std::chrono::minutes(10);  // no sweep during the run
+    lo.resync_max = std::chrono::minutes(10);
+    fpm::listener_hooks hooks;
+    hooks.on_batch_applied = [&](std::span<const fpm::update> u) {
+        pacer.changed(u.size());
+        maybe_compile();
+    };
+    fpm::listener lst(io, lo, rib, stats, session, hooks);
+    std::string error;
+    if (!lst.start(error)) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return 1;
+    }
+    std::thread zebra([&, port = lst.port()] {
+        t_start[1] = wall();
+        const int fd = connect_to(port);
+        send_all(fd, load.stream.bytes);
+        done1.get_future().wait();
+        t_start[2] = wall();
+        send_all(fd, moved.stream.bytes);
+        done2.get_future().wait();
+        ::close(fd);
+    });
+    io.run();
+    zebra.join();
+    stop = true;
+    reader.join();
+    cpu_thread[0] = cpu0;
+    t_start[2] = std::max(t_start[2], t_done[1]);
+
+    const double n = o.routes;
+    for (int ph = 1; ph <= 2; ++ph) {
+        const double w = t_done[ph] - t_start[ph];
+        const double c = cpu_thread[ph] - cpu_thread[ph - 1];
+        std::printf("\n%s (connect / first byte -> the compiled tables hold every route):\n",
+                    ph == 1 ? "initial replay, adds" : "every route moved to another PE, replaces");
+        std::printf("  wall %.3f s = %.0f k updates/s; listener thread CPU %.3f s = %.0f k updates/s (compile %.3f s, "
+                    "FPM + RIB %.3f s)\n",
+                    w, n / w / 1e3, c, n / c / 1e3, cpu_compile[ph], c - cpu_compile[ph]);
+        std::printf("  %zu publications, largest batch %zu updates\n", pubs[ph], biggest[ph]);
+    }
+    std::printf("\nreader: %.1f M lookups during the run\n", static_cast<double>(lookups.load()) / 1e6);
+    // Spot check: the first VPN route of the first VRF is a headend in the published tables.
+    const auto* v = comp.cell().load();
+    const uint64_t errors = std::accumulate(stats.reasons.begin(), stats.reasons.end(), uint64_t{0});
+    if (v == nullptr || rib.routes().size() != want || errors != 0 ||
+        v->nexthop(v->lookup4(ids[0], (10u << 24) | 1)).kind() != fib::nh_kind::headend) {
+        std::fprintf(stderr, "the RIB or the tables do not hold what was sent (%lu decode errors)\n",
+                     static_cast<unsigned long>(errors));
+        return 1;
+    }
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -414,14 +578,18 @@ int main(int argc, char** argv) {
             o.sorted = true;
         else if (a == "--inproc")
             o.inproc = true;
+        else if (a == "--compile")
+            o.compile = true;
         else {
             std::fprintf(stderr,
-                         "usage: %s [--routes N] [--vrfs V] [--pes P] [--mode nhg|inline] [--sorted] [--inproc]\n",
+                         "usage: %s [--routes N] [--vrfs V] [--pes P] [--mode nhg|inline] [--sorted] [--inproc|--compile]\n",
                          argv[0]);
             return 2;
         }
     }
     util::set_level(util::level::warn);
+    if (o.compile)
+        return run_compile(o);
 
     const workload wl = encode(o);
     std::printf("fpm ingest: %u IPv4 VPN routes in %u VRF tables over %u remote PEs, %s mode, %s order\n", o.routes,

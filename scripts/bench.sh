@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# bench.sh [dataplane|lpm|compile|kernel|all] [-- extra args for the bench]: runs the benchmarks
+# bench.sh [dataplane|lpm|compile|ingest|kernel|all] [-- extra args for the bench]: runs the benchmarks
 # BENCHMARKS.md publishes, from the release build (scripts/build.sh release builds them).
 #   dataplane  bench_dataplane_bench: srv6d's worker against the DPDK floor (7 interleaved reps)
 #   lpm        bench_dpdk_fib_bench --compare-only: srv6d's LPM against rte_lpm/rte_fib/rte_lpm6/rte_fib6
 #   compile    bench_fib_compile_bench: compiled tables' memory, updates/s with a reader, lookups
+#   ingest     bench_fpm_ingest_bench: FPM over TCP into the RIB (1 M routes); then end to end,
+#              FPM -> RIB -> compiled tables with srv6d's compile pacing and a reader running
+#              (--compile, 1 000 VRFs x 2 000 routes)
 #   kernel     bench/kernel_bench.sh: the Linux kernel's cycles per forwarded packet (root, netns)
-#   all        dataplane, lpm, compile, kernel
+#   all        dataplane, lpm, compile, ingest, kernel
 # It prints the machine (CPU, TSC, load averages before and after) with every run. For the
 # dataplane it reserves 2 MiB hugepages when it may (root, BENCH_HUGEPAGES pages, default 256 =
 # 512 MiB) and gives the previous reservation back at the end; without them the bench falls back
@@ -64,6 +67,14 @@ run_compile() {
   machine
 }
 
+run_ingest() {
+  ninja -C "$build" bench_fpm_ingest_bench >/dev/null
+  machine
+  "$build/bench/bench_fpm_ingest_bench" "$@"
+  "$build/bench/bench_fpm_ingest_bench" --compile --routes 2000000 --vrfs 1000 "$@"
+  machine
+}
+
 run_kernel() {
   machine
   bash bench/kernel_bench.sh "$@"
@@ -74,7 +85,8 @@ case "$what" in
   dataplane) run_dataplane "$@" ;;
   lpm) run_lpm "$@" ;;
   compile) run_compile "$@" ;;
+  ingest) run_ingest "$@" ;;
   kernel) run_kernel "$@" ;;
-  all) run_dataplane; run_lpm; run_compile; run_kernel ;;
-  *) echo "usage: $0 [dataplane|lpm|compile|kernel|all] [-- args]" >&2; exit 2 ;;
+  all) run_dataplane; run_lpm; run_compile; run_ingest; run_kernel ;;
+  *) echo "usage: $0 [dataplane|lpm|compile|ingest|kernel|all] [-- args]" >&2; exit 2 ;;
 esac
