@@ -1,8 +1,9 @@
 // IPv4 header checksum verification (RFC 791, RFC 1071) for the classify stage.
 // rte_raw_cksum adds 16-bit words one at a time (one dependent add per word, ~7 cycles for 20
 // bytes in the worker's profile); a header is a whole number of 32-bit words, so they are added
-// into a 64-bit sum and folded once. The one's complement sum does not depend on the word size
-// (2^16 = 1 mod 0xffff) nor on the byte order; a header is correct when the sum is 0xffff.
+// into a 64-bit sum, folded to 16 bits at the end. The one's complement sum does not depend on
+// the word size (2^16 = 1 mod 0xffff) nor on the byte order; a header is correct when the sum
+// is 0xffff.
 #pragma once
 
 #include <cstdint>

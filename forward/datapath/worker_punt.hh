@@ -36,7 +36,7 @@ inline void worker::inject(rte_mbuf** pkts, uint16_t n, uint16_t to) {
 
 // To the host, as received (the frame is still intact: every punt decision is made before a
 // packet is modified), through the ingress port's TAP mirror, within its punt rate.
-[[gnu::noinline]] inline void worker::punt(pkt& p) {
+inline void worker::punt(pkt& p) {
     const port_info& in = *_in;
     if (in.tap_port == port_none)
         return drop(p, drop_reason::punt_no_host);
