@@ -541,11 +541,13 @@ int run_compile(const options& o) {
         std::printf("  %zu publications, largest batch %zu updates\n", pubs[ph], biggest[ph]);
     }
     std::printf("\nreader: %.1f M lookups during the run\n", static_cast<double>(lookups.load()) / 1e6);
-    // Spot check: the first VPN route of the first VRF is a headend in the published tables.
+    // Spot check: route 0 (VRF 0, 10.0.0.0/24) is a headend in the published tables, to the SID
+    // of the PE it moved to (its PE + 1: encode()'s hash of 0 is 0, so PE 1).
     const auto* v = comp.cell().load();
     const uint64_t errors = std::accumulate(stats.reasons.begin(), stats.reasons.end(), uint64_t{0});
-    if (v == nullptr || rib.routes().size() != want || errors != 0 ||
-        v->nexthop(v->lookup4(ids[0], (10u << 24) | 1)).kind() != fib::nh_kind::headend) {
+    const fib::compiled_nh* r0 = v ? &v->nexthop(v->lookup4(ids[0], (10u << 24) | 1)) : nullptr;
+    if (v == nullptr || rib.routes().size() != want || errors != 0 || r0->kind() != fib::nh_kind::headend ||
+        std::memcmp(r0->encap().bytes + 24, moved.paths[1].sid, 16) != 0) {
         std::fprintf(stderr, "the RIB or the tables do not hold what was sent (%lu decode errors)\n",
                      static_cast<unsigned long>(errors));
         return 1;
