@@ -94,6 +94,11 @@ struct control_plane {
     compile_pacer pacer{std::chrono::milliseconds(50), 100'000};
     boost::asio::steady_timer compile_timer{io};
     bool compile_timer_armed = false;
+    // Set by shutdown(): no handler re-arms its timer or wait after it. cancel() only reaches
+    // a wait still pending; one whose completion was already queued (a 20 ms or 100 ms timer
+    // that expired just before the signal's handler ran) runs with success and would re-arm
+    // itself, so io.run() never ran out of work and srv6d ignored SIGTERM.
+    bool stopping = false;
     std::optional<fpm::listener> listener;
     std::optional<::mgmt::server> mgmt;  // ::mgmt: srv6d::mgmt is the generated protobuf namespace
     std::optional<::mgmt::metrics_server> metrics;  // metrics.listen set
@@ -293,6 +298,8 @@ void control_plane::compile_now() {
 }
 
 void control_plane::maybe_compile() {
+    if (stopping)
+        return;
     const auto d = pacer.poll(compile_pacer::clock::now());
     if (d.now) {
         compile_now();  // an armed timer finds nothing wanted and does nothing
@@ -301,7 +308,7 @@ void control_plane::maybe_compile() {
         compile_timer.expires_at(d.at);
         compile_timer.async_wait([this](const boost::system::error_code& ec) {
             compile_timer_armed = false;
-            if (ec)
+            if (ec || stopping)
                 return;
             maybe_compile();
         });
@@ -496,7 +503,7 @@ void control_plane::watch_signals() {
 void control_plane::flush_log() {
     log_timer.expires_after(std::chrono::seconds(5));
     log_timer.async_wait([this](const boost::system::error_code& ec) {
-        if (ec)
+        if (ec || stopping)
             return;
         util::flush_suppressed();
         flush_log();
@@ -661,7 +668,7 @@ void control_plane::kernel_changed() {
 
 void control_plane::watch_kernel() {
     kernel_fd->async_wait(boost::asio::posix::stream_descriptor::wait_read, [this](const boost::system::error_code& ec) {
-        if (ec)
+        if (ec || stopping)
             return;
         if (kernel->process_events())
             kernel_changed();
@@ -674,7 +681,7 @@ void control_plane::watch_kernel() {
 void control_plane::resolve_neighbors() {
     resolve_timer.expires_after(std::chrono::milliseconds(20));
     resolve_timer.async_wait([this](const boost::system::error_code& ec) {
-        if (ec || !dp || !resolver)
+        if (ec || stopping || !dp || !resolver)
             return;
         resolve_buf.clear();
         dp->take_resolve_requests(resolve_buf);
@@ -710,7 +717,7 @@ void control_plane::poll_links() {
     // 100 ms: a down link is followed (ECMP repaired, TAP mirrored) well before zebra would.
     link_timer.expires_after(std::chrono::milliseconds(100));
     link_timer.async_wait([this](const boost::system::error_code& ec) {
-        if (ec || !dp)
+        if (ec || stopping || !dp)
             return;
         dp->refresh_links();
         rcu.reclaim();
@@ -720,6 +727,7 @@ void control_plane::poll_links() {
 
 // On the control thread. Once every io object is closed, io.run() runs out of work and returns.
 void control_plane::shutdown() {
+    stopping = true;
     notify("STOPPING=1\nSTATUS=shutting down");
     boost::system::error_code ignored;
     log_timer.cancel();
