@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 
 #include "rib/rib.hh"
 #include "fib/control/compiler.hh"
@@ -453,6 +454,35 @@ TEST_F(fixture, a_key_changed_several_times_in_a_batch_is_compiled_once) {
     EXPECT_EQ(nh_at(0, "2001:db8:7::1").via().gw[15], 1);
     EXPECT_EQ(nh_at(0, "2001:db8:7::2").via().gw[15], 2);
     EXPECT_EQ(nh_at(0, "2001:db8:7::3").via().gw[15], 3);
+}
+
+// publish() reclaims before it allocates: once the readers are past the previous publication,
+// what that one unlinked is free again and the new objects reuse its blocks (not fresh pages).
+TEST_F(fixture, a_publication_reuses_what_the_previous_one_unlinked) {
+    qsbr_reader reader(rcu, 0);
+    r.upsert_route(unicast("10.1.0.0/16", {via("192.0.2.1", 2)}));
+    ASSERT_TRUE(compile());
+    reader.quiescent();
+    r.upsert_route(unicast("10.1.0.0/16", {via("192.0.2.2", 2)}));
+    ASSERT_TRUE(compile());
+    // What the next publication unlinks: this view, its IPv4 index and chunk, the nexthop.
+    const dataplane_view* v2 = c.current();
+    const lpm_index<uint32_t>* t2 = v2->tables(0).v4;
+    ASSERT_TRUE(t2 && !t2->flat());
+    const std::set<const void*> unlinked{v2, t2, t2->chunks()[0], &v2->nexthop(lookup(0, "10.1.2.3"))};
+    reader.quiescent();  // past that publication
+    r.upsert_route(unicast("10.1.0.0/16", {via("192.0.2.3", 2)}));
+    ASSERT_TRUE(compile());  // unlinks them: freed only when the reader reports again
+    EXPECT_EQ(rcu.pending_batches(), 1u);
+    reader.quiescent();
+    r.upsert_route(unicast("10.1.0.0/16", {via("192.0.2.4", 2)}));
+    ASSERT_TRUE(compile());
+    const lpm_index<uint32_t>* t4 = view().tables(0).v4;
+    if (block_pool_enabled) {
+        EXPECT_TRUE(unlinked.count(t4->chunks()[0])) << "the new chunk is a block unlinked one publication ago";
+        EXPECT_TRUE(unlinked.count(t4)) << "so is the new index";
+    }
+    EXPECT_EQ(nh_at(0, "10.1.2.3").via().gw[3], 4);
 }
 
 }  // namespace
