@@ -100,6 +100,11 @@ void compiler::settle(std::vector<vrf_lpm>& vrfs) {
 }
 
 void compiler::publish() {
+    // What the previous publication unlinked is usually past its grace period by now (the
+    // readers had a whole batch to report): freed before this one allocates, its blocks are
+    // reused at once instead of a fresh copy of every changed chunk being carved from new pages
+    // (the reclaim() after the swap below only frees batches older than that).
+    _rcu.reclaim();
     // Only the VRFs whose LPMs changed are visited (1 000 VRFs, a handful touched per batch).
     if (_pub_vrfs.size() < _vrfs.size())
         _pub_vrfs.resize(_vrfs.size());

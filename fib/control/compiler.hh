@@ -125,7 +125,7 @@ private:
         vrf::vrf_id vrf = 0;
         uint32_t nh = nh_miss;
     };
-    // The per-route state: route_key -> route_entry in one flat slot (48 bytes), open addressing.
+    // The per-route state: route_key -> route_entry in one flat slot (52 bytes), open addressing.
     struct route_traits {
         struct slot {
             rib::route_key key;

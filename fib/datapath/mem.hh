@@ -5,10 +5,11 @@
 //
 // Blocks up to 64 KiB are carved from 2 MiB transparent-huge-page slabs (a lookup in a big
 // table then misses the cache but rarely the TLB) and, freed, go to a per-thread free list per
-// 64-byte size class, handed out again by the next alloc_block of that class (a publication
-// frees and allocates thousands of chunks of a few sizes: glibc's aligned allocation was a
-// tenth of the compiler's time). Carved blocks never return to the heap: what is mapped is
-// bounded by the sum of each size class's peak. Sanitizer builds use the heap directly, so that ASan sees
+// 64-byte size class, handed out again by the next alloc_block of that class, or of one of the
+// three classes below it when theirs is empty (a publication frees and allocates thousands of
+// chunks of a few sizes: glibc's aligned allocation was a tenth of the compiler's time).
+// Carved blocks never return to the heap: what is mapped is bounded by the sum of each size
+// class's peak. Sanitizer builds use the heap directly, so that ASan sees
 // every use after free.
 #pragma once
 

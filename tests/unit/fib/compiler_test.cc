@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 
 #include "rib/rib.hh"
 #include "fib/control/compiler.hh"
@@ -428,6 +429,60 @@ TEST_F(fixture, attaches_to_a_populated_rib_and_then_follows_the_journal) {
     EXPECT_EQ(c.stats().route_updates, 101u) << "only the changed route is recompiled";
     EXPECT_EQ(lookup(0, "10.42.0.1"), nh_miss);
     EXPECT_NE(lookup(0, "10.43.0.1"), nh_miss);
+}
+
+// compile() sorts its work by (table, family, first 8 address bytes), ties by the whole key:
+// a key the journal names several times in one batch is compiled once, and keys that share
+// their first 8 bytes (one address at several lengths, /128s of one /64) stay distinct.
+TEST_F(fixture, a_key_changed_several_times_in_a_batch_is_compiled_once) {
+    r.upsert_route(unicast("10.5.0.0/16", {via("192.0.2.1", 2)}));
+    ASSERT_TRUE(compile());
+    const uint64_t base = c.stats().route_updates;
+    r.upsert_route(unicast("10.5.0.0/16", {via("192.0.2.2", 2)}));
+    r.delete_route({rib::main_table, p("10.5.0.0/16"), {}});
+    r.upsert_route(unicast("10.5.0.0/16", {via("192.0.2.3", 2)}));
+    r.upsert_route(unicast("10.5.0.0/24", {via("192.0.2.4", 2)}));
+    r.upsert_route(unicast("10.5.0.0/24", {via("192.0.2.5", 2)}));
+    r.upsert_route(unicast("2001:db8:7::1/128", {via("fe80::1", 3)}));
+    r.upsert_route(unicast("2001:db8:7::2/128", {via("fe80::2", 3)}));
+    r.upsert_route(unicast("2001:db8:7::/64", {via("fe80::3", 3)}));
+    ASSERT_TRUE(compile());
+    EXPECT_EQ(c.stats().route_updates - base, 5u) << "10.5/16, 10.5.0/24, two /128s and their /64, once each";
+    EXPECT_EQ(c.stats().routes[static_cast<size_t>(route_state::installed)], 5u);
+    EXPECT_EQ(nh_at(0, "10.5.1.1").via().gw[3], 3);
+    EXPECT_EQ(nh_at(0, "10.5.0.1").via().gw[3], 5);
+    EXPECT_EQ(nh_at(0, "2001:db8:7::1").via().gw[15], 1);
+    EXPECT_EQ(nh_at(0, "2001:db8:7::2").via().gw[15], 2);
+    EXPECT_EQ(nh_at(0, "2001:db8:7::3").via().gw[15], 3);
+}
+
+// publish() reclaims before it allocates: once the readers are past the previous publication,
+// what that one unlinked is free again and the new objects reuse its blocks (not fresh pages).
+TEST_F(fixture, a_publication_reuses_what_the_previous_one_unlinked) {
+    qsbr_reader reader(rcu, 0);
+    r.upsert_route(unicast("10.1.0.0/16", {via("192.0.2.1", 2)}));
+    ASSERT_TRUE(compile());
+    reader.quiescent();
+    r.upsert_route(unicast("10.1.0.0/16", {via("192.0.2.2", 2)}));
+    ASSERT_TRUE(compile());
+    // What the next publication unlinks: this view, its IPv4 index and chunk, the nexthop.
+    const dataplane_view* v2 = c.current();
+    const lpm_index<uint32_t>* t2 = v2->tables(0).v4;
+    ASSERT_TRUE(t2 && !t2->flat());
+    const std::set<const void*> unlinked{v2, t2, t2->chunks()[0], &v2->nexthop(lookup(0, "10.1.2.3"))};
+    reader.quiescent();  // past that publication
+    r.upsert_route(unicast("10.1.0.0/16", {via("192.0.2.3", 2)}));
+    ASSERT_TRUE(compile());  // unlinks them: freed only when the reader reports again
+    EXPECT_EQ(rcu.pending_batches(), 1u);
+    reader.quiescent();
+    r.upsert_route(unicast("10.1.0.0/16", {via("192.0.2.4", 2)}));
+    ASSERT_TRUE(compile());
+    const lpm_index<uint32_t>* t4 = view().tables(0).v4;
+    if (block_pool_enabled) {
+        EXPECT_TRUE(unlinked.count(t4->chunks()[0])) << "the new chunk is a block unlinked one publication ago";
+        EXPECT_TRUE(unlinked.count(t4)) << "so is the new index";
+    }
+    EXPECT_EQ(nh_at(0, "10.1.2.3").via().gw[3], 4);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Published-block allocation (fib/datapath/mem.hh): blocks are cache-line aligned, counted per
 // kind, poisoned when freed, and (outside sanitizer builds) a freed block is what the next
-// allocation of its size class gets, from the same 2 MiB slab as its neighbours.
+// allocation of its size class (or of one of the three classes below it) gets, from the same
+// 2 MiB slab as its neighbours.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -64,6 +65,29 @@ TEST(mem, many_blocks_span_several_slabs_and_come_back) {
     }
     for (char* p : back)
         free_block(mem_kind::lpm6, p, 1024);
+}
+
+TEST(mem, an_empty_class_takes_a_free_block_at_most_three_classes_larger) {
+    // Sizes no other test uses (their classes start empty): 40 000 bytes is class 624.
+    void* big = alloc_block(mem_kind::lpm6, 40000 + 2 * 64);  // class 626
+    std::memset(big, 1, 40000 + 2 * 64);
+    free_block(mem_kind::lpm6, big, 40000 + 2 * 64);
+    void* got = alloc_block(mem_kind::lpm6, 40000);  // classes 624 and 625 empty: 626 serves it
+    if (block_pool_enabled) {
+        EXPECT_EQ(got, big) << "a republished chunk a few intervals smaller reuses the old block";
+    }
+    std::memset(got, 2, 40000);
+    free_block(mem_kind::lpm6, got, 40000);  // back as class 624, the size it was asked for
+    void* far = alloc_block(mem_kind::lpm6, 40000 - 4 * 64);  // class 620: 624 is too far above
+    if (block_pool_enabled) {
+        EXPECT_NE(far, got) << "a block four classes larger is not cut down";
+    }
+    void* again = alloc_block(mem_kind::lpm6, 40000);
+    if (block_pool_enabled) {
+        EXPECT_EQ(again, got);
+    }
+    free_block(mem_kind::lpm6, far, 40000 - 4 * 64);
+    free_block(mem_kind::lpm6, again, 40000);
 }
 
 }  // namespace
