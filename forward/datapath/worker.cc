@@ -122,7 +122,11 @@ void worker::run(rte_mbuf** pkts, uint16_t n, const port_info* in) {
     pkt* next[burst_size];
     rte_mbuf* sub[burst_size];
     const port_info* sub_in[burst_size];
-    uint16_t n_work = 0, n_sub = 0;
+    uint16_t n_work = 0, n_sub = 0, n_work4 = 0;
+    // The first round's destinations, gathered here while the header is at hand: a burst of one
+    // family (the usual case) then needs no second pass over the packets to look them up.
+    uint32_t keys4[burst_size];
+    uint8_t keys6[burst_size][16];
     _in = in;
     _outer_from = UINT32_MAX;
     _l2_from = UINT32_MAX;
@@ -179,13 +183,24 @@ void worker::run(rte_mbuf** pkts, uint16_t n, const port_info* in) {
             punt(p);
             continue;
         }
+        if (p.af == 4) {
+            keys4[n_work] = load_be32(d + eth_len + 16);
+            ++n_work4;
+        } else {
+            std::memcpy(keys6[n_work], d + eth_len + 24, 16);
+        }
         work[n_work++] = &p;
     }
 
     pc.rx_bytes.add(rx_bytes);
 
+    bool gathered = n_work4 == 0 || n_work4 == n_work;  // keys4 or keys6 holds every key
     while (n_work != 0) {
-        lookup(work, n_work);
+        if (gathered)
+            lookup_keys(work, n_work, n_work4 != 0 ? 4 : 6, in->vrf, keys4, keys6);
+        else
+            lookup(work, n_work);
+        gathered = false;
         uint16_t n_next = 0;
         _next = next;
         _n_next = &n_next;

@@ -26,7 +26,9 @@ inline void worker::l2_out(pkt& p, const port_info& port, rib::family naf, const
     const bool tag = port.vlan != 0 && !port.tx_vlan_hw;
     const uint16_t hl = tag ? eth_len + vlan_len : eth_len;
     uint8_t* eth;
-    if (p.l3 >= hl) {
+    if (p.l3 == hl) {  // a routed frame: its header is rewritten where it is
+        eth = rte_pktmbuf_mtod(p.m, uint8_t*);
+    } else if (p.l3 > hl) {
         eth = reinterpret_cast<uint8_t*>(rte_pktmbuf_adj(p.m, static_cast<uint16_t>(p.l3 - hl)));
     } else {
         eth = reinterpret_cast<uint8_t*>(rte_pktmbuf_prepend(p.m, static_cast<uint16_t>(hl - p.l3)));

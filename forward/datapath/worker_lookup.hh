@@ -15,35 +15,41 @@ namespace fwd {
 inline void worker::lookup(pkt** ps, uint16_t n) {
     uint32_t keys4[burst_size];
     uint8_t keys6[burst_size][16];
-    uint32_t res[burst_size];
     for (uint16_t i = 0; i < n;) {
         const uint8_t af = ps[i]->af;
         const vrf::vrf_id v = ps[i]->vrf;
         uint16_t j = i;
         for (; j < n && ps[j]->af == af && ps[j]->vrf == v; ++j) {
-            pkt& p = *ps[j];
-            ++p.lookups;
-            const uint8_t* ip = rte_pktmbuf_mtod_offset(p.m, const uint8_t*, p.l3);
+            const uint8_t* ip = rte_pktmbuf_mtod_offset(ps[j]->m, const uint8_t*, ps[j]->l3);
             if (af == 4)
                 keys4[j - i] = load_be32(ip + 16);
             else
                 std::memcpy(keys6[j - i], ip + 24, 16);
         }
-        const uint32_t k = j - i;
-        if (af == 4)
-            _fv->lookup4_bulk(v, keys4, res, k);
-        else
-            _fv->lookup6_bulk(v, keys6, res, k);
-        for (uint32_t x = 0; x < k; ++x) {
-            const fib::compiled_nh* nh = &_fv->nexthop(res[x]);
-            ps[i + x]->nh = res[x];
-            ps[i + x]->nhp = nh;
-            rte_prefetch0(nh);  // act() reads it next
-        }
-        if (unlikely(_tr_watch != 0))
-            trace_lookups(ps + i, k, res);
+        lookup_keys(ps + i, j - i, af, v, keys4, keys6);
         i = j;
     }
+}
+
+// One bulk lookup of `k` packets of one VRF and family whose destinations are gathered (by
+// lookup(), or by run()'s classify loop for a burst of one family), then each packet's nexthop.
+[[gnu::always_inline]] inline void worker::lookup_keys(pkt** ps, uint32_t k, uint8_t af, vrf::vrf_id v,
+                                                      const uint32_t* keys4, const uint8_t (*keys6)[16]) {
+    uint32_t res[burst_size];
+    if (af == 4)
+        _fv->lookup4_bulk(v, keys4, res, k);
+    else
+        _fv->lookup6_bulk(v, keys6, res, k);
+    for (uint32_t x = 0; x < k; ++x) {
+        const fib::compiled_nh* nh = &_fv->nexthop(res[x]);
+        pkt& p = *ps[x];
+        ++p.lookups;
+        p.nh = res[x];
+        p.nhp = nh;
+        rte_prefetch0(nh);  // act() reads it next
+    }
+    if (unlikely(_tr_watch != 0))
+        trace_lookups(ps, k, res);
 }
 
 // always_inline here and on the stages act reaches (do_forward, do_endpoint, l2_write, check_l3,
