@@ -44,12 +44,20 @@ inline void worker::outer_route(uint32_t outer_nh) {
         _outer_nh = _fv->lookup6(vrf::default_vrf_id, e.bytes + 24);
         outer_route(_outer_nh);
     }
+    uint32_t hash = p.hash;
     if (e.l2) {
         // The frame as received is the payload (RFC 8986 §5.3); a decapsulated packet has none.
         if (p.l3 < eth_len)
             return drop(p, drop_reason::l2encap_no_frame);
+        if (hash == 0)
+            hash = inner_flow_hash(p.m, l3, true);
     } else {
         uint8_t* ip = rte_pktmbuf_mtod_offset(p.m, uint8_t*, p.l3);
+        // The family is known and check_l3 validated the header: no version dispatch.
+        if (hash == 0) {
+            const uint32_t avail = p.m->data_len - p.l3u();
+            hash = p.af == 4 ? flow_hash_ip4(ip, avail) : flow_hash_ip6(ip, avail);
+        }
         if (!(p.flags & f_no_ttl) && !ttl_left(ip, p.af))
             return expire(p);
         // Too big once encapsulated: packet too big / fragmentation needed with what fits.
@@ -67,7 +75,6 @@ inline void worker::outer_route(uint32_t outer_nh) {
     if (out != nullptr && (!out->up || (e.l2 && p.m->pkt_len + e.len > out->mtu)))
         out = nullptr;
     drop_reason why{};
-    const uint32_t hash = p.hash != 0 ? p.hash : inner_flow_hash(p.m, l3, e.l2 != 0);
     rte_mbuf* head = h_encaps(p.m, l3, hash, e, _he, why, out != nullptr ? eth_len : 0);
     if (head == nullptr)
         return drop(p, why);
