@@ -92,6 +92,47 @@ inline uint32_t inner_flow_hash(const rte_mbuf* m, uint16_t l3_off, bool l2) {
     return l2 && seg >= 14 ? flow_hash_eth(data) : 0;
 }
 
+// The push itself, for a caller that already knows the inner packet: `strip` bytes in front of
+// the payload go, `inner_type` is the outer header's next header and `tc` its traffic class.
+// The worker's L3 headends call it directly: classify checked the inner header, and its family
+// gives the type (h_encaps() below works them out itself).
+[[nodiscard, gnu::always_inline]] inline rte_mbuf* h_encaps_push(rte_mbuf* m, uint16_t strip, uint8_t inner_type, uint8_t tc,
+                                                                uint32_t hash, const fib::encap_template& t,
+                                                                headend_ctx& ctx, drop_reason& why, uint16_t l2_len = 0) {
+    using namespace headend_detail;
+    const uint16_t len = t.len;  // the template's facts in locals: the header stores cannot alias them
+    const uint8_t nh_off = t.next_header_off;
+    const uint32_t out_len = m->pkt_len - strip + len;
+    if (unlikely(out_len - ip6_hdr_len > 0xffffu)) {
+        why = drop_reason::encap_mtu;  // no jumbograms (RFC 2675) on the outer header
+        return nullptr;
+    }
+
+    rte_mbuf* head = m;
+    // Writing into the headroom is only safe when nobody else sees this buffer.
+    if (likely(RTE_MBUF_DIRECT(m) && rte_mbuf_refcnt_read(m) == 1 &&
+               m->data_off + strip >= len + eth_reserve)) {
+        m->data_off = static_cast<uint16_t>(m->data_off + strip - len - l2_len);
+        m->data_len = static_cast<uint16_t>(m->data_len - strip + len + l2_len);
+        m->pkt_len = out_len + l2_len;
+    } else {
+        head = headend_chain(m, strip, len, ctx, why);
+        if (head == nullptr)
+            return nullptr;
+        // The header sits at the end of a buffer with at least RTE_PKTMBUF_HEADROOM in front.
+        head->data_off = static_cast<uint16_t>(head->data_off - l2_len);
+        head->data_len = static_cast<uint16_t>(head->data_len + l2_len);
+        head->pkt_len += l2_len;
+    }
+
+    uint8_t* hdr = rte_pktmbuf_mtod_offset(head, uint8_t*, l2_len);
+    copy_tmpl(hdr, t.bytes, len);
+    store_be32(hdr, (6u << 28) | (static_cast<uint32_t>(tc) << 20) | flow_label(hash));
+    store_be16(hdr + 4, static_cast<uint16_t>(out_len - ip6_hdr_len));
+    hdr[nh_off] = inner_type;
+    return head;
+}
+
 // `hash` is the inner flow hash (inner_flow_hash(), or the one the forwarding stage already
 // computed for ECMP in the VRF): the outer flow label is flow_label(hash). `l2_len` (0 or up to
 // eth_reserve) more bytes are prepended in front of the outer header in the same step, for the
@@ -100,9 +141,6 @@ inline uint32_t inner_flow_hash(const rte_mbuf* m, uint16_t l3_off, bool l2) {
                                                            const fib::encap_template& t, headend_ctx& ctx,
                                                            drop_reason& why, uint16_t l2_len = 0) {
     using namespace headend_detail;
-    // The template's facts in locals: the header stores below cannot alias them.
-    const uint16_t len = t.len;
-    const uint8_t nh_off = t.next_header_off;
     const bool l2 = t.l2 != 0;
     const uint8_t* data = rte_pktmbuf_mtod(m, const uint8_t*);
     const uint16_t seg = m->data_len;
@@ -140,35 +178,7 @@ inline uint32_t inner_flow_hash(const rte_mbuf* m, uint16_t l3_off, bool l2) {
         }
     }
 
-    const uint32_t out_len = m->pkt_len - strip + len;
-    if (unlikely(out_len - ip6_hdr_len > 0xffffu)) {
-        why = drop_reason::encap_mtu;  // no jumbograms (RFC 2675) on the outer header
-        return nullptr;
-    }
-
-    rte_mbuf* head = m;
-    // Writing into the headroom is only safe when nobody else sees this buffer.
-    if (likely(RTE_MBUF_DIRECT(m) && rte_mbuf_refcnt_read(m) == 1 &&
-               m->data_off + strip >= len + eth_reserve)) {
-        m->data_off = static_cast<uint16_t>(m->data_off + strip - len - l2_len);
-        m->data_len = static_cast<uint16_t>(m->data_len - strip + len + l2_len);
-        m->pkt_len = out_len + l2_len;
-    } else {
-        head = headend_chain(m, strip, len, ctx, why);
-        if (head == nullptr)
-            return nullptr;
-        // The header sits at the end of a buffer with at least RTE_PKTMBUF_HEADROOM in front.
-        head->data_off = static_cast<uint16_t>(head->data_off - l2_len);
-        head->data_len = static_cast<uint16_t>(head->data_len + l2_len);
-        head->pkt_len += l2_len;
-    }
-
-    uint8_t* hdr = rte_pktmbuf_mtod_offset(head, uint8_t*, l2_len);
-    copy_tmpl(hdr, t.bytes, len);
-    store_be32(hdr, (6u << 28) | (static_cast<uint32_t>(tc) << 20) | flow_label(hash));
-    store_be16(hdr + 4, static_cast<uint16_t>(out_len - ip6_hdr_len));
-    hdr[nh_off] = inner_type;
-    return head;
+    return h_encaps_push(m, strip, inner_type, tc, hash, t, ctx, why, l2_len);
 }
 
 // The same, computing the inner flow hash itself.

@@ -75,7 +75,13 @@ inline void worker::outer_route(uint32_t outer_nh) {
     if (out != nullptr && (!out->up || (e.l2 && p.m->pkt_len + e.len > out->mtu)))
         out = nullptr;
     drop_reason why{};
-    rte_mbuf* head = h_encaps(p.m, l3, hash, e, _he, why, out != nullptr ? eth_len : 0);
+    const uint16_t l2_len = out != nullptr ? eth_len : 0;
+    // An L3 payload's header was checked by classify (or the decapsulation): its family gives
+    // the inner type, with no second parse.
+    rte_mbuf* head = e.l2 ? h_encaps(p.m, l3, hash, e, _he, why, l2_len)
+                          : h_encaps_push(p.m, l3, p.af == 4 ? fib::ipproto::ipip : fib::ipproto::ipv6,
+                                          headend_detail::inner_tc(rte_pktmbuf_mtod_offset(p.m, const uint8_t*, l3)),
+                                          hash, e, _he, why, l2_len);
     if (head == nullptr)
         return drop(p, why);
     if (e.mode < headend_modes)  // the compiler only builds templates for these
