@@ -16,24 +16,23 @@
 // uDT SID each, H.Encaps.Red); the big VRF 64 forward nexthops and 16 two-way ECMP groups.
 #include <rte_cycles.h>
 
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <string>
-#include <thread>
 #include <vector>
 
-#include <pthread.h>
 #include <time.h>
 
 #include "rib/rib.hh"
 #include "fib/control/compiler.hh"
 #include "fib/datapath/mem.hh"
 #include "prefix_gen.hh"
+#include "table_reader.hh"
 
 namespace {
 
@@ -117,30 +116,9 @@ struct churn_result {
 churn_result churn(world& w, size_t ops, size_t batch, const std::vector<rib::table_id>& tables,
                    std::vector<rib::route_key>& live, std::mt19937_64& rng, bool core) {
     // core = the big default VRF: wide prefixes, forward/ECMP paths; else customer VRFs.
-    std::atomic<bool> stop{false};
-    std::atomic<uint64_t> lookups{0};
-    const bool no_reader = std::getenv("SRV6D_BENCH_NO_READER") != nullptr;
-    std::thread reader([&] {
-        if (no_reader)
-            return;
-        pthread_setname_np(pthread_self(), "reader");
-        qsbr_reader q(w.rcu, 0);
-        std::mt19937_64 rr(7);
-        uint32_t a[32], nh[32];
-        uint64_t n = 0, sink = 0;
-        while (!stop.load(std::memory_order_relaxed)) {
-            const dataplane_view* v = w.c.cell().load();
-            const auto vrf = w.ids[rr() % w.ids.size()];
-            for (auto& x : a)
-                x = (10u << 24) | static_cast<uint32_t>(rr() & 0xffffff);
-            v->lookup4_bulk(vrf, a, nh, 32);
-            for (uint32_t i : nh)
-                sink += static_cast<uint64_t>(v->nexthop(i).kind());
-            n += 32;
-            q.quiescent();
-        }
-        lookups = n + (sink & 1);
-    });
+    std::optional<bench::table_reader> reader;
+    if (std::getenv("SRV6D_BENCH_NO_READER") == nullptr)
+        reader.emplace(w.rcu, w.c.cell(), w.ids);
     churn_result res;
     const size_t publications0 = w.c.stats().publications;
     // One batch of updates is drawn before it is timed: the RIB's CPU time is the RIB's, not the
@@ -202,9 +180,7 @@ churn_result churn(world& w, size_t ops, size_t batch, const std::vector<rib::ta
         res.cpu_compile += cpu_now() - c1;
         res.wall += wall_now() - wb;
     }
-    stop = true;
-    reader.join();
-    res.reader_lookups = lookups;
+    res.reader_lookups = reader ? reader->stop() : 0;
     res.publications = w.c.stats().publications - publications0;
     return res;
 }

@@ -25,7 +25,7 @@
 //   50 ms or at 100 000 waiting updates), a reader thread looking up without pause; the initial
 //   replay, then every route moved to another remote PE (a PE failover: as many replaces), each
 //   timed until the compiled tables hold it.
-#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/post.hpp>
 #include <malloc.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -42,9 +42,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <functional>
 #include <future>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -55,7 +55,8 @@
 #include "fpm/decoder.hh"
 #include "fpm/framer.hh"
 #include "fpm/listener.hh"
-#include "apps/srv6d/compile_pacer.hh"
+#include "apps/srv6d/paced_compile.hh"
+#include "table_reader.hh"
 #include "fib/control/compiler.hh"
 #include "fib/datapath/rcu.hh"
 #include "util/huge_alloc.hh"
@@ -428,31 +429,9 @@ int run_compile(const options& o) {
     (void)src.set_configured(*rib::parse_ip6("2001:db8::1"));
     fib::qsbr_domain rcu{4};
     fib::compiler comp{rcu};
-    srv6d::compile_pacer pacer{std::chrono::milliseconds(50), 100'000};
-    boost::asio::steady_timer timer(io);
-    bool timer_armed = false;
 
     // The reader: a worker's lookups, on the other CPU when there is one.
-    std::atomic<bool> stop{false};
-    std::atomic<uint64_t> lookups{0};
-    std::thread reader([&] {
-        fib::qsbr_reader q(rcu, 0);
-        std::mt19937_64 rr(7);
-        uint32_t a[32], nh[32];
-        uint64_t n = 0, sink = 0;
-        while (!stop.load(std::memory_order_relaxed)) {
-            if (const fib::dataplane_view* v = comp.cell().load()) {
-                for (auto& x : a)
-                    x = (10u << 24) | static_cast<uint32_t>(rr() & 0xffffff);
-                v->lookup4_bulk(ids[rr() % ids.size()], a, nh, 32);
-                for (uint32_t i : nh)
-                    sink += static_cast<uint64_t>(v->nexthop(i).kind());
-                n += 32;
-            }
-            q.quiescent();
-        }
-        lookups = n + (sink & 1);
-    });
+    bench::table_reader reader(rcu, comp.cell(), ids);
 
     const uint64_t want = o.routes;
     int phase = 1;  // 1: initial replay, 2: every route moved
@@ -461,9 +440,10 @@ int run_compile(const options& o) {
     std::promise<void> done1, done2;
     const double cpu0 = thread_cpu();
     // The phase is over when the RIB took all its routes and a compile published them.
+    std::optional<srv6d::paced_compile> compiles;
     auto check_done = [&] {
         const bool in = phase == 1 ? rib.routes().size() >= want : rib.counters().route_upserts >= 2 * want;
-        if (!in || pacer.wanted())
+        if (!in || compiles->wanted())
             return;
         t_done[phase] = wall();
         cpu_thread[phase] = thread_cpu();
@@ -476,35 +456,27 @@ int run_compile(const options& o) {
             io.stop();
         }
     };
-    std::function<void()> maybe_compile = [&] {
-        const auto d = pacer.poll(srv6d::compile_pacer::clock::now());
-        if (d.now) {
-            biggest[phase] = std::max(biggest[phase], pacer.pending());
+    // srv6d's own pacing (apps/srv6d/paced_compile.hh), as its control plane wires it.
+    compiles.emplace(
+        io,
+        [&](size_t batch) {
+            biggest[phase] = std::max(biggest[phase], batch);
             const double c = thread_cpu();
             comp.compile(rib, reg, src);
             cpu_compile[phase] += thread_cpu() - c;
             ++pubs[phase];
-            pacer.compiled(srv6d::compile_pacer::clock::now());
             rcu.reclaim();
-            check_done();
-        } else if (d.wait && !timer_armed) {
-            timer_armed = true;
-            timer.expires_at(d.at);
-            timer.async_wait([&](const boost::system::error_code& ec) {
-                timer_armed = false;
-                if (!ec)
-                    maybe_compile();
-            });
-        }
-    };
+            boost::asio::post(io, check_done);  // once the pacer has recorded this compile
+            return false;  // the run ends with the last publication: no settling compiles
+        },
+        std::chrono::milliseconds(50), 100'000);
     fpm::listener_options lo;
     lo.port = 0;
     lo.resync_quiet = std::chrono::minutes(10);  // no sweep during the run
     lo.resync_max = std::chrono::minutes(10);
     fpm::listener_hooks hooks;
     hooks.on_batch_applied = [&](std::span<const fpm::update> u) {
-        pacer.changed(u.size());
-        maybe_compile();
+        compiles->changed(u.size());
     };
     fpm::listener lst(io, lo, rib, stats, session, hooks);
     std::string error;
@@ -524,8 +496,7 @@ int run_compile(const options& o) {
     });
     io.run();
     zebra.join();
-    stop = true;
-    reader.join();
+    const uint64_t lookups = reader.stop();
     cpu_thread[0] = cpu0;
     t_start[2] = std::max(t_start[2], t_done[1]);
 
@@ -540,7 +511,7 @@ int run_compile(const options& o) {
                     w, n / w / 1e3, c, n / c / 1e3, cpu_compile[ph], c - cpu_compile[ph]);
         std::printf("  %zu publications, largest batch %zu updates\n", pubs[ph], biggest[ph]);
     }
-    std::printf("\nreader: %.1f M lookups during the run\n", static_cast<double>(lookups.load()) / 1e6);
+    std::printf("\nreader: %.1f M lookups during the run\n", static_cast<double>(lookups) / 1e6);
     // Spot check: route 0 (VRF 0, 10.0.0.0/24) is a headend in the published tables, to the SID
     // of the PE it moved to (its PE + 1: encode()'s hash of 0 is 0, so PE 1).
     const auto* v = comp.cell().load();

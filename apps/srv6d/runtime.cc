@@ -24,7 +24,7 @@
 
 #include "apps/srv6d/bindings.hh"
 #include "rib/behaviors.hh"
-#include "apps/srv6d/compile_pacer.hh"
+#include "apps/srv6d/paced_compile.hh"
 #include "apps/srv6d/route_answer.hh"
 #include "apps/srv6d/trace_answer.hh"
 #include "apps/srv6d/compile_metrics.hh"
@@ -91,9 +91,7 @@ struct control_plane {
     trace_answer trace;  // srv6ctl trace / capture
     // Compile at once when idle, else at most every 50 ms or after 100 000 updates while FPM
     // updates keep coming (docs/srv6d.md: larger batches, 2-3x the compiler's throughput).
-    compile_pacer pacer{std::chrono::milliseconds(50), 100'000};
-    boost::asio::steady_timer compile_timer{io};
-    bool compile_timer_armed = false;
+    paced_compile compiles{io, [this](size_t batch) { return compile_now(batch); }, std::chrono::milliseconds(50), 100'000};
     // Set by shutdown(): no handler re-arms its timer or wait after it. cancel() only reaches
     // a wait still pending; one whose completion was already queued (a 20 ms or 100 ms timer
     // that expired just before the signal's handler ran) runs with success and would re-arm
@@ -148,8 +146,7 @@ struct control_plane {
     void fill_counters(::mgmt::pb::Counters& c) const;
     interface_names interface_names_of() const;
     ::mgmt::sid_counter_reader sid_counters() const;
-    void maybe_compile();
-    void compile_now();
+    bool compile_now(size_t batch);
 };
 
 // The kernel's names (ifindexes are the kernel's: zebra's nexthops name them) and srv6d's ports.
@@ -282,43 +279,20 @@ void control_plane::fill_counters(::mgmt::pb::Counters& c) const {
     }
 }
 
-void control_plane::compile_now() {
+bool control_plane::compile_now(size_t batch) {
     if (compiler.compile(rib, vrfs.registry(), vrfs.encap())) {
         const auto& st = compiler.stats();
         log(level::debug, "fib: published compiled tables #{} ({} updates in this batch, {} route updates, {} LPM changes)",
-            st.publications, pacer.pending(), st.route_updates, st.lpm_changes);
+            st.publications, batch, st.route_updates, st.lpm_changes);
     }
-    pacer.compiled(compile_pacer::clock::now());
     // Tables published two-level under churn are flattened once quiet: compile again a pacer
     // interval later (nothing else to do then; a handful of such compiles after a burst).
-    if (compiler.settling()) {
-        pacer.changed(0);
-        maybe_compile();
-    }
-}
-
-void control_plane::maybe_compile() {
-    if (stopping)
-        return;
-    const auto d = pacer.poll(compile_pacer::clock::now());
-    if (d.now) {
-        compile_now();  // an armed timer finds nothing wanted and does nothing
-    } else if (d.wait && !compile_timer_armed) {
-        compile_timer_armed = true;
-        compile_timer.expires_at(d.at);
-        compile_timer.async_wait([this](const boost::system::error_code& ec) {
-            compile_timer_armed = false;
-            if (ec || stopping)
-                return;
-            maybe_compile();
-        });
-    }
+    return compiler.settling();
 }
 
 bool control_plane::start() {
     vrfs.on_synced([this] {
-        pacer.changed(0);  // RIB burst (counted below), VRF or encap source change
-        maybe_compile();
+        compiles.changed(0);  // RIB burst (counted below), VRF or encap source change
         if (dp)  // a VRF change moves ports between VRFs (cheap when nothing moved)
             dp->update_vrfs([this](const std::string& n) { return active_vrf(n); });
         rcu.reclaim();
@@ -408,7 +382,7 @@ bool control_plane::start_fpm() {
         };
     // A batch in the RIB: the pacer decides when the tables are compiled again.
     hooks.on_batch_applied = [this](std::span<const fpm::update> u) {
-        pacer.changed(u.size());
+        compiles.add(u.size());
         vrfs.rib_changed();
     };
     hooks.on_sweep = [this](size_t) {
@@ -597,7 +571,7 @@ void control_plane::reload() {
         }
         applied.push_back(fmt::format("sids: {} added or changed, {} removed ({} now)", added, removed, n.sids.size()));
         cfg.sids = n.sids;
-        pacer.changed(added + removed);
+        compiles.add(added + removed);
         vrfs.rib_changed();  // bind the new SIDs, then compile
     }
     if (bindings_changed)
@@ -736,7 +710,7 @@ void control_plane::shutdown() {
     resolve_timer.cancel();
     if (kernel_fd)
         kernel_fd->cancel(ignored);
-    compile_timer.cancel();
+    compiles.stop();
     vrfs.stop();
     if (listener)
         listener->stop();
