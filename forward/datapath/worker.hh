@@ -154,7 +154,8 @@ private:
     // gateway's MAC, so the encapsulated packet leaves with its Ethernet header written in the
     // encap's own prepend (worker_headend.hh); null: it goes through act() as any routed packet.
     const port_info* _outer_port = nullptr;
-    const mac_addr* _outer_mac = nullptr;
+    // Its Ethernet header (gateway MAC, the port's MAC, IPv6), built once per template and burst.
+    alignas(16) uint8_t _outer_eth[16]{};
     uint32_t _l2_from = UINT32_MAX;
     const port_info* _l2_port = nullptr;
     const mac_addr* _l2_mac = nullptr;

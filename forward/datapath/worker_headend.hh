@@ -13,9 +13,9 @@ namespace fwd {
 
 // What the headend needs of the outer route `outer_nh` (default VRF), once per template and
 // burst: _outer_mtu, the largest packet it sends (its port's MTU, the smallest member's for
-// ECMP, 0xffff when it does not end on a port of ours); and _outer_port / _outer_mac, its port
-// and gateway MAC when the headend can write the Ethernet header itself (a resolved gateway on
-// an untagged port), else null and act() routes the packet.
+// ECMP, 0xffff when it does not end on a port of ours); and _outer_port / _outer_eth, its port
+// and Ethernet header when the headend can write it itself (a resolved gateway on an untagged
+// port that is up), else null and act() routes the packet.
 inline void worker::outer_route(uint32_t outer_nh) {
     _outer_port = nullptr;
     const fib::compiled_nh& o = _fv->nexthop(outer_nh);
@@ -25,13 +25,17 @@ inline void worker::outer_route(uint32_t outer_nh) {
     }
     const port_info* out = _av->port_by_ifindex(o.via().ifindex);
     _outer_mtu = out != nullptr ? out->mtu : 0xffffu;
-    if (out == nullptr || out->vlan != 0 || o.via().gw_family == 0)
+    // The view does not change during the burst: a port that is down now stays down for it.
+    if (out == nullptr || !out->up || out->vlan != 0 || o.via().gw_family == 0)
         return;
     const mac_addr* mac = _av->neighbor_mac(out->port_id, static_cast<rib::family>(o.via().gw_family), o.via().gw);
     if (mac == nullptr)
         return;
     _outer_port = out;
-    _outer_mac = mac;
+    std::memcpy(_outer_eth, mac->bytes, 6);
+    std::memcpy(_outer_eth + 6, out->mac.bytes, 6);
+    _outer_eth[12] = ether_ipv6 >> 8;
+    _outer_eth[13] = ether_ipv6 & 0xff;
 }
 
 [[gnu::always_inline]] inline void worker::do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next) {
@@ -72,7 +76,7 @@ inline void worker::outer_route(uint32_t outer_nh) {
     // L3 payload's size was checked above against this port's MTU (_outer_mtu); a frame's is
     // checked here, and one too big goes to act(), which drops it as any oversized packet.
     const port_info* out = _outer_port;
-    if (out != nullptr && (!out->up || (e.l2 && p.m->pkt_len + e.len > out->mtu)))
+    if (out != nullptr && e.l2 && p.m->pkt_len + e.len > out->mtu)
         out = nullptr;
     drop_reason why{};
     const uint16_t l2_len = out != nullptr ? eth_len : 0;
@@ -87,11 +91,10 @@ inline void worker::outer_route(uint32_t outer_nh) {
     if (e.mode < headend_modes)  // the compiler only builds templates for these
         _c.headend[e.mode].add(1);
     if (out != nullptr) {
+        // 14 bytes as two overlapping 8-byte stores (bytes 6-7 written twice, the same).
         uint8_t* eth = rte_pktmbuf_mtod(head, uint8_t*);
-        std::memcpy(eth, _outer_mac->bytes, 6);
-        std::memcpy(eth + 6, out->mac.bytes, 6);
-        eth[12] = ether_ipv6 >> 8;
-        eth[13] = ether_ipv6 & 0xff;
+        std::memcpy(eth, _outer_eth, 8);
+        std::memcpy(eth + 6, _outer_eth + 6, 8);
         const uint16_t dev = out->dev();
         head->port = dev;
         p.m = nullptr;

@@ -889,6 +889,30 @@ TEST_F(worker_test, h_encaps_towards_an_unresolved_gateway_is_held_then_sent) {
     EXPECT_EQ(drops(), "");
 }
 
+// An encapsulated packet whose outer route leaves by a port that is down is dropped as
+// port_down, never sent there (the headend's direct exit checks the port once per burst), and
+// leaves again once the port is back.
+TEST_F(worker_test, h_encaps_over_a_down_core_port_is_dropped_until_it_comes_back) {
+    auto set_core_up = [&](bool up, uint64_t epoch) {
+        const adj_view* cur = adj.load();
+        std::vector<port_info> ps(cur->ports().begin(), cur->ports().end());
+        for (auto& p : ps)
+            if (p.port_id == core.id)
+                p.up = up;
+        adj_view::destroy(adj.exchange(adj_view::create(ps, cur->neighbors(), epoch)));
+    };
+    const bytes ip = ip4_packet("10.1.0.2", "10.99.1.5", 64, 12, 0xb8);
+    set_core_up(false, 2);
+    send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, ip));
+    w->poll();
+    EXPECT_TRUE(out(core).empty());
+    EXPECT_EQ(dropped(drop_reason::port_down), 1u) << drops();
+    set_core_up(true, 3);
+    const bytes inner = ttl_minus_one(ip);
+    const bytes o = outer("fc00:1::1", {"fc00:0:2::d4"}, true, 4, inner, label_of(inner), 0xb8);
+    expect_one(ce, eth(mac_ce_port, mac_ce1, t_ipv4, ip), core, eth(mac_p, mac_core_port, t_ipv6, o));
+}
+
 // An L2 frame whose encapsulation exceeds the core's MTU is not the headend's to answer: it
 // leaves through the routed path, which drops it, counted, as it would any packet too big.
 TEST_F(worker_test, h_encaps_l2_too_big_for_the_core_is_dropped) {
