@@ -182,6 +182,16 @@ protected:
         adj_view::destroy(adj.exchange(adj_view::create(ports, ns, cur->epoch() + 1, own)));
     }
 
+    // Publishes the adjacency view again with `port` up or down (as the link poll does).
+    void set_port_up(uint16_t port, bool up, uint64_t epoch) {
+        const adj_view* cur = adj.load();
+        std::vector<port_info> ps(cur->ports().begin(), cur->ports().end());
+        for (auto& p : ps)
+            if (p.port_id == port)
+                p.up = up;
+        adj_view::destroy(adj.exchange(adj_view::create(ps, cur->neighbors(), epoch)));
+    }
+
     // One frame in on `in`, exactly `want` out of `at`, nothing anywhere else.
     void expect_one(const ring_port& in, const bytes& frame, const ring_port& at, const bytes& want) {
         wtest::expect_one(*w, *counters, {&ce, &core, &ce2, &tap}, in, frame, &at, want);
@@ -519,14 +529,6 @@ TEST_F(worker_test, ecmp_spreads_flows_and_keeps_each_on_one_path) {
 // the flows that hashed onto it move to the live member at once; flows already on the live
 // member stay where they were; when the port comes back every flow returns to its old member.
 TEST_F(worker_test, ecmp_member_over_a_down_port_is_skipped_until_it_comes_back) {
-    auto set_core_up = [&](bool up, uint64_t epoch) {
-        const adj_view* cur = adj.load();
-        std::vector<port_info> ps(cur->ports().begin(), cur->ports().end());
-        for (auto& p : ps)
-            if (p.port_id == core.id)
-                p.up = up;
-        adj_view::destroy(adj.exchange(adj_view::create(ps, cur->neighbors(), epoch)));
-    };
     auto run = [&](std::map<uint16_t, uint16_t>& port_of_flow) {
         for (uint16_t f = 0; f < 32; ++f) {
             bytes ip = ip4_packet("192.0.2.7", "10.30.0.1", 64);
@@ -542,9 +544,9 @@ TEST_F(worker_test, ecmp_member_over_a_down_port_is_skipped_until_it_comes_back)
     };
     std::map<uint16_t, uint16_t> before, down, back;
     run(before);
-    set_core_up(false, 2);
+    set_port_up(core.id, false, 2);
     run(down);
-    set_core_up(true, 3);
+    set_port_up(core.id, true, 3);
     run(back);
     unsigned moved = 0;
     for (uint16_t f = 0; f < 32; ++f) {
@@ -893,21 +895,13 @@ TEST_F(worker_test, h_encaps_towards_an_unresolved_gateway_is_held_then_sent) {
 // port_down, never sent there (the headend's direct exit checks the port once per burst), and
 // leaves again once the port is back.
 TEST_F(worker_test, h_encaps_over_a_down_core_port_is_dropped_until_it_comes_back) {
-    auto set_core_up = [&](bool up, uint64_t epoch) {
-        const adj_view* cur = adj.load();
-        std::vector<port_info> ps(cur->ports().begin(), cur->ports().end());
-        for (auto& p : ps)
-            if (p.port_id == core.id)
-                p.up = up;
-        adj_view::destroy(adj.exchange(adj_view::create(ps, cur->neighbors(), epoch)));
-    };
     const bytes ip = ip4_packet("10.1.0.2", "10.99.1.5", 64, 12, 0xb8);
-    set_core_up(false, 2);
+    set_port_up(core.id, false, 2);
     send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, ip));
     w->poll();
     EXPECT_TRUE(out(core).empty());
     EXPECT_EQ(dropped(drop_reason::port_down), 1u) << drops();
-    set_core_up(true, 3);
+    set_port_up(core.id, true, 3);
     const bytes inner = ttl_minus_one(ip);
     const bytes o = outer("fc00:1::1", {"fc00:0:2::d4"}, true, 4, inner, label_of(inner), 0xb8);
     expect_one(ce, eth(mac_ce_port, mac_ce1, t_ipv4, ip), core, eth(mac_p, mac_core_port, t_ipv6, o));
