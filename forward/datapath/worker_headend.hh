@@ -48,6 +48,7 @@ inline void worker::outer_route(uint32_t outer_nh) {
         _outer_nh = _fv->lookup6(vrf::default_vrf_id, e.bytes + 24);
         outer_route(_outer_nh);
     }
+    uint8_t* const ip = rte_pktmbuf_mtod_offset(p.m, uint8_t*, l3);  // the inner packet (L3 modes)
     uint32_t hash = p.hash;
     if (e.l2) {
         // The frame as received is the payload (RFC 8986 §5.3); a decapsulated packet has none.
@@ -56,7 +57,6 @@ inline void worker::outer_route(uint32_t outer_nh) {
         if (hash == 0)
             hash = inner_flow_hash(p.m, l3, true);
     } else {
-        uint8_t* ip = rte_pktmbuf_mtod_offset(p.m, uint8_t*, p.l3);
         // The family is known and check_l3 validated the header: no version dispatch.
         if (hash == 0) {
             const uint32_t avail = p.m->data_len - p.l3u();
@@ -84,8 +84,7 @@ inline void worker::outer_route(uint32_t outer_nh) {
     // the inner type, with no second parse.
     rte_mbuf* head = e.l2 ? h_encaps(p.m, l3, hash, e, _he, why, l2_len)
                           : h_encaps_push(p.m, l3, p.af == 4 ? fib::ipproto::ipip : fib::ipproto::ipv6,
-                                          headend_detail::inner_tc(rte_pktmbuf_mtod_offset(p.m, const uint8_t*, l3)),
-                                          hash, e, _he, why, l2_len);
+                                          headend_detail::inner_tc(ip), hash, e, _he, why, l2_len);
     if (head == nullptr)
         return drop(p, why);
     if (e.mode < headend_modes)  // the compiler only builds templates for these
