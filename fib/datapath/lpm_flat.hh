@@ -56,7 +56,7 @@ public:
     uint32_t lists() const { return _lists; }  // IPv6: /64s searched further on the lower half
 
     uint32_t lookup(K x) const {
-        const uint32_t v = _values()[pick(upper(x))];
+        const uint32_t v = _values()[searcher(*this).pick(upper(x))];
         if constexpr (sizeof(K) == 4)
             return v;
         else
@@ -65,11 +65,15 @@ public:
     // out[i] = lookup(xs[i]); the loop carries no dependency between addresses, so the CPU
     // overlaps the three loads of several of them.
     void lookup_bulk(const K* xs, uint32_t* out, uint32_t n) const {
+        // The table's facts in locals: the stores to out[] could alias the members (uint32_t
+        // both), which made every address reload them and recompute the arrays' offsets.
+        const searcher t(*this);
         const uint32_t* vals = _values();
         uint32_t any = 0;
         for (uint32_t i = 0; i < n; ++i) {
-            out[i] = vals[pick(upper(xs[i]))];
-            any |= out[i];
+            const uint32_t v = vals[t.pick(upper(xs[i]))];
+            out[i] = v;
+            any |= v;
         }
         if constexpr (sizeof(K) != 4)
             if (__builtin_expect((any & esc_bit) != 0, 0))
@@ -85,32 +89,42 @@ private:
         else
             return static_cast<uint64_t>(x >> 64);
     }
-    // The directory slot of x: 0 below the region, _slots + 1 at or above its end.
-    uint32_t slot(S x) const {
-        const S d = static_cast<S>(x - _base);  // wraps above the region when x < _base
-        uint32_t s = 1 + static_cast<uint32_t>(d >> _shift);
-        s = d >= _span ? _slots + 1 : s;
-        return x < _base ? 0 : s;
-    }
-    // Index of the interval holding x.
-    uint32_t pick(S x) const {
-        const uint32_t e = _dir()[slot(x)];
-        const uint32_t lo = e & 0xffff, last = e >> 16;
-        const S* k = _keys() + lo;
-        if (__builtin_expect(last - lo < pick_width, 1)) {
-            uint32_t i = lo;
-            for (uint32_t j = 1; j < pick_width; ++j)
-                i += k[j] <= x;  // keys past `last` are > x (or the pad)
-            return i;
+    // What a search reads of the table, copied out of it once per lookup or burst.
+    struct searcher {
+        S base, span;
+        uint32_t shift, slots;
+        const uint32_t* dir;
+        const S* keys;
+        explicit searcher(const lpm_flat& f)
+            : base(f._base), span(f._span), shift(f._shift), slots(f._slots), dir(f._dir()), keys(f._keys()) {}
+
+        // The directory slot of x: 0 below the region, slots + 1 at or above its end.
+        uint32_t slot(S x) const {
+            const S d = static_cast<S>(x - base);  // wraps above the region when x < base
+            uint32_t s = 1 + static_cast<uint32_t>(d >> shift);
+            s = d >= span ? slots + 1 : s;
+            return x < base ? 0 : s;
         }
-        uint32_t len = last - lo + 1;
-        while (len > 1) {
-            const uint32_t half = len / 2;
-            k = k[half] <= x ? k + half : k;
-            len -= half;
+        // Index of the interval holding x.
+        uint32_t pick(S x) const {
+            const uint32_t e = dir[slot(x)];
+            const uint32_t lo = e & 0xffff, last = e >> 16;
+            const S* k = keys + lo;
+            if (__builtin_expect(last - lo < pick_width, 1)) {
+                uint32_t i = lo;
+                for (uint32_t j = 1; j < pick_width; ++j)
+                    i += k[j] <= x;  // keys past `last` are > x (or the pad)
+                return i;
+            }
+            uint32_t len = last - lo + 1;
+            while (len > 1) {
+                const uint32_t half = len / 2;
+                k = k[half] <= x ? k + half : k;
+                len -= half;
+            }
+            return static_cast<uint32_t>(k - keys);
         }
-        return static_cast<uint32_t>(k - _keys());
-    }
+    };
     // The nexthop of the address whose lower half is `lower` in the list v names (v: esc_bit |
     // entries << 16 | first entry, so no load stands between the value and the list). Lists are
     // short (the /128 SIDs of one /64): counted without a branch per entry up to 8 entries.

@@ -126,6 +126,21 @@ public:
     }
     // The candidate intervals of x (x >= keys()[0]).
     void narrow(K x, uint32_t& lo, uint32_t& len) const { _dir.narrow(dir(), _n, x, lo, len); }
+    // What a search of this chunk reads, copied out once for a loop over many addresses (the
+    // loop's stores to uint32_t results could alias the members otherwise: reloaded each time).
+    struct searcher {
+        detail::key_dir<K> d;
+        uint32_t n;
+        const uint8_t* dir;
+        const K* keys;
+        const uint32_t* values;
+        explicit searcher(const lpm_chunk& c) : d(c._dir), n(c._n), dir(c.dir()), keys(c.keys()), values(c.values()) {}
+        uint32_t lookup(K x) const {
+            uint32_t lo, len;
+            d.narrow(dir, n, x, lo, len);
+            return values[detail::pick(keys, lo, len, x)];
+        }
+    };
     uint32_t lookup(K x) const {
         uint32_t lo, len;
         narrow(x, lo, len);
@@ -229,14 +244,9 @@ void lpm_index<K>::lookup_bulk(const K* xs, uint32_t* out, uint32_t n) const {
     if (_n == 1) {
         // One chunk (up to ~2 x chunk_target intervals: a PE's default VRF, a small customer
         // VRF): its whole walk is one directory slot and one pick, no index level to narrow.
-        const lpm_chunk<K>* c = chunks()[0];
-        const K* keys = c->keys();
-        const uint32_t* values = c->values();
-        for (uint32_t i = 0; i < n; ++i) {
-            uint32_t lo, len;
-            c->narrow(xs[i], lo, len);
-            out[i] = values[detail::pick(keys, lo, len, xs[i])];
-        }
+        const typename lpm_chunk<K>::searcher c(*chunks()[0]);
+        for (uint32_t i = 0; i < n; ++i)
+            out[i] = c.lookup(xs[i]);
         return;
     }
     // A large table misses in cache at every level: its lookups go stage by stage over the
@@ -254,15 +264,17 @@ void lpm_index<K>::lookup_stages(const K* xs, uint32_t* out, uint32_t n) const {
     const K* first_keys = first();
     const lpm_chunk<K>* const* ch = chunks();
     const uint32_t* d = dir();
+    const detail::key_dir<K> top = _dir;  // in locals: the stores to out[] could alias the members
+    const uint32_t top_n = _n;
     for (uint32_t off = 0; off < n; off += burst) {
         const uint32_t m = n - off < burst ? n - off : burst;
         const K* x = xs + off;
         if constexpr (large)
             for (uint32_t i = 0; i < m; ++i)
-                __builtin_prefetch(d + _dir.slot(x[i]));
+                __builtin_prefetch(d + top.slot(x[i]));
         uint32_t lo[burst], len[burst];
         for (uint32_t i = 0; i < m; ++i) {
-            _dir.narrow(d, _n, x[i], lo[i], len[i]);
+            top.narrow(d, top_n, x[i], lo[i], len[i]);
             if constexpr (large) {
                 __builtin_prefetch(first_keys + lo[i]);
                 __builtin_prefetch(ch + lo[i]);
