@@ -61,6 +61,15 @@ void dataplane_view::lookup6_bulk(vrf::vrf_id vrf, const uint8_t (*addrs)[16], u
     }
 }
 
+void dataplane_view::lookup6_bulk(vrf::vrf_id vrf, const u128* keys, uint32_t* nh, uint32_t n) const {
+    const lpm6_index* t = tables(vrf).v6;
+    if (!t) {
+        std::fill(nh, nh + n, nh_miss);
+        return;
+    }
+    t->lookup_bulk(keys, nh, n);
+}
+
 uint32_t dataplane_view::lookup4(vrf::vrf_id vrf, uint32_t addr) const {
     const lpm4_index* t = tables(vrf).v4;
     return t ? t->lookup(addr) : nh_miss;

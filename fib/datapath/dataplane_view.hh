@@ -35,6 +35,9 @@ public:
     // network-order bytes of the header. nh[i] = nexthop index of addrs[i].
     void lookup4_bulk(vrf::vrf_id vrf, const uint32_t* addrs, uint32_t* nh, uint32_t n) const;
     void lookup6_bulk(vrf::vrf_id vrf, const uint8_t (*addrs)[16], uint32_t* nh, uint32_t n) const;
+    // The same with the keys already made (key6()): a caller that gathers the addresses anyway
+    // (the worker's classify loop) saves the copy.
+    void lookup6_bulk(vrf::vrf_id vrf, const u128* keys, uint32_t* nh, uint32_t n) const;
     uint32_t lookup4(vrf::vrf_id vrf, uint32_t addr) const;
     uint32_t lookup6(vrf::vrf_id vrf, const uint8_t* addr) const;
 

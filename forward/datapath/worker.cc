@@ -126,7 +126,7 @@ void worker::run(rte_mbuf** pkts, uint16_t n, const port_info* in) {
     // The first round's destinations, gathered here while the header is at hand: a burst of one
     // family (the usual case) then needs no second pass over the packets to look them up.
     uint32_t keys4[burst_size];
-    uint8_t keys6[burst_size][16];
+    fib::u128 keys6[burst_size];
     _in = in;
     _outer_from = UINT32_MAX;
     _l2_from = UINT32_MAX;
@@ -187,7 +187,7 @@ void worker::run(rte_mbuf** pkts, uint16_t n, const port_info* in) {
             keys4[n_work] = load_be32(d + eth_len + 16);
             ++n_work4;
         } else {
-            std::memcpy(keys6[n_work], d + eth_len + 24, 16);
+            keys6[n_work] = fib::key6(d + eth_len + 24);
         }
         work[n_work++] = &p;
     }

@@ -14,7 +14,7 @@ namespace fwd {
 // run; so are the outer lookups after an encap, all in the default VRF).
 inline void worker::lookup(pkt** ps, uint16_t n) {
     uint32_t keys4[burst_size];
-    uint8_t keys6[burst_size][16];
+    fib::u128 keys6[burst_size];
     for (uint16_t i = 0; i < n;) {
         const uint8_t af = ps[i]->af;
         const vrf::vrf_id v = ps[i]->vrf;
@@ -24,7 +24,7 @@ inline void worker::lookup(pkt** ps, uint16_t n) {
             if (af == 4)
                 keys4[j - i] = load_be32(ip + 16);
             else
-                std::memcpy(keys6[j - i], ip + 24, 16);
+                keys6[j - i] = fib::key6(ip + 24);
         }
         lookup_keys(ps + i, j - i, af, v, keys4, keys6);
         i = j;
@@ -34,7 +34,7 @@ inline void worker::lookup(pkt** ps, uint16_t n) {
 // One bulk lookup of `k` packets of one VRF and family whose destinations are gathered (by
 // lookup(), or by run()'s classify loop for a burst of one family), then each packet's nexthop.
 [[gnu::always_inline]] inline void worker::lookup_keys(pkt** ps, uint32_t k, uint8_t af, vrf::vrf_id v,
-                                                      const uint32_t* keys4, const uint8_t (*keys6)[16]) {
+                                                      const uint32_t* keys4, const fib::u128* keys6) {
     uint32_t res[burst_size];
     if (af == 4)
         _fv->lookup4_bulk(v, keys4, res, k);
