@@ -48,20 +48,21 @@ inline void worker::outer_route(uint32_t outer_nh) {
         _outer_nh = _fv->lookup6(vrf::default_vrf_id, e.bytes + 24);
         outer_route(_outer_nh);
     }
-    uint8_t* const ip = rte_pktmbuf_mtod_offset(p.m, uint8_t*, l3);  // the inner packet (L3 modes)
+    // The packet's IP header (the frame's, for L2 modes): classify (or the decapsulation)
+    // checked it as p.af, so the hash and the traffic class need no version dispatch.
+    uint8_t* const ip = rte_pktmbuf_mtod_offset(p.m, uint8_t*, l3);
     uint32_t hash = p.hash;
+    if (hash == 0) {
+        const uint32_t avail = p.m->data_len - p.l3u();
+        hash = p.af == 4 ? flow_hash_ip4(ip, avail) : flow_hash_ip6(ip, avail);
+    }
     if (e.l2) {
         // The frame as received is the payload (RFC 8986 §5.3); a decapsulated packet has none.
         if (p.l3 < eth_len)
             return drop(p, drop_reason::l2encap_no_frame);
-        if (hash == 0)
-            hash = inner_flow_hash(p.m, l3, true);
+        if (hash == 0)  // as inner_flow_hash(): the frame's addresses when the IP hash is 0
+            hash = flow_hash_eth(rte_pktmbuf_mtod(p.m, const uint8_t*));
     } else {
-        // The family is known and check_l3 validated the header: no version dispatch.
-        if (hash == 0) {
-            const uint32_t avail = p.m->data_len - p.l3u();
-            hash = p.af == 4 ? flow_hash_ip4(ip, avail) : flow_hash_ip6(ip, avail);
-        }
         if (!(p.flags & f_no_ttl) && !ttl_left(ip, p.af))
             return expire(p);
         // Too big once encapsulated: packet too big / fragmentation needed with what fits.
@@ -80,11 +81,10 @@ inline void worker::outer_route(uint32_t outer_nh) {
         out = nullptr;
     drop_reason why{};
     const uint16_t l2_len = out != nullptr ? eth_len : 0;
-    // An L3 payload's header was checked by classify (or the decapsulation): its family gives
-    // the inner type, with no second parse.
-    rte_mbuf* head = e.l2 ? h_encaps(p.m, l3, hash, e, _he, why, l2_len)
-                          : h_encaps_push(p.m, l3, p.af == 4 ? fib::ipproto::ipip : fib::ipproto::ipv6,
-                                          headend_detail::inner_tc(ip), hash, e, _he, why, l2_len);
+    // No second parse: an L2 payload is the whole frame (nothing stripped), an L3 one's type
+    // is its family's.
+    const uint8_t inner_type = e.l2 ? fib::ipproto::ethernet : p.af == 4 ? fib::ipproto::ipip : fib::ipproto::ipv6;
+    rte_mbuf* head = h_encaps_push(p.m, e.l2 ? 0 : l3, inner_type, headend_detail::inner_tc(ip), hash, e, _he, why, l2_len);
     if (head == nullptr)
         return drop(p, why);
     if (e.mode < headend_modes)  // the compiler only builds templates for these

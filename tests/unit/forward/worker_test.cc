@@ -263,10 +263,11 @@ TEST_F(worker_test, h_encaps_ipv6_three_sids_with_srh) {
 }
 
 TEST_F(worker_test, h_encaps_l2_carries_the_whole_frame) {
-    const bytes ip = ip4_packet("10.1.0.2", "10.98.3.3", 64);
+    const bytes ip = ip4_packet("10.1.0.2", "10.98.3.3", 64, 12, 0xb8);
     const bytes frame = eth(mac_ce_port, mac_ce1, t_ipv4, ip);
-    // The frame, as received (no TTL change: it is bridged, not routed), is the payload.
-    const bytes o = outer("fc00:1::1", {"fc00:0:2::d2"}, false, 143, frame, label_of(ip), 0);
+    // The frame, as received (no TTL change: it is bridged, not routed), is the payload; the
+    // outer traffic class is the frame's IP TOS (RFC 2983 uniform, RFC 6040 normal mode).
+    const bytes o = outer("fc00:1::1", {"fc00:0:2::d2"}, false, 143, frame, label_of(ip), 0xb8);
     expect_one(ce, frame, core, eth(mac_p, mac_core_port, t_ipv6, o));
     EXPECT_EQ(headend(rib::encap_mode::l2encap), 1u);
 }
