@@ -4,7 +4,8 @@
 // burst in rte_lpm (IPv4) or rte_lpm6 / rte_fib6 (IPv6), then per nexthop kind:
 //   forward  TTL / hop limit decrement (RFC 1624 checksum update), Ethernet rewrite;
 //   encap    H.Encaps(.Red/.L2): rte_pktmbuf_adj / rte_pktmbuf_prepend, copy of a pre-built
-//            outer header (+ SRH), traffic class, flow label (the same CRC flow hash as srv6d),
+//            outer header (+ SRH), traffic class, flow label (srv6d's flow hash with its CRC32C
+//            steps through DPDK's rte_hash_crc),
 //            payload length and next header; the outer route is taken as resolved in the
 //            template (no second lookup);
 //   end      End on an SRH: segments left - 1, the new destination, hop limit - 1, then a second
@@ -35,6 +36,10 @@
 namespace bench {
 
 enum class floor_lpm6 : uint8_t { lpm6, fib6 };
+
+// The flow hash's CRC32C steps through DPDK's rte_hash_crc (srv6d uses the instruction
+// directly; the values are the same, the outputs are compared).
+using dpdk_crc = fwd::flow_detail::crc_dpdk;
 
 struct floor_nh {
     enum kind_t : uint8_t { drop, forward, encap, end, dt46 };
@@ -241,14 +246,14 @@ private:
             uint32_t hash;
             uint8_t tc, inner;
             if (nh.l2) {
-                hash = fwd::flow_hash_ip(ip, static_cast<uint32_t>(m->data_len - x.l3));
+                hash = fwd::flow_hash_ip<dpdk_crc>(ip, static_cast<uint32_t>(m->data_len - x.l3));
                 if (hash == 0)
-                    hash = fwd::flow_hash_eth(d);
+                    hash = fwd::flow_hash_eth<dpdk_crc>(d);
                 inner = fib::ipproto::ethernet;
             } else {
                 if (!dec_ttl(ip, x.af))
                     break;
-                hash = fwd::flow_hash_ip(ip, static_cast<uint32_t>(m->data_len - x.l3));
+                hash = fwd::flow_hash_ip<dpdk_crc>(ip, static_cast<uint32_t>(m->data_len - x.l3));
                 rte_pktmbuf_adj(m, x.l3);
                 inner = x.af == 4 ? fib::ipproto::ipip : fib::ipproto::ipv6;
             }

@@ -36,6 +36,28 @@ TEST(FlowHash, PinnedValues) {
     EXPECT_EQ(flow_label(h6({})), 0x815c7u);
 }
 
+// srv6d's CRC32C steps (the SSE4.2 instruction) and DPDK's rte_hash_crc, which the dataplane
+// bench's floor uses, give the same hashes: the bench compares their outputs byte for byte.
+TEST(FlowHash, InstructionAndDpdkCrcAgree) {
+    using flow_detail::crc_dpdk;
+    uint64_t x = 0x9e37'79b9'7f4a'7c15u;
+    for (int i = 0; i < 2000; ++i) {
+        uint8_t b[64];
+        for (uint8_t& c : b) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            c = static_cast<uint8_t>(x);
+        }
+        b[0] = static_cast<uint8_t>(i % 2 ? 0x45 : 0x60 | (b[0] & 0x0f));
+        b[9] = static_cast<uint8_t>(i % 3 ? 17 : 6);
+        b[6] = static_cast<uint8_t>(i % 3 ? 17 : b[6]);
+        const uint32_t len = 20 + static_cast<uint32_t>(i % 44);
+        ASSERT_EQ(flow_hash_ip(b, len), flow_hash_ip<crc_dpdk>(b, len)) << i;
+        ASSERT_EQ(flow_hash_eth(b), flow_hash_eth<crc_dpdk>(b)) << i;
+    }
+}
+
 TEST(FlowHash, Ipv4FiveTuple) {
     const flow4 base;
     auto changed = [&](auto edit) {
