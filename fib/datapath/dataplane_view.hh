@@ -46,6 +46,18 @@ public:
         const uint32_t page = idx >> nh_page_bits;
         return *(page < _n_pages ? pages()[page]->at(idx) : _miss);
     }
+    // nexthop() with the view's facts copied out once: for a loop that also stores bytes (a
+    // byte store may alias anything, so GCC reloaded the view's fields for every nexthop).
+    struct nh_reader {
+        const nh_page* const* pages;
+        uint32_t n_pages;
+        const compiled_nh* miss;
+        const compiled_nh& operator()(uint32_t idx) const {
+            const uint32_t page = idx >> nh_page_bits;
+            return *(page < n_pages ? pages[page]->at(idx) : miss);
+        }
+    };
+    nh_reader nexthops() const { return {pages(), _n_pages, _miss}; }
     const vrf_lpm& tables(vrf::vrf_id vrf) const;  // {nullptr, nullptr} beyond vrf_count()
     // Indices below this have a slot (possibly the miss nexthop); every LPM value is below it.
     uint32_t nexthop_capacity() const { return _n_pages * nh_page_slots; }

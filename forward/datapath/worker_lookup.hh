@@ -40,8 +40,9 @@ inline void worker::lookup(pkt** ps, uint16_t n) {
         _fv->lookup4_bulk(v, keys4, res, k);
     else
         _fv->lookup6_bulk(v, keys6, res, k);
+    const fib::dataplane_view::nh_reader nexthop = _fv->nexthops();
     for (uint32_t x = 0; x < k; ++x) {
-        const fib::compiled_nh* nh = &_fv->nexthop(res[x]);
+        const fib::compiled_nh* nh = &nexthop(res[x]);
         pkt& p = *ps[x];
         ++p.lookups;
         p.nh = res[x];
