@@ -43,11 +43,14 @@ inline bench_port make_port(const std::string& n, rte_mempool* pool) {
 // The frame index an mbuf carries, in its private area.
 inline uint32_t& frame_of(rte_mbuf* m) { return *static_cast<uint32_t*>(rte_mbuf_to_priv(m)); }
 
-inline void refill(rte_mbuf* m, const bytes& f) {
+// `rx_flags`: the offload flags a NIC's rx would set (RTE_MBUF_F_RX_IP_CKSUM_GOOD: the NIC
+// checked the IPv4 header checksum), none for the ring PMD's own packets.
+inline void refill(rte_mbuf* m, const bytes& f, uint64_t rx_flags = 0) {
     rte_pktmbuf_reset(m);
     std::memcpy(rte_pktmbuf_mtod(m, uint8_t*), f.data(), f.size());
     m->data_len = static_cast<uint16_t>(f.size());
     m->pkt_len = static_cast<uint32_t>(f.size());
+    m->ol_flags |= rx_flags;
 }
 
 // The packet's bytes, every segment.
@@ -69,6 +72,7 @@ struct harness {
     rte_mempool* pool = nullptr;
     bench_port ce, core;
     uint32_t circulating = 128;
+    uint64_t rx_flags = 0;  // set on every frame loaded or restored (refill)
 
     // Puts `circulating` mbufs carrying `frames` (round robin) into `in`'s rx ring.
     void load(const bench_port& in, const std::vector<bytes>& frames, uint32_t count) {
@@ -79,7 +83,7 @@ struct harness {
         }
         for (uint32_t i = 0; i < count; ++i) {
             frame_of(ms[i]) = i % static_cast<uint32_t>(frames.size());
-            refill(ms[i], frames[frame_of(ms[i])]);
+            refill(ms[i], frames[frame_of(ms[i])], rx_flags);
         }
         rte_ring_enqueue_bulk(in.rx, reinterpret_cast<void**>(ms.data()), count, nullptr);
     }
@@ -100,7 +104,7 @@ struct harness {
                         rte_pktmbuf_free(m);
                         m = seg;
                     }
-                    refill(m, frames[frame_of(m)]);
+                    refill(m, frames[frame_of(m)], rx_flags);
                     ms[i] = m;
                 }
                 rte_ring_enqueue_burst(in.rx, reinterpret_cast<void**>(ms), n, nullptr);
