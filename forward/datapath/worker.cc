@@ -132,6 +132,7 @@ void worker::run(rte_mbuf** pkts, uint16_t n, const port_info* in) {
     _l2_from = UINT32_MAX;
     port_counters& pc = _c.ports[in->port_id];
     pc.rx_packets.add(n);
+    const uint64_t my_mac = mac_word(in->mac.bytes);  // once: the loop's byte stores would reload it
     // The one test tracing costs when off: the request word, or traced packets still on their way.
     const uint8_t* tr = trace_none;
     if (unlikely((_arm->load(std::memory_order_relaxed) | _tr_watch) != 0))
@@ -152,15 +153,17 @@ void worker::run(rte_mbuf** pkts, uint16_t n, const port_info* in) {
             continue;
         }
         const uint8_t* d = rte_pktmbuf_mtod(m, const uint8_t*);
-        if (for_other_station(d, in->mac)) {
+        if (for_other_station(d, my_mac)) {
             drop(p, drop_reason::l2_other_station);
             continue;
         }
         uint16_t type = load_be16(d + 12);
         if ((in->rx_vlan_hw && (m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED)) || type == ether_vlan ||
             type == ether_qinq) {
-            if (vlan_in(p, type, sub, sub_in, n_sub))
+            const int32_t t = vlan_in(p, type, sub, sub_in, n_sub);
+            if (t == vlan_taken)
                 continue;
+            type = static_cast<uint16_t>(t);
             d = rte_pktmbuf_mtod(m, const uint8_t*);  // VLAN id 0: untagged now, the port's
         }
         if (type == ether_ipv4) {

@@ -79,7 +79,8 @@ public:
 
 private:
     void run(rte_mbuf** pkts, uint16_t n, const port_info* in);
-    bool vlan_in(pkt& p, uint16_t& type, rte_mbuf** sub, const port_info** sub_in, uint16_t& n_sub);
+    static constexpr int32_t vlan_taken = -1;
+    int32_t vlan_in(pkt& p, uint16_t type, rte_mbuf** sub, const port_info** sub_in, uint16_t& n_sub);
     void lookup(pkt** ps, uint16_t n);
     void lookup_keys(pkt** ps, uint32_t k, uint8_t af, vrf::vrf_id v, const uint32_t* keys4, const fib::u128* keys6);
     void act(pkt& p, pkt** next, uint16_t& n_next);

@@ -81,10 +81,21 @@ inline bool for_host(const uint8_t* ip, uint8_t af) {
 // Whether the TTL / hop limit lets a routed packet go on (RFC 1812 §5.3.1, RFC 8200 §3).
 inline bool ttl_left(const uint8_t* ip, uint8_t af) { return (af == 4 ? ip[8] : ip[7]) > 1; }
 
+// A MAC address as an integer (its 6 bytes in the low bytes of a u64, in memory order): one
+// compare instead of a 6-byte memcmp against the port's, whose bytes are read once per burst.
+inline uint64_t mac_word(const uint8_t* mac) {
+    uint32_t lo;
+    uint16_t hi;
+    std::memcpy(&lo, mac, 4);  // two loads, not a 6-byte copy into a zeroed u64 (GCC stores and
+    std::memcpy(&hi, mac + 4, 2);  // reloads that: a store-forwarding stall per packet)
+    return lo | uint64_t{hi} << 32;
+}
+
 // A unicast frame for another station's MAC: ports run promiscuous (not every PMD can filter),
-// so the check is ours. Broadcast and multicast frames pass (ARP, ND: the host's).
-inline bool for_other_station(const uint8_t* eth, const mac_addr& mine) {
-    return (eth[0] & 1) == 0 && std::memcmp(eth, mine.bytes, 6) != 0;
+// so the check is ours. Broadcast and multicast frames pass (ARP, ND: the host's). `mine`:
+// mac_word() of the port's address.
+inline bool for_other_station(const uint8_t* eth, uint64_t mine) {
+    return (eth[0] & 1) == 0 && mac_word(eth) != mine;
 }
 
 // Hop limit check and decrement of a routed packet (RFC 1812 §5.3.1, RFC 8200 §3); IPv4 with

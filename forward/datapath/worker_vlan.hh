@@ -16,10 +16,11 @@
 namespace fwd {
 
 // A frame on port _in (a DPDK port) with an 802.1Q/802.1ad ethertype `type`, or whose tag the
-// NIC stripped. Returns false when it stays the port's (priority-tagged, VLAN id 0: untagged
-// now, `type` its ethertype); true when it is taken: dropped, or put into `sub`/`sub_in` for
-// its sub-port (untagged).
-inline bool worker::vlan_in(pkt& p, uint16_t& type, rte_mbuf** sub, const port_info** sub_in, uint16_t& n_sub) {
+// NIC stripped. Returns the frame's ethertype when it stays the port's (priority-tagged, VLAN
+// id 0: untagged now); vlan_taken when it is taken: dropped, or put into `sub`/`sub_in` for
+// its sub-port (untagged). By value, not through a reference: the caller's burst loop keeps
+// its ethertype in a register.
+inline int32_t worker::vlan_in(pkt& p, uint16_t type, rte_mbuf** sub, const port_info** sub_in, uint16_t& n_sub) {
     rte_mbuf* m = p.m;
     uint16_t vid;
     if (_in->rx_vlan_hw && (m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED)) {
@@ -29,11 +30,11 @@ inline bool worker::vlan_in(pkt& p, uint16_t& type, rte_mbuf** sub, const port_i
         // A tag on a sub-port's frame is a second one; 802.1ad is a provider's outer tag.
         if (type == ether_qinq || _in->vlan != 0) {
             drop(p, drop_reason::vlan_qinq);
-            return true;
+            return vlan_taken;
         }
         if (m->data_len < eth_len + vlan_len) {
             drop(p, drop_reason::eth_truncated);
-            return true;
+            return vlan_taken;
         }
         auto* d = rte_pktmbuf_mtod(m, uint8_t*);
         vid = load_be16(d + 14) & 0xfff;
@@ -43,19 +44,19 @@ inline bool worker::vlan_in(pkt& p, uint16_t& type, rte_mbuf** sub, const port_i
     type = load_be16(rte_pktmbuf_mtod(m, const uint8_t*) + 12);
     if (type == ether_vlan || type == ether_qinq) {
         drop(p, drop_reason::vlan_qinq);
-        return true;
+        return vlan_taken;
     }
     if (vid == 0)  // priority-tagged (802.1Q §6.9.1): the port's own frame
-        return false;
+        return type;
     const port_info* s = _av->sub_port(_in->port_id, vid);
     if (s == nullptr) {
         drop(p, drop_reason::vlan_unknown);
-        return true;
+        return vlan_taken;
     }
     sub[n_sub] = m;
     sub_in[n_sub++] = s;
     p.m = nullptr;
-    return true;
+    return vlan_taken;
 }
 
 }  // namespace fwd

@@ -437,6 +437,16 @@ TEST_F(worker_icmp_test, unicast_frame_for_another_mac_is_dropped_broadcast_is_n
     w->poll();
     EXPECT_TRUE(out(core).empty());
     EXPECT_EQ(dropped(drop_reason::l2_other_station), 1u);
+    // Addresses that differ from the port's in one byte only, at either end (the check compares
+    // the six bytes as one word).
+    for (size_t at : {size_t{1}, size_t{5}}) {
+        mac_addr near = mac_ce_port;
+        near.bytes[at] ^= 0x40;
+        send(ce, eth(near, mac_ce1, t_ipv4, ip4_packet("10.1.0.2", "10.99.1.5", 64)));
+        w->poll();
+        EXPECT_TRUE(out(core).empty()) << at;
+    }
+    EXPECT_EQ(dropped(drop_reason::l2_other_station), 3u);
     const mac_addr bcast{{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}};
     const bytes arp = eth(bcast, mac_ce1, 0x0806, bytes(28, 1));
     expect_one(ce, arp, ce_tap, arp);
