@@ -10,7 +10,16 @@ namespace fib {
 
 namespace {
 const vrf_lpm no_tables{};
+
+// A VRF without a table of that family answers every address with a miss.
+template <class T, class K>
+void bulk_or_miss(const T* t, const K* keys, uint32_t* nh, uint32_t n) {
+    if (t)
+        t->lookup_bulk(keys, nh, n);
+    else
+        std::fill(nh, nh + n, nh_miss);
 }
+}  // namespace
 
 const dataplane_view* dataplane_view::create(uint64_t epoch, std::span<const vrf_lpm> vrfs,
                                              std::span<const nh_page* const> pages, const compiled_nh* miss) {
@@ -37,12 +46,7 @@ void dataplane_view::destroy(const dataplane_view* v) noexcept {
 const vrf_lpm& dataplane_view::tables(vrf::vrf_id vrf) const { return vrf < _n_vrfs ? vrfs()[vrf] : no_tables; }
 
 void dataplane_view::lookup4_bulk(vrf::vrf_id vrf, const uint32_t* addrs, uint32_t* nh, uint32_t n) const {
-    const lpm4_index* t = tables(vrf).v4;
-    if (!t) {
-        std::fill(nh, nh + n, nh_miss);
-        return;
-    }
-    t->lookup_bulk(addrs, nh, n);
+    bulk_or_miss(tables(vrf).v4, addrs, nh, n);
 }
 
 void dataplane_view::lookup6_bulk(vrf::vrf_id vrf, const uint8_t (*addrs)[16], uint32_t* nh, uint32_t n) const {
@@ -62,12 +66,7 @@ void dataplane_view::lookup6_bulk(vrf::vrf_id vrf, const uint8_t (*addrs)[16], u
 }
 
 void dataplane_view::lookup6_bulk(vrf::vrf_id vrf, const u128* keys, uint32_t* nh, uint32_t n) const {
-    const lpm6_index* t = tables(vrf).v6;
-    if (!t) {
-        std::fill(nh, nh + n, nh_miss);
-        return;
-    }
-    t->lookup_bulk(keys, nh, n);
+    bulk_or_miss(tables(vrf).v6, keys, nh, n);
 }
 
 uint32_t dataplane_view::lookup4(vrf::vrf_id vrf, uint32_t addr) const {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <random>
 #include <set>
 
 #include "rib/rib.hh"
@@ -155,6 +156,65 @@ TEST_F(fixture, quiet_tables_are_republished_flat) {
     ASSERT_NE(view().tables(0).v4->flat(), nullptr);
     EXPECT_EQ(nh_at(0, "10.1.50.9").via().gw[3], 9);
     EXPECT_EQ(nh_at(0, "10.0.3.1").via().gw[3], 1);
+}
+
+// The bulk lookups (the worker's: IPv4 keys, IPv6 as bytes or as keys) answer as the single
+// ones, two-level and flat, inside the tables' regions and outside; a VRF without tables misses.
+TEST_F(fixture, bulk_lookups_answer_as_single_ones) {
+    for (uint32_t i = 0; i < 300; ++i) {
+        r.upsert_route(unicast(fmt::format("10.{}.{}.0/24", i / 100, i % 100).c_str(), {via("192.0.2.1", 2 + i % 5)}));
+        r.upsert_route(unicast(fmt::format("2001:db8:{:x}::/48", i).c_str(), {via("fe80::1", 2 + i % 7)}));
+    }
+    r.upsert_route(unicast("10.1.7.9/32", {via("192.0.2.1", 9)}));
+    r.upsert_route(unicast("2001:db8:5:0:1::/80", {via("fe80::1", 9)}));
+    r.upsert_route(unicast("2001:db8:5::77/128", {via("fe80::1", 10)}));
+    std::mt19937_64 rng(7);
+    auto check = [&](const char* form) {
+        constexpr uint32_t n = 64;
+        uint32_t a4[n], r4[n], r6b[n], r6k[n];
+        uint8_t a6b[n][16];
+        u128 a6k[n];
+        for (uint32_t i = 0; i < n; ++i) {
+            // Half inside the routes' space (10.0-3.x.x, 2001:db8:0-12f::), half anywhere.
+            const uint64_t x = rng();
+            a4[i] = i % 2 ? static_cast<uint32_t>(x) : (10u << 24) | static_cast<uint32_t>(x & 0x3ffff);
+            const auto b = key6_bytes(i % 2 ? (u128{x} << 64 | rng())
+                                            : (u128{0x20010db8} << 96 | u128{x % 0x130} << 80 | u128{rng() & 0xf}));
+            std::copy(b.begin(), b.end(), a6b[i]);
+            a6k[i] = key6(a6b[i]);
+        }
+        a4[0] = (10u << 24) | (1u << 16) | (7u << 8) | 9u;  // the /32
+        a6k[0] = key6(rib::parse_addr("2001:db8:5::77")->bytes.data());
+        std::copy_n(key6_bytes(a6k[0]).data(), 16, a6b[0]);
+        a6k[1] = key6(rib::parse_addr("2001:db8:5:0:1::5")->bytes.data());  // in the /80
+        std::copy_n(key6_bytes(a6k[1]).data(), 16, a6b[1]);
+        view().lookup4_bulk(0, a4, r4, n);
+        view().lookup6_bulk(0, a6b, r6b, n);
+        view().lookup6_bulk(0, a6k, r6k, n);
+        for (uint32_t i = 0; i < n; ++i) {
+            EXPECT_EQ(r4[i], view().lookup4(0, a4[i])) << form << " " << i;
+            EXPECT_EQ(r6b[i], view().lookup6(0, a6b[i])) << form << " " << i;
+            EXPECT_EQ(r6k[i], r6b[i]) << form << " " << i;
+        }
+        EXPECT_EQ(view().nexthop(r4[0]).via().ifindex, 9u) << form;
+        EXPECT_EQ(view().nexthop(r6k[0]).via().ifindex, 10u) << form;
+        EXPECT_EQ(view().nexthop(r6k[1]).via().ifindex, 9u) << form;
+        const vrf::vrf_id none = static_cast<vrf::vrf_id>(view().vrf_count() + 3);
+        view().lookup4_bulk(none, a4, r4, n);
+        view().lookup6_bulk(none, a6k, r6k, n);
+        for (uint32_t i = 0; i < n; ++i) {
+            EXPECT_EQ(r4[i], nh_miss);
+            EXPECT_EQ(r6k[i], nh_miss);
+        }
+    };
+    ASSERT_TRUE(compile());
+    ASSERT_EQ(view().tables(0).v4->flat(), nullptr);
+    check("two-level");
+    while (c.settling())
+        compile();
+    ASSERT_NE(view().tables(0).v4->flat(), nullptr);
+    ASSERT_NE(view().tables(0).v6->flat(), nullptr);
+    check("flat");
 }
 
 TEST_F(fixture, frr10_local_host_routes_become_receive) {
