@@ -42,10 +42,7 @@ public:
     uint32_t lookup6(vrf::vrf_id vrf, const uint8_t* addr) const;
 
     // Never null: an index beyond the table reads as the miss nexthop.
-    const compiled_nh& nexthop(uint32_t idx) const {
-        const uint32_t page = idx >> nh_page_bits;
-        return *(page < _n_pages ? pages()[page]->at(idx) : _miss);
-    }
+    const compiled_nh& nexthop(uint32_t idx) const { return nexthops()(idx); }
     // nexthop() with the view's facts copied out once: for a loop that also stores bytes (a
     // byte store may alias anything, so GCC reloaded the view's fields for every nexthop).
     struct nh_reader {

@@ -141,11 +141,7 @@ public:
             return values[detail::pick(keys, lo, len, x)];
         }
     };
-    uint32_t lookup(K x) const {
-        uint32_t lo, len;
-        narrow(x, lo, len);
-        return values()[detail::pick(keys(), lo, len, x)];
-    }
+    uint32_t lookup(K x) const { return searcher(*this).lookup(x); }
     static size_t bytes_for(uint32_t n, uint32_t slots) { return keys_off(slots) + (sizeof(K) + sizeof(uint32_t)) * n; }
     // The header and the directory of a full-size chunk (~2 slots per interval, 64-128
     // intervals: 3 lines) at once, without reading the header for where the slot is: one
