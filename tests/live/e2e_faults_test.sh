@@ -80,6 +80,27 @@ window() {
 			printf "%d %d %d %d %s\n", nb, lb, n, l, r
 		}' "$LIVE_WORK/probe-$1.out"
 }
+# stalls NAME T0: "ok" if every run of lost echoes sent from T0 - INFLIGHT on sits inside a stall
+# of the machine, else the first run that does not ("seq A-B: round trips X / Y ms"). A stall
+# (a busy host stops the VM's vCPUs for hundreds of ms, see docs/testing.md "Faults") shows as
+# queueing: the answered echoes just before and just after the run took STALL_MS or longer. A
+# run between ordinary round trips, at the start or the end, is a loss the stall cannot explain.
+STALL_MS=200
+stalls() {
+	awk -v t0="$2" -v g="$INFLIGHT" -v s="$STALL_MS" '
+		$2 < t0 - g { if ($3 >= 0) prev = $3; next }
+		$3 == -1 { if (first == "") { first = $1; before = prev } last = $1; next }
+		{ if (first != "" && !bad && (before == "" || before < s || $3 < s))
+				bad = sprintf("seq %s-%s: round trips %s / %s ms", first, last, before == "" ? "none" : before, $3)
+			first = ""; prev = $3 }
+		END {
+			if (first != "" && !bad) bad = sprintf("seq %s-%s: never answered after", first, last)
+			print bad ? bad : "ok"
+		}' "$LIVE_WORK/probe-$1.out"
+}
+# What srv6d drops when a route, SID, VRF, port or neighbor is missing: a fault that costs
+# srv6d state shows here, whatever the machine's load.
+STATE_DROPS='tables_not_ready|no_route|blackhole|unreachable|vrf_unknown|refused_encap|encap_no_source|sid_refused|sid_unsupported|no_port|port_down|neigh_unresolved|neigh_hold_full|neigh_hold_timeout'
 SUMMARY=()
 # report PHASE T0 DESCRIPTION: per flow, log its window; sets WINDOW (the slowest flow's resume
 # in ms, "-" if nothing was lost, "never"), LOST_TOTAL, BASE_LOST, BASE_SENT and LOSTS
@@ -120,6 +141,7 @@ zebra_fault() {
 	rib_compare snapshot "$LIVE_WORK/before-zebra-kill.json" >/dev/null
 	local zpid1 t_kill t_start t_conn t_swept
 	zpid1="$(fpm_field zebraPid)"
+	srv6ctl show counters --json >"$LIVE_WORK/counters-z0.json"
 	t_kill=$(now)
 	frr_stop "$PE1" zebra KILL
 	check "1. srv6d saw zebra's disconnect" rib_compare fpm --connections 1 --disconnected --timeout 10
@@ -139,11 +161,25 @@ zebra_fault() {
 	check "1. traffic in red and blue, IPv4 and IPv6, after the restart" e2e_flows_ok
 	sleep 1
 	probes_stop z
+	srv6ctl show counters --json >"$LIVE_WORK/counters-z1.json"
 	report z "$t_kill" "zebra SIGKILL + restart"
+	local drops f why=""
+	drops="$(counters_delta "$LIVE_WORK/counters-z0.json" "$LIVE_WORK/counters-z1.json")"
+	live_log "1. srv6d's drops from before the kill to the probes' end: $drops"
+	for f in "${FLOWS[@]}"; do
+		local st
+		st="$(stalls "z-$f" "$t_kill")"
+		[ "$st" = ok ] || why+="${why:+; }$f $st"
+	done
 	live_log "1. zebra down $(ms "$t_kill" "$t_start") ms; the new one connected $(ms "$t_start" "$t_conn") ms after its start, srv6d swept after $(ms "$t_start" "$t_swept") ms"
 	summary_add "zebra SIGKILL, restart" "zebra down $(ms "$t_kill" "$t_start"); new zebra connected +$(ms "$t_start" "$t_conn"), swept +$(ms "$t_start" "$t_swept")"
-	check "1. no echo lost while zebra was down, nor after its restart (baseline $BASE_SENT echoes)" eval \
-		'[ "$LOST_TOTAL" -eq 0 ] && [ "$BASE_LOST" -eq 0 ] && [ "$BASE_SENT" -gt 0 ]'
+	# No echo may be lost, except inside a stall of the machine (the probes' own round trips show
+	# it), and srv6d must have dropped nothing for want of state.
+	[ "$LOST_TOTAL" -eq 0 ] || live_log "1. $LOST_TOTAL echoes lost: $([ -z "$why" ] && echo "each run inside a stall (round trips >= $STALL_MS ms on both sides)" || echo "not a stall: $why")"
+	check "1. no echo lost while zebra was down, nor after its restart, but in a stall of the machine (baseline $BASE_SENT echoes)" eval \
+		'[ "$BASE_LOST" -eq 0 ] && [ "$BASE_SENT" -gt 0 ] && { [ "$LOST_TOTAL" -eq 0 ] || [ -z "$why" ]; }'
+	check "1. srv6d dropped nothing for want of a route, SID, VRF, port or neighbor" eval \
+		'! grep -Eq "drop ($STATE_DROPS) " <<<"$drops "'
 }
 
 # ---- 2./3. srv6d stopped (SIGTERM, then SIGKILL) and restarted --------------------------------

@@ -234,6 +234,20 @@ routed_tx() { # routed_tx PORT: what PORT sent that srv6d routed (tx minus injec
 		'([.ports[]? | select(.name == $n) | ((.txPackets // 0 | tonumber) - (.injected // 0 | tonumber))] + [0])[0]'
 }
 
+# counters_delta BEFORE.json AFTER.json: what srv6d dropped between two `show counters --json`
+# snapshots, one "what +N" per counter that grew ("none" if nothing did): the ports' device
+# drops (rx ring full, rx errors, no mbuf, tx failures, tx dropped) and the drops by reason.
+counters_delta() {
+	jq -rn --slurpfile a "$1" --slurpfile b "$2" '
+		def n: (. // 0 | tonumber);
+		def flat: ([.ports[]? as $p | ("rxMissed", "rxErrors", "rxNombuf", "txErrors", "txDropped") as $f
+				| {key: "port \($p.name) \($f)", value: ($p[$f] | n)}]
+			+ [.drops[]? | {key: "drop \(.reason)", value: (.packets | n)}]) | from_entries;
+		($a[0] | flat) as $x | ($b[0] | flat) as $y
+		| [$y | to_entries[] | select(.value > ($x[.key] // 0)) | "\(.key) +\(.value - ($x[.key] // 0))"]
+		| if length == 0 then "none" else join(", ") end'
+}
+
 # ---- traffic ----------------------------------------------------------------------------------
 # warm CMD...: retry (15 s) until it succeeds. The first packets towards a CE whose address
 # the kernel has not learned yet are dropped after decapsulation (neigh_unresolved), and srv6d

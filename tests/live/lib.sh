@@ -93,6 +93,7 @@ live_run_in_vm() {
 		-e SRV6D="$SRV6D" -e SRV6CTL="$SRV6CTL")
 	[ -z "${LIVE_LOGDIR:-}" ] || envs+=(-e LIVE_LOGDIR=/vm/out/logs)
 	[ -z "${DEMO_BUILD_DIR:-}" ] || envs+=(-e DEMO_BUILD_DIR="$DEMO_BUILD_DIR")
+	[ -z "${FAULTS:-}" ] || envs+=(-e FAULTS="$FAULTS") # tests/live/e2e_faults_test.sh
 	bash "$LIVE_REPO/tests/vm/vm-run.sh" -t "${LIVE_VM_TIMEOUT:-1500}" -c "${VM_CPUS:-2}" -o "$run" "${envs[@]}" \
 		"$LIVE_HOME/in_vm.sh" "$rel" "$@"
 	local rc=$?
@@ -177,7 +178,7 @@ live_dump() {
 	done
 	if [ -S "${SRV6D_SOCK:-}" ]; then
 		local w
-		for w in fpm routes sids nexthops; do
+		for w in fpm routes sids nexthops counters neighbors; do
 			srv6ctl show "$w" >"$1/srv6ctl-show-$w.txt" 2>&1
 			srv6ctl show "$w" --json >"$1/srv6ctl-show-$w.json" 2>&1
 		done
