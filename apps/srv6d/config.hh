@@ -44,7 +44,7 @@ struct config {
     size_t rib_max_routes_per_table = 2'000'000;
     size_t rib_max_nexthops = 1'000'000;
     // [metrics] the Prometheus endpoint; absent: off
-    std::optional<mgmt::listen_addr> metrics_listen;
+    std::optional<::mgmt::listen_addr> metrics_listen;
     // [log]
     util::level log_level = util::level::info;
     util::target log_target = util::target::automatic;  // the journal under systemd, else stderr

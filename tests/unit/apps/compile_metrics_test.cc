@@ -11,7 +11,7 @@
 #include "rib/rib.hh"
 
 namespace srv6d {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 // name{labels} -> value
 std::map<std::string, uint64_t> flatten(const std::vector<::mgmt::metric_family>& fams) {

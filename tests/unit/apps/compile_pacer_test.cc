@@ -2,12 +2,12 @@
 
 #include <gtest/gtest.h>
 
+namespace SRV6D_UNITY_ID {
+
 using srv6d::compile_pacer;
 using namespace std::chrono_literals;
 
-namespace {
 const compile_pacer::clock::time_point t0 = compile_pacer::clock::time_point{} + 1h;
-}
 
 TEST(compile_pacer, nothing_wanted_nothing_to_do) {
     compile_pacer p(50ms, 1000);
@@ -55,3 +55,5 @@ TEST(compile_pacer, too_many_pending_compiles_at_once) {
     p.changed(1);
     EXPECT_TRUE(p.poll(t0 + 1ms).now);
 }
+
+}  // namespace SRV6D_UNITY_ID

@@ -13,7 +13,7 @@
 #include <string>
 
 namespace srv6d {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 std::string read(const std::string& rel) {
     std::ifstream in(std::string(SRV6D_FIXTURES) + "/../../" + rel);

@@ -12,7 +12,7 @@
 #include "forward/control/eal.hh"
 
 namespace srv6d {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 using namespace std::chrono_literals;
 
@@ -391,7 +391,7 @@ TEST(Config, SampleConfigParses) {
 }  // namespace srv6d
 
 namespace srv6d {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 TEST(Config, DataplanePortsAndNeighbors) {
     temp_file f(R"([dataplane]
@@ -498,7 +498,7 @@ TEST(Config, DataplaneErrorsNameTheLine) {
 }  // namespace srv6d
 
 namespace srv6d {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 TEST(Config, HostPathExampleParses) {
     // frr-conf/srv6d-host-path.conf is what users copy: it must stay valid.
@@ -514,7 +514,7 @@ TEST(Config, HostPathExampleParses) {
 }  // namespace srv6d
 
 namespace srv6d {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 TEST(Config, L3vpnPeExampleParses) {
     // frr-conf/srv6d-l3vpn-pe.conf pairs with frr-conf/frr10-l3vpn-pe.conf: users copy both.

@@ -5,11 +5,12 @@
 #include <chrono>
 #include <vector>
 
+namespace SRV6D_UNITY_ID {
+
 using srv6d::paced_compile;
 using namespace std::chrono_literals;
 using clk = std::chrono::steady_clock;
 
-namespace {
 
 // A real event loop and timer: what srv6d's control thread runs.
 struct fixture {
@@ -26,7 +27,6 @@ struct fixture {
                      40ms, 1000};
 };
 
-}  // namespace
 
 TEST(paced_compile, idle_tables_compile_at_once_in_the_call) {
     fixture f;
@@ -75,3 +75,5 @@ TEST(paced_compile, nothing_compiles_after_stop) {
     f.io.run_for(200ms);
     EXPECT_EQ(f.batches, (std::vector<size_t>{1}));
 }
+
+}  // namespace SRV6D_UNITY_ID

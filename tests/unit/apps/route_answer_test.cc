@@ -9,7 +9,7 @@
 #include "rib/rib.hh"
 
 namespace srv6d {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 rib::ip6_addr a6(const char* s) { return *rib::parse_ip6(s); }
 

@@ -9,7 +9,7 @@
 #include "vrf/sid_parse.hh"
 
 namespace srv6d {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 rib::prefix pfx(const char* s) { return *rib::parse_prefix(s); }
 

@@ -13,7 +13,7 @@
 #include "vrf/sid_parse.hh"
 
 namespace fib {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 rib::ip6_addr a6(const char* s) { return *rib::parse_ip6(s); }
 rib::prefix p(const char* s) { return *rib::parse_prefix(s); }

@@ -37,7 +37,7 @@
 #endif
 
 namespace fib {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 constexpr int n_vrfs = 8;           // tables 100..107, vrf "t100".. "t107"
 constexpr uint32_t stable_if = 900;  // stable routes: ifindex 900 + vrf id (v4), 950 + vrf id (v6)

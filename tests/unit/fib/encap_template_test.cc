@@ -11,7 +11,7 @@
 #include "tests/support/bytes.hh"
 
 namespace fib {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 rib::ip6_addr a6(const char* s) { return *rib::parse_ip6(s); }
 

@@ -14,7 +14,7 @@
 #include "fib/datapath/rcu.hh"
 
 namespace fib {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 template <class K>
 struct reference_lpm {
@@ -515,7 +515,7 @@ TEST(lpm, publish_reuses_untouched_chunks) {
 }  // namespace fib
 
 namespace fib {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 // The directory over a sorted key array is exactly its definition: dir[s] is the last entry
 // whose key is <= the slot's start (base + s << shift), and the sentinel dir[slots] the last

@@ -12,7 +12,7 @@
 #include "fib/datapath/mem.hh"
 
 namespace fib {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 TEST(mem, blocks_are_aligned_counted_and_reused_by_size_class) {
     const int64_t bytes0 = memory().bytes[static_cast<size_t>(mem_kind::lpm4)].load();

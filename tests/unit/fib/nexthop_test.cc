@@ -12,7 +12,7 @@
 #include "fib/control/nh_table.hh"
 
 namespace fib {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 std::map<uint32_t, uint32_t> count(const std::vector<uint32_t>& slots) {
     std::map<uint32_t, uint32_t> c;

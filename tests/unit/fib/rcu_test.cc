@@ -8,7 +8,7 @@
 #include "fib/datapath/rcu.hh"
 
 namespace fib {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 struct tracked {
     static inline int freed = 0;

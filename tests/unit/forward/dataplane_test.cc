@@ -11,7 +11,7 @@
 #include "fib/control/compiler.hh"
 
 namespace fwd {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 TEST(Dataplane, PortsFromDevargsWorkerCountersAndVrfState) {
     fib::qsbr_domain rcu{4};

@@ -6,7 +6,7 @@
 #include <string>
 
 namespace fwd {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 TEST(DropReason, NamesAreUniqueAndDescribed) {
     std::set<std::string> seen;

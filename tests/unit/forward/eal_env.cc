@@ -7,7 +7,7 @@
 #include "forward/control/eal.hh"
 #include "tests/unit/forward/eal_env.hh"
 
-namespace {
+namespace SRV6D_UNITY_ID {
 
 class eal_environment : public ::testing::Environment {
 public:

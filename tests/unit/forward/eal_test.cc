@@ -8,7 +8,7 @@
 #include "forward/control/eal.hh"
 #include "tests/unit/forward/eal_env.hh"
 
-namespace {
+namespace SRV6D_UNITY_ID {
 
 cpu_set_t set_of(std::initializer_list<size_t> cpus) {
     cpu_set_t s;

@@ -11,7 +11,7 @@
 #include "tests/unit/forward/endpoint_pkt.hh"
 
 namespace fwd::test {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 void no_free(void*, void*) {}
 

@@ -15,7 +15,7 @@
 #include "tests/unit/forward/endpoint_pkt.hh"
 
 namespace fwd::test {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 struct kernel_case {
     std::string name;

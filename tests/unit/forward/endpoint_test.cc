@@ -13,7 +13,7 @@
 #include "tests/unit/forward/endpoint_pkt.hh"
 
 namespace fwd::test {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 using rib::behavior;
 namespace flv = rib::flavor;

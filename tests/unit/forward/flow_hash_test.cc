@@ -9,7 +9,7 @@
 #include "tests/unit/forward/headend_util.hh"
 
 namespace fwd {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 using namespace fwd::test;
 

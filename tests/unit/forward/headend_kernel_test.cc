@@ -20,7 +20,7 @@
 #include "tests/unit/forward/headend_util.hh"
 
 namespace fwd {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 using rib::encap_mode;
 using namespace fwd::test;

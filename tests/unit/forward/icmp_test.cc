@@ -15,7 +15,7 @@
 #include "tests/support/bytes.hh"
 
 namespace fwd {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 using test_support::bytes;
 using test_support::parse_hex;

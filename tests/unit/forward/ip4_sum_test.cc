@@ -10,7 +10,7 @@
 #include <random>
 
 namespace fwd {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 bool reference_ok(const uint8_t* ip, uint32_t ihl) { return rte_raw_cksum(ip, ihl) == 0xffff; }
 

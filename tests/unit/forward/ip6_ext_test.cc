@@ -6,7 +6,7 @@
 #include "tests/unit/forward/endpoint_pkt.hh"
 
 namespace fwd::test {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 using ip6::ext_status;
 

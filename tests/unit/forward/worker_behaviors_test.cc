@@ -27,7 +27,7 @@
 #include "worker_env.hh"
 
 namespace fwd {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 using test::a6;
 using test::bytes;

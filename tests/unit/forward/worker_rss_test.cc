@@ -31,7 +31,7 @@
 #include "rib/rib.hh"
 
 namespace fwd {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 // From the kernel of this thread's namespace (sysfs shows the one it was mounted in).
 std::string read_mac(const std::string& ifname, mac_addr& mac) {

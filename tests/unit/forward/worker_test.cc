@@ -24,7 +24,7 @@
 #include "worker_env.hh"
 
 namespace fwd {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 using test::a6;
 using test::bytes;
@@ -937,7 +937,7 @@ TEST_F(worker_test, no_tables_yet_drops_everything_counted) {
 }  // namespace fwd
 
 namespace fwd {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 void no_free(void*, void*) {}
 
@@ -1017,7 +1017,6 @@ TEST_F(worker_test, fuzz_corrupted_frames_stay_in_bounds_and_are_accounted_for) 
 }
 
 // --- trace and capture (worker_trace.hh): what the control thread's trace_hub does, by hand.
-namespace {
 class worker_trace_test : public worker_test {
 protected:
     void arm(trace_mode m, uint16_t port, uint16_t budget) {
@@ -1040,7 +1039,6 @@ protected:
     }
     uint16_t gen = 0;
 };
-}  // namespace
 
 TEST_F(worker_trace_test, off_makes_no_record) {
     const bytes ip = ip4_packet("192.0.2.7", "10.20.1.1", 64);

@@ -18,7 +18,7 @@
 #include "fpm/framer.hh"
 
 namespace fpm {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 rib::prefix pfx(const char* s) { return *rib::parse_prefix(s); }
 rib::route_key key(const char* dst, rib::table_id t = rib::main_table) { return {t, pfx(dst), {}}; }

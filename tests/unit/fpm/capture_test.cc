@@ -14,7 +14,7 @@
 #include "nl_builder.hh"
 
 namespace fpm::test {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 const std::string fixtures = SRV6D_FIXTURES;
 

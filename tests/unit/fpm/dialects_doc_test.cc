@@ -13,7 +13,7 @@
 #include "fpm/sonic_wire.hh"
 
 namespace fpm::sonic {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 // "End.B6.Encaps" -> "end_b6_encaps": how the doc spells rib::behavior values.
 std::string enum_spelling(std::string_view rfc) {

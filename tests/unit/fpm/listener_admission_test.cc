@@ -11,9 +11,9 @@
 #include "listener_harness.hh"
 
 namespace fpm {
-namespace {
+namespace SRV6D_UNITY_ID {
 
-using namespace test_support;
+using namespace listener_harness;
 using namespace std::chrono_literals;
 using bytes = std::vector<uint8_t>;
 namespace nl = fpm::test;

@@ -34,7 +34,7 @@
 #include "fpm/framer.hh"
 #include "nl_builder.hh"
 
-namespace fpm::test_support {
+namespace fpm::listener_harness {
 
 using namespace std::chrono_literals;
 using bytes = std::vector<uint8_t>;
@@ -264,4 +264,4 @@ inline void reference_rib(const bytes& stream, rib::rib& rib) {
         apply_batch(batch, rib);
     }
 }
-}  // namespace fpm::test_support
+}  // namespace fpm::listener_harness

@@ -5,7 +5,7 @@
 #include "nl_builder.hh"
 
 namespace fpm::test {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 constexpr uint16_t newnh = 104, delnh = 105;
 

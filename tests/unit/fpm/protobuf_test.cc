@@ -18,7 +18,7 @@
 #include "tests/support/bytes.hh"
 
 namespace fpm {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 namespace pb = ::srv6d::wire::fpm;
 namespace qpb = ::srv6d::wire::qpb;

@@ -6,7 +6,7 @@
 #include "nl_builder.hh"
 
 namespace fpm::test {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 using rib::route_type;
 

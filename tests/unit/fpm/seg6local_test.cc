@@ -9,7 +9,7 @@
 #include "tests/unit/fpm/encap_util.hh"
 
 namespace fpm {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 using namespace encap_test;
 using rib::behavior;

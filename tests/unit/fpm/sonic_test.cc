@@ -13,7 +13,7 @@
 #include "tests/support/nl_builder.hh"
 
 namespace fpm {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 using buf = test_support::bytes;
 

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace fpm {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 rib::prefix pfx(const char* s) { return *rib::parse_prefix(s); }
 

@@ -12,7 +12,7 @@
 #include <set>
 
 namespace host {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 rib::route_key key(rib::table_id t, const char* dst) {
     rib::route_key k;

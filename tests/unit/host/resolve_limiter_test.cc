@@ -4,7 +4,7 @@
 #include "host/resolve_limiter.hh"
 
 namespace host {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 using namespace std::chrono_literals;
 using clock = resolve_limiter::clock;

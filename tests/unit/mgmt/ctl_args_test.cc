@@ -7,7 +7,7 @@
 #include "mgmt/ctl_args.hh"
 
 namespace mgmt {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 ctl_parse_result parse(std::initializer_list<const char*> words) {
     std::vector<const char*> argv(words.size() + 1, "srv6ctl");

@@ -4,7 +4,7 @@
 #include "mgmt/proto.hh"
 
 namespace mgmt {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 pb::Request routes_request(uint32_t table) {
     pb::Request r;

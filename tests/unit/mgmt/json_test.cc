@@ -11,7 +11,7 @@
 #include "sample_rib.hh"
 
 namespace mgmt {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 namespace gpu = google::protobuf::util;
 

@@ -21,7 +21,7 @@
 #include "mgmt/metrics_server.hh"
 
 namespace mgmt {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 namespace asio = boost::asio;
 using tcp = asio::ip::tcp;

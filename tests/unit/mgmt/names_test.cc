@@ -4,7 +4,7 @@
 #include "rib/behaviors.hh"  // behavior_display_name: the contract names them
 
 namespace mgmt {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 TEST(Names, Protocols) {
     EXPECT_EQ(protocol_name(2), "kernel");

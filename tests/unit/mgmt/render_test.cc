@@ -8,7 +8,7 @@
 #include "sample_rib.hh"
 
 namespace mgmt {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 const pb::Route* find(const pb::RouteTables& t, uint32_t table, std::string_view prefix) {
     for (const auto& tab : t.tables())

@@ -30,7 +30,7 @@
 #include "mgmt/server.hh"
 
 namespace mgmt {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;

@@ -6,7 +6,7 @@
 #include "sample_rib.hh"
 
 namespace mgmt {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 class TextTest : public ::testing::Test {
 protected:

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace rib {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 TEST(Prefix, HostBitsAreCleared) {
     auto p = parse_prefix("10.1.2.3/20");

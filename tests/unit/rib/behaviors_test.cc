@@ -8,7 +8,7 @@
 #include <string>
 
 namespace rib {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 TEST(Behaviors, EveryEnumValueHasOneEntryAndAName) {
     std::set<std::string_view> names;

@@ -7,7 +7,7 @@
 #include <algorithm>
 
 namespace rib {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 prefix pfx(const char* s) { return *parse_prefix(s); }
 route_key key(const char* dst) { return {main_table, pfx(dst), {}}; }

@@ -4,7 +4,7 @@
 #include "rib/rib.hh"
 
 namespace rib {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 route rt(const char* dst, uint32_t ifindex) {
     route r;

@@ -7,7 +7,7 @@
 #include "rib/rib.hh"
 
 namespace rib {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 prefix pfx(const char* s) { return *parse_prefix(s); }
 

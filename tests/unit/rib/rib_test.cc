@@ -6,7 +6,7 @@
 #include <utility>
 
 namespace rib {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 prefix pfx(const char* s) { return *parse_prefix(s); }
 

@@ -13,7 +13,7 @@
 #include "rib/rib.hh"
 
 namespace rib {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 route_key key_of(uint32_t n, table_id table) {
     ip4_addr a;

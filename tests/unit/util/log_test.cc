@@ -16,7 +16,7 @@
 #include <thread>
 #include <sys/stat.h>
 
-namespace {
+namespace SRV6D_UNITY_ID {
 
 using test_support::capture_stderr;
 using test_support::count_of;

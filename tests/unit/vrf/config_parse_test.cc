@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace vrf {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 TEST(ConfigParse, VrfWithMembers) {
     auto p = parse_vrf("red table 10 members eth1,eth2");

@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 namespace vrf {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 rib::ip6_addr a6(const char* s) {
     auto a = rib::parse_ip6(s);

@@ -13,7 +13,7 @@
 #include "vrf/registry.hh"
 
 namespace vrf {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 // Owns hand-built rtnl_link objects the way the kernel monitor's cache would hold them.
 struct links {

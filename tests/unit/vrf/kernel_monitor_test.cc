@@ -6,7 +6,7 @@
 #include "tests/unit/vrf/netns.hh"
 
 namespace vrf {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 bool readable(int fd, int timeout_ms) {
     pollfd p{fd, POLLIN, 0};

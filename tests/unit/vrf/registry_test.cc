@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace vrf {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 vrf_spec spec(std::string name, rib::table_id t, std::vector<std::string> members = {}) {
     vrf_spec s;

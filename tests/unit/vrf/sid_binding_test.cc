@@ -10,7 +10,7 @@
 #include "tests/support/bytes.hh"
 
 namespace vrf {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 // RTM_NEWNEXTHOP frames from frr10-capture/captures/f-reject-replay/nhg.txt (#15, #5, #6):
 // FRR 10.7 sends End.DT6 with SEG6_LOCAL_TABLE and End.DT4/End.DT46 with SEG6_LOCAL_VRFTABLE.

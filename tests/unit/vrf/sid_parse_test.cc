@@ -9,7 +9,7 @@
 #include <vector>
 
 namespace vrf {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 rib::prefix pfx(const char* s) { return *rib::parse_prefix(s); }
 

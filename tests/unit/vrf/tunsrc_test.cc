@@ -7,7 +7,7 @@
 #include "vrf/tunsrc_poller.hh"
 
 namespace vrf {
-namespace {
+namespace SRV6D_UNITY_ID {
 
 std::string addr_text(const tunsrc_reading& r) {
     if (!r.ok)
