@@ -28,6 +28,7 @@
 #include "apps/srv6d/route_answer.hh"
 #include "apps/srv6d/trace_answer.hh"
 #include "apps/srv6d/compile_metrics.hh"
+#include "apps/srv6d/stop_bound.hh"
 #include "rib/rib.hh"
 #include "fib/control/compiler.hh"
 #include "fib/datapath/rcu.hh"
@@ -701,6 +702,8 @@ void control_plane::poll_links() {
 
 // On the control thread. Once every io object is closed, io.run() runs out of work and returns.
 void control_plane::shutdown() {
+    stop_bound::arm();
+    stop_bound::step("closing the listeners and cancelling the timers");
     stopping = true;
     notify("STOPPING=1\nSTATUS=shutting down");
     boost::system::error_code ignored;
@@ -720,6 +723,7 @@ void control_plane::shutdown() {
         metrics->close();
     if (dp)
         dp->request_stop();  // the main lcore waits for the workers (rte_eal_wait_lcore)
+    stop_bound::step("waiting for the control thread's pending handlers");
 }
 
 }  // namespace
@@ -784,16 +788,25 @@ int run(const config& cfg, const std::string& prog, reparse_fn reparse) {
                     cp.shutdown();
                     cp.io.run();  // let the closed objects finish their handlers
                 }
+                stop_bound::step("control thread done");
             });
-            if (cp.dp && cp.dp->launch() == 0)
+            if (cp.dp && cp.dp->launch() == 0) {
                 cp.dp->run_here();  // no worker lcore: the main lcore forwards until shutdown
+                stop_bound::step("the main lcore stopped forwarding");
+            }
             control.join();
-            if (cp.dp)
+            if (cp.dp) {
+                stop_bound::step("stopping the worker lcores");
                 cp.dp->stop();
+            }
+            stop_bound::step("closing the ports and freeing the tables");
         }
     }
-    if (cfg.dataplane_enabled)
+    if (cfg.dataplane_enabled) {
+        stop_bound::step("cleaning up EAL");
         fwd::eal_cleanup();
+    }
+    stop_bound::done();
     util::flush_suppressed(true);
     log(level::info, "srv6d stopped");
     return rc;
