@@ -67,35 +67,31 @@ probes_stop() { local f; for f in "${FLOWS[@]}"; do probe_stop "$1-$f"; done; }
 # Echoes sent this long before the fault may still be in flight when it strikes (round trips
 # reach 100-300 ms on a busy 2-core machine): they belong to the fault, not to the baseline.
 INFLIGHT=0.5
-# window NAME T0: "BASE BASE_LOST SENT LOST RESUME_MS" for one probe: echoes sent before
+# window NAME T0: "BASE BASE_LOST SENT LOST RESUME_MS STALL" for one probe: echoes sent before
 # T0 - INFLIGHT and how many got no reply (must be 0); echoes sent from then on and how many got
 # no reply; the first answered echo after the last lost one, in ms from T0 ("-" if none was
-# lost, "never" if none was answered after it).
+# lost, "never" if none was answered after it); then "ok" if every run of lost echoes from
+# T0 - INFLIGHT on sits inside a stall of the machine, else the first run that does not ("seq
+# A-B: round trips X / Y ms"). A stall (a busy host stops the VM's vCPUs for hundreds of ms, see
+# docs/testing.md "Faults") shows as queueing: the answered echoes just before and just after
+# the run took STALL_MS or longer. A run between ordinary round trips, at the start or the end,
+# is a loss the stall cannot explain.
+STALL_MS=200
 window() {
-	awk -v t0="$2" -v g="$INFLIGHT" '
-		$2 < t0 - g { nb++; if ($3 == -1) lb++; next }
-		{ n++; if ($3 == -1) { l++; res = "" } else if (l && res == "") res = $2 }
+	awk -v t0="$2" -v g="$INFLIGHT" -v s="$STALL_MS" '
+		$2 < t0 - g { nb++; if ($3 == -1) lb++; else if ($3 >= 0) prev = $3; next }
+		{ n++ }
+		$3 == -1 { l++; res = ""; if (first == "") { first = $1; before = prev } last = $1; next }
+		{
+			if (l && res == "") res = $2
+			if (first != "" && !bad && (before == "" || before < s || $3 < s))
+				bad = sprintf("seq %s-%s: round trips %s / %s ms", first, last, before == "" ? "none" : before, $3)
+			first = ""; prev = $3
+		}
 		END {
 			r = !l ? "-" : (res == "" ? "never" : sprintf("%.0f", (res - t0) * 1000))
-			printf "%d %d %d %d %s\n", nb, lb, n, l, r
-		}' "$LIVE_WORK/probe-$1.out"
-}
-# stalls NAME T0: "ok" if every run of lost echoes sent from T0 - INFLIGHT on sits inside a stall
-# of the machine, else the first run that does not ("seq A-B: round trips X / Y ms"). A stall
-# (a busy host stops the VM's vCPUs for hundreds of ms, see docs/testing.md "Faults") shows as
-# queueing: the answered echoes just before and just after the run took STALL_MS or longer. A
-# run between ordinary round trips, at the start or the end, is a loss the stall cannot explain.
-STALL_MS=200
-stalls() {
-	awk -v t0="$2" -v g="$INFLIGHT" -v s="$STALL_MS" '
-		$2 < t0 - g { if ($3 >= 0) prev = $3; next }
-		$3 == -1 { if (first == "") { first = $1; before = prev } last = $1; next }
-		{ if (first != "" && !bad && (before == "" || before < s || $3 < s))
-				bad = sprintf("seq %s-%s: round trips %s / %s ms", first, last, before == "" ? "none" : before, $3)
-			first = ""; prev = $3 }
-		END {
 			if (first != "" && !bad) bad = sprintf("seq %s-%s: never answered after", first, last)
-			print bad ? bad : "ok"
+			printf "%d %d %d %d %s %s\n", nb, lb, n, l, r, bad ? bad : "ok"
 		}' "$LIVE_WORK/probe-$1.out"
 }
 # What srv6d drops when a route, SID, VRF, port or neighbor is missing: a fault that costs
@@ -103,13 +99,15 @@ stalls() {
 STATE_DROPS='tables_not_ready|no_route|blackhole|unreachable|vrf_unknown|refused_encap|encap_no_source|sid_refused|sid_unsupported|no_port|port_down|neigh_unresolved|neigh_hold_full|neigh_hold_timeout'
 SUMMARY=()
 # report PHASE T0 DESCRIPTION: per flow, log its window; sets WINDOW (the slowest flow's resume
-# in ms, "-" if nothing was lost, "never"), LOST_TOTAL, BASE_LOST, BASE_SENT and LOSTS
-# ("red4/red6/blue4/blue6" lost counts) for the summary.
+# in ms, "-" if nothing was lost, "never"), LOST_TOTAL, BASE_LOST, BASE_SENT, LOSTS
+# ("red4/red6/blue4/blue6" lost counts) for the summary and NOT_STALL (the flows whose losses a
+# stall does not explain, with their first such run; empty if none).
 report() {
-	local phase="$1" t0="$2" what="$3" f nb lb n l r
-	WINDOW=- LOST_TOTAL=0 BASE_LOST=0 BASE_SENT=0 LOSTS=""
+	local phase="$1" t0="$2" what="$3" f nb lb n l r st
+	WINDOW=- LOST_TOTAL=0 BASE_LOST=0 BASE_SENT=0 LOSTS="" NOT_STALL=""
 	for f in "${FLOWS[@]}"; do
-		read -r nb lb n l r < <(window "$phase-$f" "$t0")
+		read -r nb lb n l r st < <(window "$phase-$f" "$t0")
+		[ "$st" = ok ] || NOT_STALL+="${NOT_STALL:+; }$f $st"
 		live_log "$what: $f: $l of $n echoes lost (from ${INFLIGHT}s before the fault on), answered again $r ms after the fault; baseline $lb of $nb lost"
 		LOST_TOTAL=$((LOST_TOTAL + l))
 		BASE_LOST=$((BASE_LOST + lb))
@@ -163,21 +161,16 @@ zebra_fault() {
 	probes_stop z
 	srv6ctl show counters --json >"$LIVE_WORK/counters-z1.json"
 	report z "$t_kill" "zebra SIGKILL + restart"
-	local drops f why=""
+	local drops
 	drops="$(counters_delta "$LIVE_WORK/counters-z0.json" "$LIVE_WORK/counters-z1.json")"
 	live_log "1. srv6d's drops from before the kill to the probes' end: $drops"
-	for f in "${FLOWS[@]}"; do
-		local st
-		st="$(stalls "z-$f" "$t_kill")"
-		[ "$st" = ok ] || why+="${why:+; }$f $st"
-	done
 	live_log "1. zebra down $(ms "$t_kill" "$t_start") ms; the new one connected $(ms "$t_start" "$t_conn") ms after its start, srv6d swept after $(ms "$t_start" "$t_swept") ms"
 	summary_add "zebra SIGKILL, restart" "zebra down $(ms "$t_kill" "$t_start"); new zebra connected +$(ms "$t_start" "$t_conn"), swept +$(ms "$t_start" "$t_swept")"
 	# No echo may be lost, except inside a stall of the machine (the probes' own round trips show
 	# it), and srv6d must have dropped nothing for want of state.
-	[ "$LOST_TOTAL" -eq 0 ] || live_log "1. $LOST_TOTAL echoes lost: $([ -z "$why" ] && echo "each run inside a stall (round trips >= $STALL_MS ms on both sides)" || echo "not a stall: $why")"
+	[ "$LOST_TOTAL" -eq 0 ] || live_log "1. $LOST_TOTAL echoes lost: $([ -z "$NOT_STALL" ] && echo "each run inside a stall (round trips >= $STALL_MS ms on both sides)" || echo "not a stall: $NOT_STALL")"
 	check "1. no echo lost while zebra was down, nor after its restart, but in a stall of the machine (baseline $BASE_SENT echoes)" eval \
-		'[ "$BASE_LOST" -eq 0 ] && [ "$BASE_SENT" -gt 0 ] && { [ "$LOST_TOTAL" -eq 0 ] || [ -z "$why" ]; }'
+		'[ "$BASE_LOST" -eq 0 ] && [ "$BASE_SENT" -gt 0 ] && { [ "$LOST_TOTAL" -eq 0 ] || [ -z "$NOT_STALL" ]; }'
 	check "1. srv6d dropped nothing for want of a route, SID, VRF, port or neighbor" eval \
 		'! grep -Eq "drop ($STATE_DROPS) " <<<"$drops "'
 }
