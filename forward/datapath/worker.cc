@@ -114,6 +114,55 @@ void worker::process(rte_mbuf** pkts, uint16_t n, uint16_t in_port, const fib::d
     run(pkts, n, in);
 }
 
+// Every frame plain_frame() did not take: each check in turn, for its reason. Returns the
+// family of a packet to look up (its header checked, padding trimmed), or 0 when the frame was
+// dropped, punted or set aside for its sub-port. Out of line: rare, and run()'s loop keeps its
+// registers for the common frame.
+[[gnu::noinline]] uint8_t worker::classify_full(pkt& p, uint64_t my_mac, rte_mbuf** sub, const port_info** sub_in,
+                                              uint16_t& n_sub) {
+    rte_mbuf* m = p.m;
+    if (m->data_len < eth_len) {
+        drop(p, drop_reason::eth_truncated);
+        return 0;
+    }
+    const uint8_t* d = rte_pktmbuf_mtod(m, const uint8_t*);
+    if (for_other_station(d, my_mac)) {
+        drop(p, drop_reason::l2_other_station);
+        return 0;
+    }
+    uint16_t type = load_be16(d + 12);
+    if ((_in->rx_vlan_hw && (m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED)) || type == ether_vlan || type == ether_qinq) {
+        const int32_t t = vlan_in(p, type, sub, sub_in, n_sub);
+        if (t == vlan_taken)
+            return 0;
+        type = static_cast<uint16_t>(t);
+        d = rte_pktmbuf_mtod(m, const uint8_t*);  // VLAN id 0: untagged now, the port's
+    }
+    uint8_t af;
+    if (type == ether_ipv4) {
+        af = 4;
+    } else if (type == ether_ipv6) {
+        af = 6;
+    } else {
+        if (type == ether_arp)
+            punt(p);
+        else
+            drop(p, drop_reason::l3_unknown);
+        return 0;
+    }
+    p.af = af;
+    drop_reason why{};
+    if (!check_l3(m, eth_len, af, why, true)) {
+        drop(p, why);
+        return 0;
+    }
+    if (for_host(d + eth_len, af)) {
+        punt(p);
+        return 0;
+    }
+    return af;
+}
+
 // Classify, then lookup rounds, for packets received on `in`; then the tagged frames the
 // classify set aside, sub-port by sub-port (worker_vlan.hh), the same way.
 void worker::run(rte_mbuf** pkts, uint16_t n, const port_info* in) {
@@ -133,6 +182,7 @@ void worker::run(rte_mbuf** pkts, uint16_t n, const port_info* in) {
     port_counters& pc = _c.ports[in->port_id];
     pc.rx_packets.add(n);
     const uint64_t my_mac = mac_word(in->mac.bytes);  // once: the loop's byte stores would reload it
+    const uint64_t vlan_flag = in->rx_vlan_hw ? RTE_MBUF_F_RX_VLAN_STRIPPED : 0;
     // The one test tracing costs when off: the request word, or traced packets still on their way.
     const uint8_t* tr = trace_none;
     if (unlikely((_arm->load(std::memory_order_relaxed) | _tr_watch) != 0))
@@ -147,46 +197,16 @@ void worker::run(rte_mbuf** pkts, uint16_t n, const port_info* in) {
         rx_bytes += pkts[i]->pkt_len;
         pkt& p = st[i];
         p = pkt{pkts[i], fib::nh_miss, nullptr, 0, in->vrf, eth_len, 0, 0, 0, tr[i]};
-        rte_mbuf* m = p.m;
-        if (m->data_len < eth_len) {
-            drop(p, drop_reason::eth_truncated);
-            continue;
-        }
-        const uint8_t* d = rte_pktmbuf_mtod(m, const uint8_t*);
-        if (for_other_station(d, my_mac)) {
-            drop(p, drop_reason::l2_other_station);
-            continue;
-        }
-        uint16_t type = load_be16(d + 12);
-        if ((in->rx_vlan_hw && (m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED)) || type == ether_vlan ||
-            type == ether_qinq) {
-            const int32_t t = vlan_in(p, type, sub, sub_in, n_sub);
-            if (t == vlan_taken)
+        const uint8_t* d = rte_pktmbuf_mtod(p.m, const uint8_t*);
+        uint8_t af = plain_frame(p.m, d, my_mac, vlan_flag);
+        if (unlikely(af == 0)) {
+            af = classify_full(p, my_mac, sub, sub_in, n_sub);
+            if (af == 0)
                 continue;
-            type = static_cast<uint16_t>(t);
-            d = rte_pktmbuf_mtod(m, const uint8_t*);  // VLAN id 0: untagged now, the port's
+            d = rte_pktmbuf_mtod(p.m, const uint8_t*);  // a VLAN tag 0 was stripped: the port's own frame
         }
-        if (type == ether_ipv4) {
-            p.af = 4;
-        } else if (type == ether_ipv6) {
-            p.af = 6;
-        } else {
-            if (type == ether_arp)
-                punt(p);
-            else
-                drop(p, drop_reason::l3_unknown);
-            continue;
-        }
-        drop_reason why{};
-        if (!check_l3(m, eth_len, p.af, why, true)) {
-            drop(p, why);
-            continue;
-        }
-        if (for_host(d + eth_len, p.af)) {
-            punt(p);
-            continue;
-        }
-        if (p.af == 4) {
+        p.af = af;
+        if (af == 4) {
             keys4[n_work] = load_be32(d + eth_len + 16);
             ++n_work4;
         } else {

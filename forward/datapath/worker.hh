@@ -79,6 +79,7 @@ public:
 
 private:
     void run(rte_mbuf** pkts, uint16_t n, const port_info* in);
+    uint8_t classify_full(pkt& p, uint64_t my_mac, rte_mbuf** sub, const port_info** sub_in, uint16_t& n_sub);
     static constexpr int32_t vlan_taken = -1;
     int32_t vlan_in(pkt& p, uint16_t type, rte_mbuf** sub, const port_info** sub_in, uint16_t& n_sub);
     void lookup(pkt** ps, uint16_t n);
