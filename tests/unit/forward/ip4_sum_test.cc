@@ -65,5 +65,14 @@ TEST(Ip4Sum, SumsThatCarryThroughEveryFold) {
     EXPECT_TRUE(reference_ok(h.data(), 20));
 }
 
-}  // namespace
+// Divisible by 0xffff but not a correct sum: every word 0 sums to 0x0000, not 0xffff.
+TEST(Ip4Sum, AllZeroWordsAreNotACorrectSum) {
+    std::array<uint8_t, 60> h{};
+    for (uint32_t ihl = 20; ihl <= 60; ihl += 4) {
+        EXPECT_FALSE(ip4_header_sum_ok(h.data(), ihl)) << ihl;
+        EXPECT_FALSE(reference_ok(h.data(), ihl)) << ihl;
+    }
+}
+
+}  // namespace SRV6D_UNITY_ID
 }  // namespace fwd
