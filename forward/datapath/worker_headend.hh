@@ -62,29 +62,36 @@ inline void worker::outer_route(uint32_t outer_nh) {
             return drop(p, drop_reason::l2encap_no_frame);
         if (hash == 0)  // as inner_flow_hash(): the frame's addresses when the IP hash is 0
             hash = flow_hash_eth(rte_pktmbuf_mtod(p.m, const uint8_t*));
-    } else {
-        if (!(p.flags & f_no_ttl) && !ttl_left(ip, p.af))
-            return expire(p);
-        // Too big once encapsulated: packet too big / fragmentation needed with what fits.
-        if (p.m->pkt_len - p.l3u() + e.len > _outer_mtu)
-            return encap_too_big(p, _outer_mtu > e.len ? _outer_mtu - e.len : 0);
-        if (!(p.flags & f_no_ttl))
-            dec_ttl(ip, p.af);
+        // A frame too big for the direct exit goes to act(), which drops it as any oversized
+        // packet (an L3 payload's size is checked below, against _outer_mtu).
+        const port_info* out = _outer_port;
+        if (out != nullptr && p.m->pkt_len + e.len > out->mtu)
+            out = nullptr;
+        return headend_push(p, e, out, 0, fib::ipproto::ethernet, headend_detail::inner_tc(ip), hash, next, n_next);
     }
-    // The outer packet leaves at once when its route is a resolved gateway on an untagged port
-    // that is up and takes it: the Ethernet header goes in the encap's own prepend. Anything
-    // else (ECMP, unresolved, tagged, too big for an L2 payload) is routed by act() below. An
-    // L3 payload's size was checked above against this port's MTU (_outer_mtu); a frame's is
-    // checked here, and one too big goes to act(), which drops it as any oversized packet.
-    const port_info* out = _outer_port;
-    if (out != nullptr && e.l2 && p.m->pkt_len + e.len > out->mtu)
-        out = nullptr;
+    if (!(p.flags & f_no_ttl) && !ttl_left(ip, p.af))
+        return expire(p);
+    // Too big once encapsulated: packet too big / fragmentation needed with what fits.
+    if (p.m->pkt_len - p.l3u() + e.len > _outer_mtu)
+        return encap_too_big(p, _outer_mtu > e.len ? _outer_mtu - e.len : 0);
+    if (!(p.flags & f_no_ttl))
+        dec_ttl(ip, p.af);
+    // No second parse: an L3 payload's type is its family's.
+    headend_push(p, e, _outer_port, l3, p.af == 4 ? fib::ipproto::ipip : fib::ipproto::ipv6,
+                 headend_detail::inner_tc(ip), hash, next, n_next);
+}
+
+// The push of do_headend(), one call per payload kind (L2: the whole frame, nothing stripped;
+// L3: `strip` bytes of Ethernet in front of the packet), each with its own constants.
+// The outer packet leaves at once when `out` is set: its route is a resolved gateway on an
+// untagged port that is up and takes it, and the Ethernet header goes in the encap's own
+// prepend. Anything else (ECMP, unresolved, tagged, too big for an L2 payload) is routed by
+// act().
+[[gnu::always_inline]] inline void worker::headend_push(pkt& p, const fib::encap_template& e, const port_info* out,
+                                                       uint16_t strip, uint8_t inner_type, uint8_t tc, uint32_t hash,
+                                                       pkt** next, uint16_t& n_next) {
     drop_reason why{};
-    const uint16_t l2_len = out != nullptr ? eth_len : 0;
-    // No second parse: an L2 payload is the whole frame (nothing stripped), an L3 one's type
-    // is its family's.
-    const uint8_t inner_type = e.l2 ? fib::ipproto::ethernet : p.af == 4 ? fib::ipproto::ipip : fib::ipproto::ipv6;
-    rte_mbuf* head = h_encaps_push(p.m, e.l2 ? 0 : l3, inner_type, headend_detail::inner_tc(ip), hash, e, _he, why, l2_len);
+    rte_mbuf* head = h_encaps_push(p.m, strip, inner_type, tc, hash, e, _he, why, out != nullptr ? eth_len : 0);
     if (head == nullptr)
         return drop(p, why);
     if (e.mode < headend_modes)  // the compiler only builds templates for these
