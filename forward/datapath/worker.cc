@@ -196,7 +196,7 @@ void worker::run(rte_mbuf** pkts, uint16_t n, const port_info* in) {
             rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 4], void*));
         rx_bytes += pkts[i]->pkt_len;
         pkt& p = st[i];
-        p = pkt{pkts[i], fib::nh_miss, nullptr, 0, in->vrf, eth_len, 0, 0, 0, tr[i]};
+        p = pkt{pkts[i], nullptr, 0, in->vrf, eth_len, 0, 0, 0, tr[i]};
         const uint8_t* d = rte_pktmbuf_mtod(p.m, const uint8_t*);
         uint8_t af = plain_frame(p.m, d, my_mac, vlan_flag);
         if (unlikely(af == 0)) {

@@ -112,7 +112,6 @@ inline void worker::outer_route(uint32_t outer_nh) {
     p.vrf = vrf::default_vrf_id;  // the outer packet is routed in the core (default) VRF
     p.flags |= f_no_ttl;          // its hop limit is the template's
     p.hash = 0;
-    p.nh = _outer_nh;
     p.nhp = &_fv->nexthop(_outer_nh);
     ++p.lookups;
     act_outer(p, next, n_next);

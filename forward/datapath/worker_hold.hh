@@ -80,7 +80,7 @@ inline void worker::release_held(const adj_view* av) {
             continue;  // still unresolved
         for (uint8_t i = 0; i < s.n; ++i) {
             const held_pkt& h = s.pk[i];
-            pkt p{h.m, fib::nh_miss, nullptr, 0, out ? out->vrf : vrf::default_vrf_id, h.l3, h.af, f_no_ttl, 0, 0};
+            pkt p{h.m, nullptr, 0, out ? out->vrf : vrf::default_vrf_id, h.l3, h.af, f_no_ttl, 0, 0};
             if (out == nullptr || !out->up)
                 drop(p, drop_reason::port_down);
             else if (p.m->pkt_len - p.l3u() > out->mtu)

@@ -45,7 +45,6 @@ inline void worker::lookup(pkt** ps, uint16_t n) {
         const fib::compiled_nh* nh = &nexthop(res[x]);
         pkt& p = *ps[x];
         ++p.lookups;
-        p.nh = res[x];
         p.nhp = nh;
         rte_prefetch0(nh);  // act() reads it next
     }

@@ -31,8 +31,7 @@ inline constexpr uint8_t trace_none[burst_size] = {};
 
 struct worker::pkt {
     rte_mbuf* m;
-    uint32_t nh;
-    const fib::compiled_nh* nhp;  // &view.nexthop(nh), taken once where nh is set: act() reads it without the page walk
+    const fib::compiled_nh* nhp;  // the nexthop of its last lookup, taken there: act() reads it without the page walk
     uint32_t hash;       // flow hash of the current L3 packet; 0 = not computed yet
     vrf::vrf_id vrf;
     uint16_t l3;         // offset of the current L3 header from the data start
@@ -42,6 +41,7 @@ struct worker::pkt {
     uint8_t tr;          // its trace slot + 1 (worker_trace.hh); 0: not traced
     uint32_t l3u() const { return l3; }
 };
+static_assert(sizeof(worker::pkt) == 32, "two packets' state per cache line");
 
 // A packet exactly as it came in (first lookup, its own headers untouched): one the host can be
 // handed instead of us.
