@@ -116,13 +116,13 @@ inline bool for_other_station(const uint8_t* eth, uint64_t mine) {
     uint8_t af;
     if ((head & 0xffffff00u) == 0x08004500u) {  // IPv4, 20-byte header (version 4, IHL 5)
         len = load_be16(ip + 2);
-        if (len - 20u > total - 20u || !ip4_cksum_ok(m, ip, 20, true) || ip[16] >= 224)
+        if (len - 20u > total - 20u || !ip4_cksum_ok(m, ip, 20, true) || for_host(ip, 4))
             return 0;
         af = 4;
     } else if ((head & 0xfffff000u) == 0x86dd6000u) {  // IPv6
         len = 40u + load_be16(ip + 4);
-        if (seg < eth_len + 40u || len > total || ip[6] == 0 || ip[24] == 0xff ||
-            (ip[24] == 0xfe && (ip[25] & 0xc0) == 0x80))
+        // for_host() includes a hop-by-hop header (next header 0), so no jumbogram gets here.
+        if (seg < eth_len + 40u || len > total || for_host(ip, 6))
             return 0;
         af = 6;
     } else {
