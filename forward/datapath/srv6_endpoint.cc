@@ -8,6 +8,7 @@
 
 #include "forward/datapath/ip6_ext.hh"
 #include "forward/datapath/srh.hh"
+#include "forward/datapath/srv6_next_segment.hh"
 
 namespace fwd {
 namespace {
@@ -217,14 +218,6 @@ endpoint_result decapsulate(packet& k, ip6::ext_cursor c, const sid_params& p, b
     return to(v4 ? endpoint_action::lookup_v4 : endpoint_action::lookup_v6, p.vrf);
 }
 
-// Where End, End.X and End.T send the packet once its DA is updated: the row's adjacency
-// (End.X), else a lookup in `vrf`.
-endpoint_result transit_out(const sid_params& p, const rib::behavior_info& row) {
-    if (row.adjacency != 0)
-        return to(endpoint_action::send_v6);
-    return to(endpoint_action::forward_v6, p.vrf);
-}
-
 constexpr decap_to decap_target(const rib::behavior_info& row) {
     return row.adjacency != 0 ? decap_to::adjacency : decap_to::lookup;
 }
@@ -252,7 +245,7 @@ endpoint_result next_segment(packet& k, const sid_params& p, const rib::behavior
                 return dropped(drop_reason::ttl_expired);
             store128(k.ip + da_off, csid_advance(da, p));
             --k.ip[hl_off];
-            return transit_out(p, row);
+            return next_segment_out(row, p.vrf);
         }
         // A zero argument: the last C-SID of this container; classic End processing follows.
     }
@@ -288,7 +281,7 @@ endpoint_result next_segment(packet& k, const sid_params& p, const rib::behavior
     std::memcpy(k.ip + da_off, srh.segment(sl), 16);
     if (sl == 0 && (p.flavors & flv::psp) != 0)
         pop_srh(k, c, srh);
-    return transit_out(p, row);
+    return next_segment_out(row, p.vrf);
 }
 
 // End.DX4, End.DX6, End.DT4, End.DT6, End.DT46 (RFC 8986 §4.4-4.8); with NEXT-C-SID they are

@@ -5,6 +5,7 @@
 
 #include "forward/datapath/ip6_ext.hh"
 #include "forward/datapath/srv6_endpoint.hh"
+#include "forward/datapath/srv6_next_segment.hh"
 #include "forward/datapath/worker_classify.hh"
 #include "forward/datapath/worker_icmp.hh"
 #include "forward/datapath/worker_pkt.hh"
@@ -25,13 +26,18 @@ namespace fwd {
     if (row != nullptr && row->handler == rib::dp_handler::decap && row->adjacency == 0 &&
         decap_direct(p, *row, s.vrf, next, n_next))
         return;
-    sid_params sp;
-    sp.behavior = static_cast<rib::behavior>(s.action);
-    sp.flavors = s.flavors;
-    sp.lcblock_bits = s.lcblock_bits;  // the compiler filled in the contract's defaults
-    sp.lcnode_fn_bits = s.lcnode_fn_bits;
-    sp.vrf = s.vrf;
-    const endpoint_result r = process_endpoint(p.m, sp);
+    endpoint_result r;
+    if (row != nullptr && row->handler == rib::dp_handler::next_segment && next_segment_direct(p.m, s.flavors)) {
+        r = next_segment_out(*row, s.vrf);
+    } else {
+        sid_params sp;
+        sp.behavior = static_cast<rib::behavior>(s.action);
+        sp.flavors = s.flavors;
+        sp.lcblock_bits = s.lcblock_bits;  // the compiler filled in the contract's defaults
+        sp.lcnode_fn_bits = s.lcnode_fn_bits;
+        sp.vrf = s.vrf;
+        r = process_endpoint(p.m, sp);
+    }
     switch (r.action) {
     case endpoint_action::forward_v6:
         p.vrf = static_cast<vrf::vrf_id>(r.vrf);
