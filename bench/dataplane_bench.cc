@@ -9,11 +9,12 @@
 // (not timed); the timed part is exactly one lcore poll (rx burst on both ports, the
 // processing, tx burst). A run's figure is the median over polls of a poll's TSC
 // cycles over the packets it sent. Each repetition runs io-forward (rx -> tx to the other port:
-// the transport alone), srv6d and the floor back to back, each after a warm-up; `--reps`
-// repetitions (7) give min / median / max. The lcore is pinned (EAL -l); hugepages are used
+// the transport alone), then srv6d and the floor interleaved in `--slices` turns (16: A B, B A,
+// ...; 1: back to back), each turn after a warm-up; `--reps` repetitions (7) give min / median
+// / max. The lcore is pinned (EAL -l); hugepages are used
 // when the machine has free ones (scripts/bench.sh reserves them), else 4 KiB pages.
 //
-//   bench_dataplane_bench [--packets N] [--reps R] [--case SUBSTRING] [--floor6 lpm6|fib6]
+//   bench_dataplane_bench [--packets N] [--reps R] [--slices S] [--case SUBSTRING] [--floor6 lpm6|fib6]
 //                         [--lcore N] [--mbufs N] [--no-huge] [--worker-cpus A,B]
 //
 // The "two workers" cases (bench/dataplane_workers.hh) run two workers on two more lcores,
@@ -29,6 +30,7 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -107,6 +109,7 @@ struct figures {
 int main(int argc, char** argv) {
     uint64_t packets = 1'000'000;
     int reps = 7;
+    uint32_t slices = 16;  // srv6d and the floor interleaved in this many turns per repetition
     uint32_t mbufs = 128;
     std::string only, lcore = "1", worker_cpus = "0,1";
     bool no_huge = false;
@@ -118,6 +121,8 @@ int main(int argc, char** argv) {
             packets = std::stoull(argv[++i]);
         else if (a == "--reps" && has)
             reps = std::stoi(argv[++i]);
+        else if (a == "--slices" && has)
+            slices = std::max<uint32_t>(1, static_cast<uint32_t>(std::stoul(argv[++i])));
         else if (a == "--case" && has)
             only = argv[++i];
         else if (a == "--mbufs" && has)
@@ -367,9 +372,9 @@ int main(int argc, char** argv) {
     const double hz = static_cast<double>(rte_get_tsc_hz());
     std::printf("CPU %s, TSC %.0f MHz, lcore %s (pinned), %s\n", cpu_model().c_str(), hz / 1e6, lcore.c_str(),
                 huge ? "2 MiB hugepages (--in-memory)" : "4 KiB pages (--no-huge)");
-    std::printf("%llu packets per run after a warm-up, %d repetitions (io, srv6d, floor interleaved), %u mbufs "
-                "circulating, 64-byte-class frames, 256 flows\n",
-                static_cast<unsigned long long>(packets), reps, mbufs);
+    std::printf("%llu packets per run after a warm-up, %d repetitions (io, then srv6d and the floor interleaved in %u "
+                "turns each), %u mbufs circulating, 64-byte-class frames, 256 flows\n",
+                static_cast<unsigned long long>(packets), reps, slices, mbufs);
     std::printf("tables: srv6d 1000 VRFs x (1000 IPv4 + 1000 IPv6) routes + the case routes; floor: rte_lpm + %s "
                 "with the routes of the VRFs the packets use\n\n",
                 f6 == floor_lpm6::lpm6 ? "rte_lpm6" : "rte_fib6 (TRIE)");
@@ -409,8 +414,9 @@ int main(int argc, char** argv) {
                 continue;
             h.rx_flags = k.rx_flags;
             fig[i].io.push_back(h.run(*k.in, k.f, packets, warmup, io_step).cycles);
-            fig[i].srv6d.push_back(h.run(*k.in, k.f, packets, warmup, worker_step).cycles);
-            fig[i].floor.push_back(h.run(*k.in, k.f, packets, warmup, floor_step).cycles);
+            const auto [with_srv6d, with_floor] = h.run_pair(*k.in, k.f, packets, warmup, slices, worker_step, floor_step);
+            fig[i].srv6d.push_back(with_srv6d.cycles);
+            fig[i].floor.push_back(with_floor.cycles);
         }
         h.rx_flags = 0;
         if (only.empty() || std::string(cases[red].name).find(only) != std::string::npos) {
@@ -429,7 +435,7 @@ int main(int argc, char** argv) {
         }
     }
 
-    // The ratio is taken per repetition (srv6d and the floor ran back to back): the machine's
+    // The ratio is taken per repetition (srv6d and the floor ran interleaved): the machine's
     // state moves both alike, so the ratio is steadier than either figure.
     std::printf("%-32s %-20s %-20s %-20s %7s %7s %6s\n", "case", "srv6d cycles/pkt", "floor cycles/pkt",
                 "srv6d / floor", "Mpps", "floor", "io");

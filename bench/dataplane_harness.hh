@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dataplane_frames.hh"
@@ -148,13 +149,49 @@ struct harness {
     template <class Step>
     run_result run(const bench_port& in, const std::vector<bytes>& frames, uint64_t packets, uint64_t warmup,
                    Step&& step) {
-        load(in, frames, circulating);
         std::vector<double> per;
-        per.reserve(packets / 16 + 16);
         run_result r;
-        uint64_t warm = 0;
+        r.packets = polls(in, frames, packets, warmup, step, per);
+        r.cycles = median(per);
+        return r;
+    }
+
+    // Two steps over the same frames, interleaved: `slices` turns each (A B, B A, A B, ...),
+    // `packets` / `slices` per turn after a warm-up of `warmup` / `slices`; each figure is the
+    // median over all its polls. A change of the host's speed that lasts a few tens of
+    // milliseconds (a KVM guest's vCPU sharing its core) falls on both alike, where two runs back
+    // to back could each land on another level (BENCHMARKS.md, "Session 16").
+    template <class StepA, class StepB>
+    std::pair<run_result, run_result> run_pair(const bench_port& in, const std::vector<bytes>& frames, uint64_t packets,
+                                               uint64_t warmup, uint32_t slices, StepA&& a, StepB&& b) {
+        std::vector<double> per_a, per_b;
+        std::pair<run_result, run_result> r;
+        const uint64_t n = packets / slices, w = warmup / slices;
+        for (uint32_t s = 0; s < slices; ++s) {
+            if (s % 2 == 0) {
+                r.first.packets += polls(in, frames, n, w, a, per_a);
+                r.second.packets += polls(in, frames, n, w, b, per_b);
+            } else {
+                r.second.packets += polls(in, frames, n, w, b, per_b);
+                r.first.packets += polls(in, frames, n, w, a, per_a);
+            }
+        }
+        r.first.cycles = median(per_a);
+        r.second.cycles = median(per_b);
+        return r;
+    }
+
+private:
+    // Runs `step` until `packets` were sent after `warmup`; appends each poll's cycles per
+    // packet to `per`. Returns the packets counted.
+    template <class Step>
+    uint64_t polls(const bench_port& in, const std::vector<bytes>& frames, uint64_t packets, uint64_t warmup,
+                   Step&& step, std::vector<double>& per) {
+        load(in, frames, circulating);
+        per.reserve(per.size() + packets / 16 + 16);
+        uint64_t counted = 0, warm = 0;
         unsigned idle = 0;
-        while (r.packets < packets && idle < 1000) {
+        while (counted < packets && idle < 1000) {
             const uint64_t t0 = rte_rdtsc_precise();
             step();
             const uint64_t dt = rte_rdtsc_precise() - t0;
@@ -167,15 +204,17 @@ struct harness {
                 warm += got;
                 continue;
             }
-            r.packets += got;
+            counted += got;
             per.push_back(static_cast<double>(dt) / got);
         }
         drain();
-        if (per.empty())
-            return r;
-        std::nth_element(per.begin(), per.begin() + static_cast<std::ptrdiff_t>(per.size() / 2), per.end());
-        r.cycles = per[per.size() / 2];
-        return r;
+        return counted;
+    }
+    static double median(std::vector<double>& v) {
+        if (v.empty())
+            return 0;
+        std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+        return v[v.size() / 2];
     }
 };
 
