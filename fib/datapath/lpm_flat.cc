@@ -79,6 +79,75 @@ void split_v6(const u128* keys, const uint32_t* values, uint32_t n, flat_parts<u
     }
 }
 
+// The region the directory divides into equal slots: keys a[lo] .. a[hi]. Slot 0 (below it)
+// holds intervals 0 .. lo - 1, slot slots + 1 (at or above a[hi]) intervals hi .. m - 1.
+template <class S>
+struct flat_region {
+    uint32_t lo = 1, hi = 0;
+    S base = 0, span = 0;
+    uint32_t shift = 0, slots = 0;
+};
+
+// Slots of equal width over a[lo] .. a[hi] (hi > lo), 2^bit_width(m) at most.
+template <class S>
+flat_region<S> region(const S* a, uint32_t m, uint32_t lo, uint32_t hi) {
+    flat_region<S> r;
+    r.lo = lo;
+    r.hi = hi;
+    r.base = a[lo];
+    r.span = static_cast<S>(a[hi] - a[lo]);
+    const auto bits = static_cast<unsigned>(std::bit_width(m));
+    const auto width = static_cast<unsigned>(std::bit_width(static_cast<S>(r.span - 1)));
+    r.shift = width > bits ? width - bits : 0;
+    r.slots = static_cast<uint32_t>(static_cast<S>(r.span - 1) >> r.shift) + 1;
+    return r;
+}
+
+// Keys of the region that share their slot with pick_width - 1 others or more: a lookup there
+// takes the binary search instead of the counted pick.
+template <class S>
+uint32_t crowded(const S* a, const flat_region<S>& r, uint32_t pick_width) {
+    uint32_t bad = 0, run = 0;
+    S prev = 0;
+    for (uint32_t j = r.lo; j < r.hi; ++j) {
+        const S s = static_cast<S>(a[j] - r.base) >> r.shift;
+        if (run != 0 && s == prev) {
+            ++run;
+            continue;
+        }
+        bad += run >= pick_width ? run : 0;
+        run = 1;
+        prev = s;
+    }
+    return bad + (run >= pick_width ? run : 0);
+}
+
+// Equal slots over all the keys suit keys spread evenly (a customer VRF's /24s). Clustered
+// ones, a few far from the rest (a default VRF: 2001:db8::/32 loopbacks, then the fc00::/16
+// locators and SIDs within a few /48s), crowd into one slot: the region then leaves up to
+// pick_width - 1 keys at either end to slot 0 and slot slots + 1, which stay counted picks, if
+// that crowds fewer keys. Tried (up to 16 scans) only when leaving those keys out would narrow
+// the region at least fourfold, i.e. some far keys stretch it: random keys crowd some slots
+// too (a slot per key or two), and no region helps them.
+template <class S>
+flat_region<S> choose_region(const S* a, uint32_t m, uint32_t pick_width) {
+    flat_region<S> best = region(a, m, 1, m - 1);
+    const uint32_t ilo = std::min(pick_width, (m - 1) / 2), ihi = m > ilo + pick_width ? m - pick_width : ilo + 1;
+    if (static_cast<S>(a[ihi] - a[ilo]) > best.span / 4)  // the narrowest region tried
+        return best;
+    uint32_t best_bad = crowded(a, best, pick_width);
+    for (uint32_t lo = 1; best_bad != 0 && lo <= pick_width; ++lo)
+        for (uint32_t hi = m - 1; hi + pick_width >= m && hi > lo + 1; --hi) {
+            const flat_region<S> r = region(a, m, lo, hi);
+            const uint32_t bad = crowded(a, r, pick_width);
+            if (bad < best_bad) {
+                best = r;
+                best_bad = bad;
+            }
+        }
+    return best;
+}
+
 }  // namespace
 
 template <class K>
@@ -106,21 +175,24 @@ const lpm_flat<K>* lpm_flat<K>::create(const K* keys, const uint32_t* values, ui
     if (m > max_n || !p.fits)
         return nullptr;
 
-    // The directory: slots of 2^shift keys from keys[1] over [keys[1], keys[m - 1]), about two
-    // to four per key.
+    // The directory: slots of 2^shift keys over [keys[lo], keys[hi]) (choose_region: usually
+    // lo = 1, hi = m - 1), about two to four per key.
     lpm_flat hdr;
     hdr._n = m;
     hdr._lists = p.lists;
     hdr._sub_n = static_cast<uint32_t>(p.sub_keys.size());
+    flat_region<S> rg;
+    rg.hi = m - 1;
     if (m >= 2) {
         hdr._base = a[1];
         hdr._span = static_cast<S>(a[m - 1] - a[1]);
     }
     if (m >= 3) {
-        const unsigned bits = static_cast<unsigned>(std::bit_width(m)) + 0;
-        const auto width = static_cast<unsigned>(std::bit_width(static_cast<S>(hdr._span - 1)));
-        hdr._shift = width > bits ? width - bits : 0;
-        hdr._slots = static_cast<uint32_t>(static_cast<S>(hdr._span - 1) >> hdr._shift) + 1;
+        rg = choose_region(a, m, pick_width);
+        hdr._base = rg.base;
+        hdr._span = rg.span;
+        hdr._shift = rg.shift;
+        hdr._slots = rg.slots;
     }
     const size_t bytes = hdr.bytes();
     void* mem = alloc_block(detail::lpm_mem_kind<K>(), bytes);
@@ -138,11 +210,11 @@ const lpm_flat<K>* lpm_flat<K>::create(const K* keys, const uint32_t* values, ui
     std::memset(dir, 0, sizeof(uint32_t) * (slots + 2));
     constexpr uint32_t at_start = 0x80000000u;
     const S low_mask = static_cast<S>((S{1} << f->_shift) - 1);
-    for (uint32_t j = 1; j + 1 < m; ++j) {  // a[m - 1] is the region's end, in no slot
+    for (uint32_t j = rg.lo; j < rg.hi; ++j) {  // a[hi] is the region's end, in no slot
         const S d = static_cast<S>(a[j] - f->_base);
         dir[1 + static_cast<uint32_t>(d >> f->_shift)] = j | ((d & low_mask) == 0 ? at_start : 0);
     }
-    uint32_t c = 0;
+    uint32_t c = rg.lo - 1;  // the interval holding the region's start - 1
     for (uint32_t r = 1; r <= slots; ++r) {
         const uint32_t w = dir[r];
         // The flag survives only where the start key is alone in its slot; elsewhere first is
@@ -152,8 +224,8 @@ const lpm_flat<K>* lpm_flat<K>::create(const K* keys, const uint32_t* values, ui
         c = last > c ? last : c;
         dir[r] = lo | c << 16;
     }
-    dir[0] = 0;
-    dir[slots + 1] = (m - 1) | (m - 1) << 16;
+    dir[0] = (rg.lo - 1) << 16;                     // intervals 0 .. lo - 1, below keys[lo]
+    dir[slots + 1] = rg.hi | (m - 1) << 16;        // hi .. m - 1, at or above keys[hi]
     auto* k = const_cast<S*>(f->_keys());
     auto* v = const_cast<uint32_t*>(f->_values());
     std::memcpy(k, a, sizeof(S) * m);

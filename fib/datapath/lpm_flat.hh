@@ -4,6 +4,8 @@
 //
 //   dir[0 .. slots + 1]: one 32-bit word per slot, first candidate | last candidate << 16;
 //                        slot 0 = below the region, slot slots + 1 = at or above its end
+//                        (the region runs from keys[1] to keys[n - 1], or leaves up to
+//                        pick_width - 1 keys at either end out when the keys are clustered)
 //   keys[0 .. n + pad), values[0 .. n + pad): the interval starts and their nexthop indexes;
 //                        the pad repeats the last interval (keys = all ones) so that a pick
 //                        may read past the last candidate without a bound check
@@ -54,6 +56,14 @@ public:
     bool intact() const;
     uint32_t size() const { return _n; }  // searched entries (IPv6: /64s, after merging)
     uint32_t lists() const { return _lists; }  // IPv6: /64s searched further on the lower half
+    // Directory slots naming more than pick_width candidates: their lookups take the binary
+    // search (tests and diagnostics).
+    uint32_t wide_slots() const {
+        uint32_t w = 0;
+        for (uint32_t s = 0; s < _slots + 2; ++s)
+            w += (_dir()[s] >> 16) - (_dir()[s] & 0xffff) >= pick_width;
+        return w;
+    }
 
     uint32_t lookup(K x) const {
         const uint32_t v = _values()[searcher(*this).pick(upper(x))];
@@ -164,8 +174,8 @@ private:
     const uint32_t* _sub_vals() const { return reinterpret_cast<const uint32_t*>(_at(sub_vals_off())); }
 
     lpm_flat() = default;
-    S _base = 0;  // keys[1]: the region's start
-    S _span = 0;  // keys[n - 1] - keys[1]: the region's width
+    S _base = 0;  // the region's start: keys[1], or a later key when the first ones lie far apart
+    S _span = 0;  // the region's width: to keys[n - 1], or an earlier key (lpm_flat.cc, choose_region)
     uint32_t _shift = 0;
     uint32_t _slots = 0;
     uint32_t _n = 0;
