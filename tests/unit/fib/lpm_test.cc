@@ -488,6 +488,35 @@ TEST(lpm, v6_flat_upper_half_and_lists) {
     }
 }
 
+// Routes with the reference and each one's boundaries as probes (for u128 also the next /64).
+template <class K>
+struct probed_table {
+    lpm_builder<K> b;
+    reference_lpm<K> ref;
+    std::vector<K> probes = {K{0}, K{1}, static_cast<K>(~K{0})};
+
+    void add(K a, unsigned l, uint32_t nh) {
+        b.set(a, l, nh);
+        const K lo = a & prefix_mask<K>(l), hi = prefix_last<K>(lo, l);
+        ref.routes[{l, lo}] = nh;
+        for (K p : {lo, hi, static_cast<K>(lo - 1), static_cast<K>(hi + 1), static_cast<K>(lo + 1), static_cast<K>(hi - 1)})
+            probes.push_back(p);
+        if constexpr (sizeof(K) > 8)
+            probes.push_back(static_cast<K>((lo >> 64) + 1) << 64);
+    }
+    // Published flat: no directory slot names more than pick_width candidates, and every probe
+    // looks up as the reference does.
+    void expect_flat_without_wide_slots() {
+        retire_batch old;
+        b.publish(old);
+        const auto* t = b.flatten(old);
+        ASSERT_NE(t->flat(), nullptr);
+        EXPECT_EQ(t->flat()->wide_slots(), 0u);
+        check_all(b, t, ref, probes);
+        b.retire_all(old);
+    }
+};
+
 TEST(lpm, flat_directory_of_clustered_keys_has_no_wide_slot) {
     // A PE's default VRF: loopbacks in one /64 far below the rest (two flat keys: the /64's
     // list and the /64 after it), the locators and SIDs within a few /48s of fc00::/16 (the
@@ -496,54 +525,26 @@ TEST(lpm, flat_directory_of_clustered_keys_has_no_wide_slot) {
     // now leaves the far keys (up to pick_width - 1 at either end) to the end slots. Lookups
     // equal the reference at every boundary, and no slot names more than pick_width candidates.
     auto k = [](uint64_t hi, uint64_t lo) { return (u128{hi} << 64) | lo; };
-    const std::vector<std::tuple<u128, unsigned, uint32_t>> routes = {
-        {k(0x20010db800000000, 1), 128, 1},  {k(0x20010db800000000, 2), 128, 2},
-        {k(0xfc00000000010000, 1), 128, 4},
-        {k(0xfc00000000010000, 0x46), 128, 5}, {k(0xfc00000000020000, 0), 48, 6},
-        {k(0xfc00000000030000, 0), 48, 6},   {k(0xfc00000000100000, 0), 44, 7},
-        {k(0xfc00000000200000, 0), 48, 8},   {k(0xfc00000000210000, 0), 48, 9},
-        {k(0xfd00000000000000, 0), 8, 10},
-    };
-    lpm6_builder b;
-    reference_lpm<u128> ref;
-    std::vector<u128> probes = {0, 1, ~u128{0}};
-    for (const auto& [a, l, nh] : routes) {
-        b.set(a, l, nh);
-        const u128 lo = a & prefix_mask<u128>(l), hi = prefix_last<u128>(lo, l);
-        ref.routes[{l, lo}] = nh;
-        for (u128 p : {lo, hi, lo - 1, hi + 1, lo + 1, hi - 1, k(static_cast<uint64_t>(lo >> 64) + 1, 0)})
-            probes.push_back(p);
-    }
-    retire_batch old;
-    b.publish(old);
-    const auto* t = b.flatten(old);
-    ASSERT_NE(t->flat(), nullptr);
-    EXPECT_EQ(t->flat()->wide_slots(), 0u);
-    check_all(b, t, ref, probes);
-    b.retire_all(old);
+    probed_table<u128> v6;
+    v6.add(k(0x20010db800000000, 1), 128, 1);
+    v6.add(k(0x20010db800000000, 2), 128, 2);
+    v6.add(k(0xfc00000000010000, 1), 128, 4);
+    v6.add(k(0xfc00000000010000, 0x46), 128, 5);
+    v6.add(k(0xfc00000000020000, 0), 48, 6);
+    v6.add(k(0xfc00000000030000, 0), 48, 6);
+    v6.add(k(0xfc00000000100000, 0), 44, 7);
+    v6.add(k(0xfc00000000200000, 0), 48, 8);
+    v6.add(k(0xfc00000000210000, 0), 48, 9);
+    v6.add(k(0xfd00000000000000, 0), 8, 10);
+    v6.expect_flat_without_wide_slots();
 
     // IPv4 alike: a host far below, twenty /24s side by side in 10.1.0.0/16, a /8 far above.
-    lpm4_builder b4;
-    reference_lpm<uint32_t> ref4;
-    std::vector<uint32_t> probes4 = {0, ~0u};
-    const auto add4 = [&](uint32_t a, unsigned l, uint32_t nh) {
-        b4.set(a, l, nh);
-        const uint32_t lo = a & prefix_mask<uint32_t>(l), hi = prefix_last<uint32_t>(lo, l);
-        ref4.routes[{l, lo}] = nh;
-        for (uint32_t p : {lo, hi, lo - 1, hi + 1})
-            probes4.push_back(p);
-    };
-    add4(0x01000001, 32, 1);
+    probed_table<uint32_t> v4;
+    v4.add(0x01000001, 32, 1);
     for (uint32_t i = 0; i < 20; ++i)
-        add4(0x0a010000 | i << 8, 24, 3 + i % 5);
-    add4(0xc0000000, 8, 9);
-    retire_batch old4;
-    b4.publish(old4);
-    const auto* t4 = b4.flatten(old4);
-    ASSERT_NE(t4->flat(), nullptr);
-    EXPECT_EQ(t4->flat()->wide_slots(), 0u);
-    check_all(b4, t4, ref4, probes4);
-    b4.retire_all(old4);
+        v4.add(0x0a010000 | i << 8, 24, 3 + i % 5);
+    v4.add(0xc0000000, 8, 9);
+    v4.expect_flat_without_wide_slots();
 }
 
 TEST(lpm, publish_reuses_untouched_chunks) {
