@@ -181,19 +181,18 @@ const lpm_flat<K>* lpm_flat<K>::create(const K* keys, const uint32_t* values, ui
     hdr._n = m;
     hdr._lists = p.lists;
     hdr._sub_n = static_cast<uint32_t>(p.sub_keys.size());
-    flat_region<S> rg;
+    flat_region<S> rg;  // fewer than 3 keys: no slots between slot 0 (below keys[1]) and slot 1
     rg.hi = m - 1;
     if (m >= 2) {
-        hdr._base = a[1];
-        hdr._span = static_cast<S>(a[m - 1] - a[1]);
+        rg.base = a[1];
+        rg.span = static_cast<S>(a[m - 1] - a[1]);
     }
-    if (m >= 3) {
+    if (m >= 3)
         rg = choose_region(a, m, pick_width);
-        hdr._base = rg.base;
-        hdr._span = rg.span;
-        hdr._shift = rg.shift;
-        hdr._slots = rg.slots;
-    }
+    hdr._base = rg.base;
+    hdr._span = rg.span;
+    hdr._shift = rg.shift;
+    hdr._slots = rg.slots;
     const size_t bytes = hdr.bytes();
     void* mem = alloc_block(detail::lpm_mem_kind<K>(), bytes);
     auto* f = new (mem) lpm_flat(hdr);
