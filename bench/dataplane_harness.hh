@@ -160,20 +160,32 @@ struct harness {
     // `packets` / `slices` per turn after a warm-up of `warmup` / `slices`; each figure is the
     // median over all its polls. A change of the host's speed that lasts a few tens of
     // milliseconds (a KVM guest's vCPU sharing its core) falls on both alike, where two runs back
-    // to back could each land on another level (BENCHMARKS.md, "Session 16").
-    template <class StepA, class StepB>
+    // to back could each land on another level (BENCHMARKS.md, "Session 16"). `before(side)`
+    // runs before each turn of A (side 0) or B (1), untimed: where the two sides are one step
+    // over two states of the tables (the encapsulation source configured or derived), it sets
+    // that side's.
+    template <class StepA, class StepB, class Before = void (*)(int)>
     std::pair<run_result, run_result> run_pair(const bench_port& in, const std::vector<bytes>& frames, uint64_t packets,
-                                               uint64_t warmup, uint32_t slices, StepA&& a, StepB&& b) {
+                                               uint64_t warmup, uint32_t slices, StepA&& a, StepB&& b,
+                                               Before&& before = [](int) {}) {
         std::vector<double> per_a, per_b;
         std::pair<run_result, run_result> r;
         const uint64_t n = packets / slices, w = warmup / slices;
+        const auto turn_a = [&] {
+            before(0);
+            r.first.packets += polls(in, frames, n, w, a, per_a);
+        };
+        const auto turn_b = [&] {
+            before(1);
+            r.second.packets += polls(in, frames, n, w, b, per_b);
+        };
         for (uint32_t s = 0; s < slices; ++s) {
             if (s % 2 == 0) {
-                r.first.packets += polls(in, frames, n, w, a, per_a);
-                r.second.packets += polls(in, frames, n, w, b, per_b);
+                turn_a();
+                turn_b();
             } else {
-                r.second.packets += polls(in, frames, n, w, b, per_b);
-                r.first.packets += polls(in, frames, n, w, a, per_a);
+                turn_b();
+                turn_a();
             }
         }
         r.first.cycles = median(per_a);
