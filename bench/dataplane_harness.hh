@@ -168,16 +168,23 @@ struct harness {
     std::pair<run_result, run_result> run_pair(const bench_port& in, const std::vector<bytes>& frames, uint64_t packets,
                                                uint64_t warmup, uint32_t slices, StepA&& a, StepB&& b,
                                                Before&& before = [](int) {}) {
+        return run_pair(in, frames, frames, packets, warmup, slices, a, b, before);
+    }
+    // The same with frames of its own for each side (two cases through one step).
+    template <class StepA, class StepB, class Before = void (*)(int)>
+    std::pair<run_result, run_result> run_pair(const bench_port& in, const std::vector<bytes>& frames_a,
+                                               const std::vector<bytes>& frames_b, uint64_t packets, uint64_t warmup,
+                                               uint32_t slices, StepA&& a, StepB&& b, Before&& before = [](int) {}) {
         std::vector<double> per_a, per_b;
         std::pair<run_result, run_result> r;
         const uint64_t n = packets / slices, w = warmup / slices;
         const auto turn_a = [&] {
             before(0);
-            r.first.packets += polls(in, frames, n, w, a, per_a);
+            r.first.packets += polls(in, frames_a, n, w, a, per_a);
         };
         const auto turn_b = [&] {
             before(1);
-            r.second.packets += polls(in, frames, n, w, b, per_b);
+            r.second.packets += polls(in, frames_b, n, w, b, per_b);
         };
         for (uint32_t s = 0; s < slices; ++s) {
             if (s % 2 == 0) {
