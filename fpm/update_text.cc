@@ -28,17 +28,6 @@ std::string_view mode_name(rib::encap_mode m) {
     return "?";
 }
 
-std::string_view type_name(rib::route_type t) {
-    switch (t) {
-    case rib::route_type::unicast: return "unicast";
-    case rib::route_type::local: return "local";
-    case rib::route_type::blackhole: return "blackhole";
-    case rib::route_type::unreachable: return "unreachable";
-    case rib::route_type::prohibit: return "prohibit";
-    }
-    return "?";
-}
-
 void append_path(std::string& out, const rib::nexthop& nh) {
     if (nh.gateway)
         out += fmt::format(" via {}", rib::to_string(*nh.gateway));
@@ -79,7 +68,7 @@ std::string route_text(const rib::route& r) {
         out += " from " + rib::to_string(r.key.src);
     out += fmt::format(" table {}", r.key.table);
     if (r.type != rib::route_type::unicast)
-        out += fmt::format(" {}", type_name(r.type));
+        out += fmt::format(" {}", rib::route_type_name(r.type));
     out += fmt::format(" proto {}", r.protocol);
     if (r.nh_id)
         out += fmt::format(" nh {}", *r.nh_id);

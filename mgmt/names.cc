@@ -90,17 +90,6 @@ std::string msg_type_name(uint16_t type) {
     return fmt::format("type {}", type);
 }
 
-std::string_view route_type_name(rib::route_type t) {
-    switch (t) {
-    case rib::route_type::unicast: return "unicast";
-    case rib::route_type::local: return "local";
-    case rib::route_type::blackhole: return "blackhole";
-    case rib::route_type::unreachable: return "unreachable";
-    case rib::route_type::prohibit: return "prohibit";
-    }
-    return "unknown";
-}
-
 std::string_view resolve_state_name(rib::resolve_state s) {
     switch (s) {
     case rib::resolve_state::ok: return "ok";

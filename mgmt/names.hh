@@ -19,7 +19,7 @@ std::string_view protocol_code(uint8_t protocol);
 // or 0x8000 | fpm.Message.Type for protobuf frames. "type N" when unknown.
 std::string msg_type_name(uint16_t type);
 
-std::string_view route_type_name(rib::route_type t);      // unicast, local, blackhole, ...
+// Route types: rib::route_type_name (rib/model.hh).
 std::string_view resolve_state_name(rib::resolve_state s); // ok, partial, unresolved, no_paths
 std::string_view encap_mode_name(rib::encap_mode m);       // RFC 8986: H.Encaps, H.Encaps.Red, ...
 

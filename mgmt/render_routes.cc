@@ -25,7 +25,7 @@ void render_route(const rib::rib& rib, const rib::route& r, pb::Route& out) {
     out.set_table(r.key.table);
     out.set_protocol(r.protocol);
     out.set_protocol_name(protocol_name(r.protocol));
-    out.set_type(std::string(route_type_name(r.type)));
+    out.set_type(std::string(rib::route_type_name(r.type)));
     if (r.nh_id)
         out.set_nh_id(*r.nh_id);
     const rib::resolution res = rib.resolve(r);

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -24,6 +25,17 @@ constexpr table_id main_table = 254;
 
 // rtm_type as zebra sends it, plus `local` for the router's own addresses.
 enum class route_type : uint8_t { unicast, local, blackhole, unreachable, prohibit };
+// iproute2's names (`ip route add blackhole ...`), as the API and the update text show them.
+constexpr std::string_view route_type_name(route_type t) {
+    switch (t) {
+    case route_type::unicast: return "unicast";
+    case route_type::local: return "local";
+    case route_type::blackhole: return "blackhole";
+    case route_type::unreachable: return "unreachable";
+    case route_type::prohibit: return "prohibit";
+    }
+    return "unknown";
+}
 
 // rtm_protocol values that matter to us (linux/rtnetlink.h, FRR zebra2proto()).
 namespace proto {

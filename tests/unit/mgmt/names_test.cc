@@ -57,7 +57,8 @@ TEST(Names, ModelEnums) {
     EXPECT_EQ(encap_mode_name(rib::encap_mode::encap_red), "H.Encaps.Red");
     EXPECT_EQ(encap_mode_name(rib::encap_mode::inline_srh), "H.Insert");
     EXPECT_EQ(encap_mode_name(rib::encap_mode::l2encap_red), "H.Encaps.L2.Red");
-    EXPECT_EQ(route_type_name(rib::route_type::prohibit), "prohibit");
+    EXPECT_EQ(rib::route_type_name(rib::route_type::prohibit), "prohibit");
+    EXPECT_EQ(rib::route_type_name(static_cast<rib::route_type>(99)), "unknown");
     EXPECT_EQ(resolve_state_name(rib::resolve_state::no_paths), "no_paths");
 }
 
