@@ -179,6 +179,7 @@ private:
     uint32_t acquire_path(rib::family af, const rib::nexthop& p, vrf::vrf_id v, const nh_inputs& in,
                           sid_counter counter = {});
     uint32_t acquire_group(rib::family af, const std::vector<ecmp_member>& members);
+    uint32_t new_entry(rib::family af, uint64_t hash);
     uint32_t find_path(uint64_t hash, rib::family af, vrf::vrf_id owner, sid_counter counter, const rib::nexthop& p) const;
     uint32_t find_group(uint64_t hash, rib::family af, const std::vector<ecmp_member>& members) const;
     void release(uint32_t idx);
@@ -187,6 +188,7 @@ private:
     vrf_tables& tables(vrf::vrf_id v);
     bool lpm_set(vrf::vrf_id v, const rib::prefix& p, uint32_t nh);
     bool lpm_erase(vrf::vrf_id v, const rib::prefix& p);
+    void lpm_changed(vrf::vrf_id v, vrf_tables& t);  // counted, and t republished at the next publication
     void publish();
 
     qsbr_domain& _rcu;

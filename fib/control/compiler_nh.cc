@@ -248,6 +248,20 @@ uint32_t compiler::find_group(uint64_t hash, rib::family af, const std::vector<e
     return nh_miss;
 }
 
+// A fresh entry with one reference, not yet in the hash (the caller fills it first).
+uint32_t compiler::new_entry(rib::family af, uint64_t hash) {
+    const uint32_t idx = _nh.alloc();
+    if (_entries.size() <= idx)
+        _entries.resize(size_t{idx} + 1);
+    nh_entry& e = _entries[idx];
+    e = nh_entry{};
+    e.used = true;
+    e.af = af;
+    e.refs = 1;
+    e.hash = hash;
+    return idx;
+}
+
 uint32_t compiler::acquire_path(rib::family af, const rib::nexthop& p, vrf::vrf_id v, const nh_inputs& in,
                                 sid_counter counter) {
     const vrf::vrf_id owner = p.local ? v : 0;
@@ -259,17 +273,10 @@ uint32_t compiler::acquire_path(rib::family af, const rib::nexthop& p, vrf::vrf_
         ++_entries[hit].refs;
         return hit;
     }
-    const uint32_t idx = _nh.alloc();
-    if (_entries.size() <= idx)
-        _entries.resize(size_t{idx} + 1);
+    const uint32_t idx = new_entry(af, hash);
     nh_entry& e = _entries[idx];
-    e = nh_entry{};
-    e.used = true;
-    e.af = af;
     e.owner = owner;
     e.counter = counter;
-    e.refs = 1;
-    e.hash = hash;
     e.path = p;
     e.path.weight = 1;
     link_hash(idx);
@@ -285,16 +292,9 @@ uint32_t compiler::acquire_group(rib::family af, const std::vector<ecmp_member>&
         ++_entries[hit].refs;
         return hit;
     }
-    const uint32_t idx = _nh.alloc();
-    if (_entries.size() <= idx)
-        _entries.resize(size_t{idx} + 1);
+    const uint32_t idx = new_entry(af, hash);
     nh_entry& e = _entries[idx];
-    e = nh_entry{};
-    e.used = true;
     e.group = true;
-    e.af = af;
-    e.refs = 1;
-    e.hash = hash;
     e.members = members;  // takes over the members' references
     link_hash(idx);
     nh_fields f;

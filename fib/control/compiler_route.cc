@@ -28,29 +28,26 @@ bool compiler::lpm_set(vrf::vrf_id v, const rib::prefix& p, uint32_t nh) {
     auto& t = tables(v);
     const bool changed = p.af == rib::family::ipv4 ? t.v4.set(key4(p.bytes.data()), p.len, nh)
                                               : t.v6.set(key6(p.bytes.data()), p.len, nh);
-    if (changed) {
-        ++_stats.lpm_changes;
-        _dirty = true;
-        if (!t.touched) {
-            t.touched = true;
-            _touched.push_back(v);
-        }
-    }
+    if (changed)
+        lpm_changed(v, t);
     return changed;
+}
+
+void compiler::lpm_changed(vrf::vrf_id v, vrf_tables& t) {
+    ++_stats.lpm_changes;
+    _dirty = true;
+    if (!t.touched) {
+        t.touched = true;
+        _touched.push_back(v);
+    }
 }
 
 bool compiler::lpm_erase(vrf::vrf_id v, const rib::prefix& p) {
     auto& t = tables(v);
     const bool changed =
         p.af == rib::family::ipv4 ? t.v4.erase(key4(p.bytes.data()), p.len) : t.v6.erase(key6(p.bytes.data()), p.len);
-    if (changed) {
-        ++_stats.lpm_changes;
-        _dirty = true;
-        if (!t.touched) {
-            t.touched = true;
-            _touched.push_back(v);
-        }
-    }
+    if (changed)
+        lpm_changed(v, t);
     return changed;
 }
 
