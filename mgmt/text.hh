@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "mgmt/proto.hh"
 
@@ -31,6 +32,9 @@ std::string format_seg6local_context(const pb::Seg6Local& l);
 std::string format_seg6local(const pb::Seg6Local& l);
 // "H.Encaps segs fc00::1,fc00::2 src fc00::9".
 std::string format_seg6(const pb::Seg6Encap& e);
+// Rows as columns two spaces apart, left-aligned, the first row (the header) underlined with
+// dashes; the last column is not padded. Every row has the header's columns.
+std::string format_columns(const std::vector<std::vector<std::string>>& rows);
 // "00:01:02" below a day, "3d04h05m" above, as vtysh prints uptimes.
 std::string format_duration(uint64_t seconds);
 

@@ -64,23 +64,7 @@ std::string format_sids(const pb::SidTable& t) {
                                                    s.has_bytes() ? fmt::to_string(s.bytes()) : "-"});
         rows.back().push_back(state_text(s));
     }
-    const size_t columns = rows.front().size();
-    std::vector<size_t> width(columns);
-    for (const auto& r : rows)
-        for (size_t c = 0; c < columns; ++c)
-            width[c] = std::max(width[c], r[c].size());
-    std::string out;
-    size_t total = 0;
-    for (size_t c = 0; c < columns; ++c)
-        total += width[c] + (c + 1 < columns ? 2 : 0);
-    for (size_t i = 0; i < rows.size(); ++i) {
-        std::string line;
-        for (size_t c = 0; c < columns; ++c)
-            line += c + 1 < columns ? fmt::format("{:<{}}  ", rows[i][c], width[c]) : rows[i][c];
-        out += line + "\n";
-        if (i == 0)
-            out += std::string(total, '-') + "\n";
-    }
+    std::string out = format_columns(rows);
     std::string counts;
     for (const auto& c : t.refusals())
         if (c.now() || c.total())

@@ -1,15 +1,9 @@
-#include <algorithm>
-#include <array>
-
 #include <fmt/format.h>
 
 #include "mgmt/text.hh"
 
 namespace mgmt {
 namespace {
-
-constexpr size_t columns = 7;
-using vrf_row = std::array<std::string, columns>;
 
 std::string members_text(const pb::Vrf& v) {
     std::string out;
@@ -30,27 +24,12 @@ std::string table_text(const pb::Vrf& v) {
 }  // namespace
 
 std::string format_vrfs(const pb::VrfTable& t) {
-    std::vector<vrf_row> rows;
+    std::vector<std::vector<std::string>> rows;
     rows.push_back({"Name", "Id", "Table", "Source", "Members", "State", "Reason"});
     for (const auto& v : t.vrfs())
         rows.push_back({v.name(), fmt::format("{}", v.id()), table_text(v), v.source(), members_text(v), v.state(),
                         v.reason().empty() ? "-" : v.reason()});
-    std::array<size_t, columns> width{};
-    for (const auto& r : rows)
-        for (size_t c = 0; c < columns; ++c)
-            width[c] = std::max(width[c], r[c].size());
-    size_t total = 0;
-    for (size_t c = 0; c < columns; ++c)
-        total += width[c] + (c + 1 < columns ? 2 : 0);
-    std::string out;
-    for (size_t i = 0; i < rows.size(); ++i) {
-        std::string line;
-        for (size_t c = 0; c < columns; ++c)
-            line += c + 1 < columns ? fmt::format("{:<{}}  ", rows[i][c], width[c]) : rows[i][c];
-        out += line + "\n";
-        if (i == 0)
-            out += std::string(total, '-') + "\n";
-    }
+    std::string out = format_columns(rows);
     if (!t.kernel().empty())
         out += fmt::format("\nKernel VRF devices: {}\n", t.kernel());
     return out;
