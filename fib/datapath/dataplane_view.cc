@@ -1,6 +1,7 @@
 #include "fib/datapath/dataplane_view.hh"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <new>
 
@@ -29,6 +30,8 @@ const dataplane_view* dataplane_view::create(uint64_t epoch, std::span<const vrf
     v->_n_vrfs = static_cast<uint32_t>(vrfs.size());
     v->_n_pages = static_cast<uint32_t>(pages.size());
     v->_epoch = epoch;
+    static std::atomic<uint64_t> serials{0};
+    v->_serial = serials.fetch_add(1, std::memory_order_relaxed) + 1;
     v->_miss = miss;
     if (!vrfs.empty())
         std::memcpy(const_cast<vrf_lpm*>(v->vrfs()), vrfs.data(), vrfs.size() * sizeof(vrf_lpm));

@@ -28,6 +28,9 @@ public:
     static void destroy(const dataplane_view* v) noexcept;
 
     uint64_t epoch() const { return _epoch; }  // publication number, for tests and counters
+    // Unique among all views this process creates: what a reader keys what it derives from a
+    // view on (a freed view's block is handed out again, so its address can come back).
+    uint64_t serial() const { return _serial; }
     uint32_t vrf_count() const { return _n_vrfs; }
     bool intact() const { return _magic == view_magic; }
 
@@ -75,6 +78,7 @@ private:
     uint32_t _n_pages = 0;
     [[maybe_unused]] uint32_t _pad = 0;  // explicit padding (clang: -Wunused-private-field)
     uint64_t _epoch = 0;
+    uint64_t _serial = 0;
     const compiled_nh* _miss = nullptr;
 };
 

@@ -1,5 +1,6 @@
 #include "forward/datapath/adjacency.hh"
 
+#include <atomic>
 #include <bit>
 #include <cstring>
 
@@ -73,6 +74,8 @@ const adj_view* adj_view::create(std::span<const port_info> ports, std::span<con
                                  uint64_t epoch, std::span<const own_address> own) {
     auto* v = new adj_view;
     v->_epoch = epoch;
+    static std::atomic<uint64_t> serials{0};
+    v->_serial = serials.fetch_add(1, std::memory_order_relaxed) + 1;
     for (auto& b : v->_by_port)
         b = -1;
     for (const auto& p : ports) {

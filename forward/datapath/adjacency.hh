@@ -63,6 +63,9 @@ public:
     static void destroy(const adj_view* v) noexcept;
 
     uint64_t epoch() const { return _epoch; }
+    // Unique among all adjacency views this process creates (the caller's epoch need not be):
+    // what a worker keys what it derives from a view on.
+    uint64_t serial() const { return _serial; }
     // nullptr if the port is not one of ours.
     const port_info* port(uint16_t port_id) const {
         return port_id < max_ports && _by_port[port_id] >= 0 ? &_ports[static_cast<size_t>(_by_port[port_id])]
@@ -113,6 +116,7 @@ private:
     const slot* find(uint8_t kind, uint16_t id, rib::family af, const uint8_t* addr) const;
 
     uint64_t _epoch = 0;
+    uint64_t _serial = 0;
     std::vector<port_info> _ports;
     std::vector<uint8_t> _subs;  // indexes of the sub-ports in _ports
     int16_t _by_port[max_ports];
