@@ -109,6 +109,12 @@ void worker::process(rte_mbuf** pkts, uint16_t n, uint16_t in_port, const fib::d
     }
     _fv = fv;
     _av = av;
+    if (fv->serial() != _outer_memo_fv || av->serial() != _outer_memo_av) {
+        for (outer_exit& o : _outer_memo)
+            o.from = UINT32_MAX;
+        _outer_memo_fv = fv->serial();
+        _outer_memo_av = av->serial();
+    }
     if (_held != 0)
         release_held(av);  // before this burst: held packets leave first
     run(pkts, n, in);
@@ -177,7 +183,7 @@ void worker::run(rte_mbuf** pkts, uint16_t n, const port_info* in) {
     uint32_t keys4[burst_size];
     fib::u128 keys6[burst_size];
     _in = in;
-    _outer_from = UINT32_MAX;
+    _outer.from = UINT32_MAX;
     _l2_from = UINT32_MAX;
     port_counters& pc = _c.ports[in->port_id];
     pc.rx_packets.add(n);

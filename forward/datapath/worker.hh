@@ -7,6 +7,7 @@
 // allocation (the headend's header-mbuf fallback aside), no virtual calls.
 #pragma once
 
+#include <array>
 #include <rte_mbuf.h>
 
 #include <cstdint>
@@ -112,7 +113,8 @@ private:
     void encap_too_big(pkt& p, uint32_t mtu);
     void endpoint_error(pkt& p, const fib::compiled_nh& nh, drop_reason why);
     uint32_t outer_ecmp_mtu(const fib::compiled_nh& o) const;
-    void outer_route(uint32_t outer_nh);
+    void outer_route(uint32_t from, const uint8_t* dst);
+    void outer_resolve(uint32_t from, const uint8_t* dst);
     void to_own(pkt& p);
     void inject(rte_mbuf** pkts, uint16_t n, uint16_t to);
     // `port`: srv6d's port (counters, tx buffer); `dev`: the DPDK port it leaves on (a
@@ -143,23 +145,37 @@ private:
     worker_counters& _c;
     const fib::dataplane_view* _fv = nullptr;
     const adj_view* _av = nullptr;
-    // Per-burst memos (reset by process()): packets of a burst mostly share their nexthop, and
-    // what follows from a nexthop is the same for all of them within one snapshot: the outer
-    // route of a headend template (its destination is fixed), the egress port and neighbor MAC
-    // of a gateway.
+    // Memos: what follows from a nexthop is the same for every packet within one snapshot: the
+    // outer route of a headend template (its destination is fixed; kept per template while the
+    // views last, _outer_memo), the egress port and neighbor MAC of a gateway (per burst: packets
+    // of a burst mostly share their nexthop).
     const port_info* _in = nullptr;  // the port the burst came in on
     // Where act() puts packets that need another lookup (process() sets them per round): an
     // ICMP message replaces its cause there and is routed like any packet.
     pkt** _next = nullptr;
     uint16_t* _n_next = nullptr;
-    uint32_t _outer_mtu = 0;  // with _outer_nh: the egress MTU of the outer route
-    uint32_t _outer_from = UINT32_MAX, _outer_nh = 0;
-    // With _outer_nh, when it is a resolved gateway on an untagged port: that port and the
-    // gateway's MAC, so the encapsulated packet leaves with its Ethernet header written in the
-    // encap's own prepend (worker_headend.hh); null: it goes through act() as any routed packet.
-    const port_info* _outer_port = nullptr;
-    // Its Ethernet header (gateway MAC, the port's MAC, IPv6), built once per template and burst.
-    alignas(16) uint8_t _outer_eth[16]{};
+    // The outer route of a headend template (worker_headend.hh: outer_route()).
+    struct outer_exit {
+        uint32_t from = UINT32_MAX;  // the headend nexthop (template) it is for
+        uint32_t nh = 0;             // the outer route: its nexthop in the default VRF
+        uint32_t mtu = 0;            // the egress MTU of the outer route
+        // When it is a resolved gateway on an untagged port: that port and the gateway's MAC,
+        // so the encapsulated packet leaves with its Ethernet header written in the encap's
+        // own prepend; null: it goes through act() as any routed packet.
+        const port_info* port = nullptr;
+        alignas(16) uint8_t eth[16]{};  // that Ethernet header (gateway MAC, the port's MAC, IPv6)
+    };
+    // The current template's, a copy of its _outer_memo entry (reset per burst): read at
+    // every packet, so kept in the worker itself, not behind a pointer.
+    outer_exit _outer;
+    // Each template's outer route for as long as the two views it came from are the ones in
+    // use: VPN traffic to several remote PEs changes template from packet to packet, and the
+    // outer route (a lookup in the default VRF, the port, the gateway's MAC) would be resolved
+    // again each time. Direct-mapped on the nexthop index; keyed on the views' serials, not
+    // their addresses (a freed view's block is reused for a later one).
+    static constexpr uint32_t outer_memo_size = 64;
+    std::array<outer_exit, outer_memo_size> _outer_memo{};
+    uint64_t _outer_memo_fv = 0, _outer_memo_av = 0;
     uint32_t _l2_from = UINT32_MAX;
     const port_info* _l2_port = nullptr;
     const mac_addr* _l2_mac = nullptr;

@@ -11,43 +11,56 @@
 
 namespace fwd {
 
-// What the headend needs of the outer route `outer_nh` (default VRF), once per template and
-// burst: _outer_mtu, the largest packet it sends (its port's MTU, the smallest member's for
-// ECMP, 0xffff when it does not end on a port of ours); and _outer_port / _outer_eth, its port
+// What the headend needs of the outer route of template `from` (destination `dst`, its first
+// SID), in _outer: its nexthop in the default VRF; the largest packet it sends (its port's MTU,
+// the smallest member's for ECMP, 0xffff when it does not end on a port of ours); and its port
 // and Ethernet header when the headend can write it itself (a resolved gateway on an untagged
-// port that is up), else null and act() routes the packet.
-inline void worker::outer_route(uint32_t outer_nh) {
-    _outer_port = nullptr;
-    const fib::compiled_nh& o = _fv->nexthop(outer_nh);
-    if (o.kind() != fib::nh_kind::forward) {
-        _outer_mtu = o.kind() == fib::nh_kind::ecmp ? outer_ecmp_mtu(o) : 0xffffu;
-        return;
+// port that is up), else no port and act() routes the packet. A function of the two views only,
+// so kept in _outer_memo while they are in use.
+inline void worker::outer_route(uint32_t from, const uint8_t* dst) {
+    const outer_exit& memo = _outer_memo[from % outer_memo_size];
+    if (memo.from == from)
+        _outer = memo;
+    else
+        outer_resolve(from, dst);
+}
+
+// outer_route()'s first time for a template in the current views: out of line (rare).
+[[gnu::noinline]] inline void worker::outer_resolve(uint32_t from, const uint8_t* dst) {
+    outer_exit x;
+    x.from = from;
+    x.nh = _fv->lookup6(vrf::default_vrf_id, dst);
+    x.mtu = 0xffffu;
+    const fib::compiled_nh& o = _fv->nexthop(x.nh);
+    if (o.kind() == fib::nh_kind::ecmp) {
+        x.mtu = outer_ecmp_mtu(o);
+    } else if (o.kind() == fib::nh_kind::forward) {
+        const port_info* out = _av->port_by_ifindex(o.via().ifindex);
+        if (out != nullptr)
+            x.mtu = out->mtu;
+        // A port that is down in this view stays down for as long as the view is used.
+        const mac_addr* mac = out == nullptr || !out->up || out->vlan != 0 || o.via().gw_family == 0
+                                  ? nullptr
+                                  : _av->neighbor_mac(out->port_id, static_cast<rib::family>(o.via().gw_family), o.via().gw);
+        if (mac != nullptr) {
+            x.port = out;
+            std::memcpy(x.eth, mac->bytes, 6);
+            std::memcpy(x.eth + 6, out->mac.bytes, 6);
+            x.eth[12] = ether_ipv6 >> 8;
+            x.eth[13] = ether_ipv6 & 0xff;
+        }
     }
-    const port_info* out = _av->port_by_ifindex(o.via().ifindex);
-    _outer_mtu = out != nullptr ? out->mtu : 0xffffu;
-    // The view does not change during the burst: a port that is down now stays down for it.
-    if (out == nullptr || !out->up || out->vlan != 0 || o.via().gw_family == 0)
-        return;
-    const mac_addr* mac = _av->neighbor_mac(out->port_id, static_cast<rib::family>(o.via().gw_family), o.via().gw);
-    if (mac == nullptr)
-        return;
-    _outer_port = out;
-    std::memcpy(_outer_eth, mac->bytes, 6);
-    std::memcpy(_outer_eth + 6, out->mac.bytes, 6);
-    _outer_eth[12] = ether_ipv6 >> 8;
-    _outer_eth[13] = ether_ipv6 & 0xff;
+    _outer_memo[from % outer_memo_size] = x;
+    _outer = x;
 }
 
 [[gnu::always_inline]] inline void worker::do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next) {
     const fib::encap_template& e = nh.encap();  // stored as the headend uses it
     uint16_t l3 = p.l3;
-    // The outer destination is the template's: one lookup per headend nexthop and burst.
+    // The outer destination is the template's: one lookup per template while the views last.
     const uint32_t from = nh.index();
-    if (from != _outer_from) {
-        _outer_from = from;
-        _outer_nh = _fv->lookup6(vrf::default_vrf_id, e.bytes + 24);
-        outer_route(_outer_nh);
-    }
+    if (from != _outer.from)
+        outer_route(from, e.bytes + 24);
     // The packet's IP header (the frame's, for L2 modes): classify (or the decapsulation)
     // checked it as p.af, so the hash and the traffic class need no version dispatch.
     uint8_t* const ip = rte_pktmbuf_mtod_offset(p.m, uint8_t*, l3);
@@ -63,8 +76,8 @@ inline void worker::outer_route(uint32_t outer_nh) {
         if (hash == 0)  // as inner_flow_hash(): the frame's addresses when the IP hash is 0
             hash = flow_hash_eth(rte_pktmbuf_mtod(p.m, const uint8_t*));
         // A frame too big for the direct exit goes to act(), which drops it as any oversized
-        // packet (an L3 payload's size is checked below, against _outer_mtu).
-        const port_info* out = _outer_port;
+        // packet (an L3 payload's size is checked below, against _outer.mtu).
+        const port_info* out = _outer.port;
         if (out != nullptr && p.m->pkt_len + e.len > out->mtu)
             out = nullptr;
         return headend_push(p, e, out, 0, fib::ipproto::ethernet, headend_detail::inner_tc(ip), hash, next, n_next);
@@ -72,12 +85,12 @@ inline void worker::outer_route(uint32_t outer_nh) {
     if (!(p.flags & f_no_ttl) && !ttl_left(ip, p.af))
         return expire(p);
     // Too big once encapsulated: packet too big / fragmentation needed with what fits.
-    if (p.m->pkt_len - p.l3u() + e.len > _outer_mtu)
-        return encap_too_big(p, _outer_mtu > e.len ? _outer_mtu - e.len : 0);
+    if (p.m->pkt_len - p.l3u() + e.len > _outer.mtu)
+        return encap_too_big(p, _outer.mtu > e.len ? _outer.mtu - e.len : 0);
     if (!(p.flags & f_no_ttl))
         dec_ttl(ip, p.af);
     // No second parse: an L3 payload's type is its family's.
-    headend_push(p, e, _outer_port, l3, p.af == 4 ? fib::ipproto::ipip : fib::ipproto::ipv6,
+    headend_push(p, e, _outer.port, l3, p.af == 4 ? fib::ipproto::ipip : fib::ipproto::ipv6,
                  headend_detail::inner_tc(ip), hash, next, n_next);
 }
 
@@ -99,8 +112,8 @@ inline void worker::outer_route(uint32_t outer_nh) {
     if (out != nullptr) {
         // 14 bytes as two overlapping 8-byte stores (bytes 6-7 written twice, the same).
         uint8_t* eth = rte_pktmbuf_mtod(head, uint8_t*);
-        std::memcpy(eth, _outer_eth, 8);
-        std::memcpy(eth + 6, _outer_eth + 6, 8);
+        std::memcpy(eth, _outer.eth, 8);
+        std::memcpy(eth + 6, _outer.eth + 6, 8);
         const uint16_t dev = out->dev();
         head->port = dev;
         p.m = nullptr;
@@ -112,7 +125,7 @@ inline void worker::outer_route(uint32_t outer_nh) {
     p.vrf = vrf::default_vrf_id;  // the outer packet is routed in the core (default) VRF
     p.flags |= f_no_ttl;          // its hop limit is the template's
     p.hash = 0;
-    p.nhp = &_fv->nexthop(_outer_nh);
+    p.nhp = &_fv->nexthop(_outer.nh);
     ++p.lookups;
     act_outer(p, next, n_next);
 }

@@ -252,6 +252,107 @@ TEST_F(worker_test, h_encaps_red_ipv4_one_sid_no_srh) {
     EXPECT_EQ(headend(rib::encap_mode::encap), 0u);
 }
 
+// VPN traffic to several remote PEs in one burst: the template changes from packet to packet,
+// and each packet leaves by its own template's outer route (port, gateway MAC) even though the
+// worker keeps those per template across bursts; a new FIB view (the outer route moved) and
+// templates beyond the memo's slots (some share a slot) change nothing to that.
+TEST_F(worker_test, h_encaps_to_several_remote_pes_in_one_burst_each_by_its_own_outer_route) {
+    r.upsert_route(route("fc00:0:6::/48", {via("fd13::2", 13)}));  // PE 6 behind ce2
+    r.upsert_route(route("10.91.0.0/16", {encap(rib::encap_mode::encap_red, {"fc00:0:2::91"})}, 10));
+    r.upsert_route(route("10.92.0.0/16", {encap(rib::encap_mode::encap_red, {"fc00:0:6::92"})}, 10));
+    ASSERT_TRUE(c.compile(r, reg, src));
+    publish_neighbor(ce2.id, "fd13::2", mac_ce2);
+    auto burst = [&](std::vector<bytes>& ips) {
+        ips.clear();
+        for (uint16_t i = 0; i < 8; ++i) {
+            ips.push_back(ip4_packet("10.1.0.2", i % 2 ? "10.92.1.5" : "10.91.1.5", 64, static_cast<uint16_t>(20 + i)));
+            send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, ips.back()));
+        }
+        w->poll();
+    };
+    auto expect_out = [&](const std::vector<bytes>& ips, bool pe6_on_ce2) {
+        const auto on_core = out(core), on_ce2 = out(ce2);
+        ASSERT_EQ(on_core.size(), pe6_on_ce2 ? 4u : 8u) << drops();
+        ASSERT_EQ(on_ce2.size(), pe6_on_ce2 ? 4u : 0u) << drops();
+        size_t k_core = 0, k_ce2 = 0;
+        for (size_t i = 0; i < ips.size(); ++i) {
+            const bytes inner = ttl_minus_one(ips[i]);
+            const bytes o = outer("fc00:1::1", {i % 2 ? "fc00:0:6::92" : "fc00:0:2::91"}, true, 4, inner, label_of(inner), 0);
+            if (i % 2 && pe6_on_ce2)
+                EXPECT_EQ(test::hex(on_ce2[k_ce2++]), test::hex(eth(mac_ce2, mac_ce2_port, t_ipv6, o))) << i;
+            else
+                EXPECT_EQ(test::hex(on_core[k_core++]), test::hex(eth(mac_p, mac_core_port, t_ipv6, o))) << i;
+        }
+    };
+    std::vector<bytes> ips;
+    burst(ips);
+    expect_out(ips, true);
+    burst(ips);  // again, the outer routes now from the worker's memo
+    expect_out(ips, true);
+    // PE 6 is now reached through the core: a new FIB view, the same adjacency view.
+    r.upsert_route(route("fc00:0:6::/48", {via("fc00:12::2", 12)}));
+    ASSERT_TRUE(c.compile(r, reg, src));
+    burst(ips);
+    expect_out(ips, false);
+    // The core's gateway answers from a new MAC: a new adjacency view, the same FIB view.
+    const mac_addr mac_p_new{{0x02, 0, 0, 0, 0x0b, 0x99}};
+    {
+        const adj_view* cur = adj.load();
+        std::vector<port_info> ps(cur->ports().begin(), cur->ports().end());
+        std::vector<neighbor> ns(cur->neighbors().begin(), cur->neighbors().end());
+        for (auto& n : ns)
+            if (n.addr == *rib::parse_addr("fc00:12::2"))
+                n.mac = mac_p_new;
+        const std::vector<own_address> own = {{vrf::default_vrf_id, *rib::parse_addr("10.12.0.1")},
+                                              {vrf::default_vrf_id, *rib::parse_addr("fc00:12::1")}};
+        adj_view::destroy(adj.exchange(adj_view::create(ps, ns, cur->epoch() + 1, own)));
+    }
+    burst(ips);
+    {
+        const auto got = out(core);
+        ASSERT_EQ(got.size(), 8u) << drops();
+        bytes want = eth(mac_p_new, mac_core_port, t_ipv6, {});
+        want.resize(12);
+        for (size_t i = 0; i < got.size(); ++i)
+            EXPECT_EQ(test::hex(bytes(got[i].begin(), got[i].begin() + 12)), test::hex(want)) << i;
+    }
+    EXPECT_EQ(drops(), "");
+
+    // 80 templates, more than the memo has slots (some share one), to two remote PEs reached
+    // by different ports: each packet carries its own SID and leaves by its own PE's port.
+    r.upsert_route(route("fc00:0:6::/48", {via("fd13::2", 13)}));
+    // Templates 64 apart take different PEs too (the nexthops are numbered in route order).
+    auto pe6 = [](int k) { return ((k >> 6) ^ k) & 1; };
+    auto sid_of = [&](int k) { return std::string(pe6(k) ? "fc00:0:6::" : "fc00:0:2::") + std::to_string(100 + k); };
+    for (int k = 0; k < 80; ++k)
+        r.upsert_route(route(("10.150." + std::to_string(k) + ".0/24").c_str(),
+                             {encap(rib::encap_mode::encap_red, {sid_of(k).c_str()})}, 10));
+    ASSERT_TRUE(c.compile(r, reg, src));
+    for (int round = 0; round < 2; ++round)
+        for (int k = 0; k < 80; k += 16) {
+            std::vector<bytes> want_core, want_ce2;
+            for (int j = k; j < k + 16; ++j) {
+                const bytes ip = ip4_packet("10.1.0.2", ("10.150." + std::to_string(j) + ".1").c_str(), 64, 7);
+                send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, ip));
+                const bytes inner = ttl_minus_one(ip);
+                const bytes o = outer("fc00:1::1", {sid_of(j).c_str()}, true, 4, inner, label_of(inner), 0);
+                if (pe6(j))
+                    want_ce2.push_back(eth(mac_ce2, mac_ce2_port, t_ipv6, o));
+                else
+                    want_core.push_back(eth(mac_p_new, mac_core_port, t_ipv6, o));
+            }
+            w->poll();
+            const auto got_core = out(core), got_ce2 = out(ce2);
+            ASSERT_EQ(got_core.size(), want_core.size()) << drops();
+            ASSERT_EQ(got_ce2.size(), want_ce2.size()) << drops();
+            for (size_t i = 0; i < want_core.size(); ++i)
+                EXPECT_EQ(test::hex(got_core[i]), test::hex(want_core[i])) << "round " << round << ", core " << i;
+            for (size_t i = 0; i < want_ce2.size(); ++i)
+                EXPECT_EQ(test::hex(got_ce2[i]), test::hex(want_ce2[i])) << "round " << round << ", ce2 " << i;
+        }
+    EXPECT_EQ(drops(), "");
+}
+
 TEST_F(worker_test, h_encaps_ipv6_three_sids_with_srh) {
     const bytes ip = ip6_packet(64, "fd01::2", "fd99:1::5", {test::layer{17, bytes(24, 0x77)}}, 59, 0x0abcd, 0x10);
     const bytes inner = ttl_minus_one(ip);
