@@ -109,11 +109,13 @@ void worker::process(rte_mbuf** pkts, uint16_t n, uint16_t in_port, const fib::d
     }
     _fv = fv;
     _av = av;
-    if (fv->serial() != _outer_memo_fv || av->serial() != _outer_memo_av) {
+    if (fv->serial() != _memo_fv || av->serial() != _memo_av) {
         for (outer_exit& o : _outer_memo)
             o.from = UINT32_MAX;
-        _outer_memo_fv = fv->serial();
-        _outer_memo_av = av->serial();
+        for (l2_exit& l : _l2_memo)
+            l.from = UINT32_MAX;
+        _memo_fv = fv->serial();
+        _memo_av = av->serial();
     }
     if (_held != 0)
         release_held(av);  // before this burst: held packets leave first
@@ -184,7 +186,7 @@ void worker::run(rte_mbuf** pkts, uint16_t n, const port_info* in) {
     fib::u128 keys6[burst_size];
     _in = in;
     _outer.from = UINT32_MAX;
-    _l2_from = UINT32_MAX;
+    _l2.from = UINT32_MAX;
     port_counters& pc = _c.ports[in->port_id];
     pc.rx_packets.add(n);
     const uint64_t my_mac = mac_word(in->mac.bytes);  // once: the loop's byte stores would reload it

@@ -146,9 +146,8 @@ private:
     const fib::dataplane_view* _fv = nullptr;
     const adj_view* _av = nullptr;
     // Memos: what follows from a nexthop is the same for every packet within one snapshot: the
-    // outer route of a headend template (its destination is fixed; kept per template while the
-    // views last, _outer_memo), the egress port and neighbor MAC of a gateway (per burst: packets
-    // of a burst mostly share their nexthop).
+    // outer route of a headend template (its destination is fixed), the egress port and neighbor
+    // MAC of a gateway; kept per nexthop while the views last (_outer_memo, _l2_memo).
     const port_info* _in = nullptr;  // the port the burst came in on
     // Where act() puts packets that need another lookup (process() sets them per round): an
     // ICMP message replaces its cause there and is routed like any packet.
@@ -175,10 +174,17 @@ private:
     // their addresses (a freed view's block is reused for a later one).
     static constexpr uint32_t outer_memo_size = 64;
     std::array<outer_exit, outer_memo_size> _outer_memo{};
-    uint64_t _outer_memo_fv = 0, _outer_memo_av = 0;
-    uint32_t _l2_from = UINT32_MAX;
-    const port_info* _l2_port = nullptr;
-    const mac_addr* _l2_mac = nullptr;
+    // The same for a gateway nexthop's port and neighbor MAC (worker_forward.hh): traffic
+    // spread over ECMP members or many gateways changes nexthop from packet to packet.
+    struct l2_exit {
+        uint32_t from = UINT32_MAX;  // the nexthop
+        const port_info* port = nullptr;
+        const mac_addr* mac = nullptr;
+    };
+    l2_exit _l2;  // the current nexthop's (reset per burst)
+    static constexpr uint32_t l2_memo_size = 64;
+    std::array<l2_exit, l2_memo_size> _l2_memo{};
+    uint64_t _memo_fv = 0, _memo_av = 0;  // the serials of the views both memos hold for
     struct txbuf {
         uint16_t n = 0;
         uint16_t dev = 0;

@@ -19,9 +19,11 @@ namespace fwd {
     uint16_t miss_port = port_none;  // the neighbor is unresolved: the packet waits for it
     rib::family miss_af{};
     const uint8_t* miss_nb = nullptr;
-    if (via.gw_family != 0 && nh.index() == _l2_from) {
-        out = _l2_port;
-        mac = _l2_mac;
+    if (via.gw_family != 0 && (nh.index() == _l2.from || _l2_memo[nh.index() % l2_memo_size].from == nh.index())) {
+        if (nh.index() != _l2.from)
+            _l2 = _l2_memo[nh.index() % l2_memo_size];
+        out = _l2.port;
+        mac = _l2.mac;
     } else {
         out = _av->port_by_ifindex(via.ifindex);
         if (out == nullptr)
@@ -42,9 +44,8 @@ namespace fwd {
             naf = static_cast<rib::family>(via.gw_family);
             mac = _av->neighbor_mac(out->port_id, naf, nb);
             if (mac != nullptr) {
-                _l2_from = nh.index();
-                _l2_port = out;
-                _l2_mac = mac;
+                _l2 = {nh.index(), out, mac};
+                _l2_memo[nh.index() % l2_memo_size] = _l2;
             }
         }
         if (mac == nullptr) {

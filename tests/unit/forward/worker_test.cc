@@ -236,6 +236,90 @@ TEST_F(worker_test, ipv6_forwarding_decrements_hop_limit) {
     expect_one(core, in_frame(ip, t_ipv6), core, eth(mac_p, mac_core_port, t_ipv6, ttl_minus_one(ip)));
 }
 
+// Routed traffic to several gateways in one burst (ECMP members, many CEs): the nexthop changes
+// from packet to packet and each packet still leaves by its own gateway's port and MAC, which
+// the worker keeps per nexthop across bursts; a new adjacency view (a gateway's new MAC), a new
+// FIB view (a route moved) and nexthops beyond the memo's slots change nothing to that.
+TEST_F(worker_test, forwarding_to_several_gateways_in_one_burst_each_by_its_own_mac) {
+    r.upsert_route(route("2001:db8:40::/48", {via("fc00:12::2", 12)}));
+    r.upsert_route(route("2001:db8:41::/48", {via("fd13::2", 13)}));
+    ASSERT_TRUE(c.compile(r, reg, src));
+    publish_neighbor(ce2.id, "fd13::2", mac_ce2);
+    const std::vector<own_address> own = {{vrf::default_vrf_id, *rib::parse_addr("10.12.0.1")},
+                                          {vrf::default_vrf_id, *rib::parse_addr("fc00:12::1")}};
+    auto set_mac = [&](const char* gw, const mac_addr& m) {
+        const adj_view* cur = adj.load();
+        std::vector<port_info> ps(cur->ports().begin(), cur->ports().end());
+        std::vector<neighbor> ns(cur->neighbors().begin(), cur->neighbors().end());
+        for (auto& n : ns)
+            if (n.addr == *rib::parse_addr(gw))
+                n.mac = m;
+        adj_view::destroy(adj.exchange(adj_view::create(ps, ns, cur->epoch() + 1, own)));
+    };
+    // Sends packets to each destination in turn, in one burst; checks each port's output.
+    auto check = [&](const std::vector<std::string>& dsts, auto where) {
+        std::vector<bytes> want_core, want_ce2;
+        for (size_t i = 0; i < dsts.size(); ++i) {
+            const bytes ip = ip6_packet(64, "fd00::7", dsts[i].c_str(), {test::layer{17, bytes(16, static_cast<uint8_t>(i))}});
+            send(core, in_frame(ip, t_ipv6));
+            const auto [on_ce2, m] = where(i);
+            (on_ce2 ? want_ce2 : want_core)
+                .push_back(eth(m, on_ce2 ? mac_ce2_port : mac_core_port, t_ipv6, ttl_minus_one(ip)));
+        }
+        w->poll();
+        const auto got_core = out(core), got_ce2 = out(ce2);
+        ASSERT_EQ(got_core.size(), want_core.size()) << drops();
+        ASSERT_EQ(got_ce2.size(), want_ce2.size()) << drops();
+        for (size_t i = 0; i < want_core.size(); ++i)
+            EXPECT_EQ(test::hex(got_core[i]), test::hex(want_core[i])) << "core " << i;
+        for (size_t i = 0; i < want_ce2.size(); ++i)
+            EXPECT_EQ(test::hex(got_ce2[i]), test::hex(want_ce2[i])) << "ce2 " << i;
+    };
+    const std::vector<std::string> mixed = {"2001:db8:40::5", "2001:db8:41::5", "2001:db8:40::6",
+                                            "2001:db8:41::6", "2001:db8:40::7", "2001:db8:41::7"};
+    auto mac_of = [](const mac_addr& m40, const mac_addr& m41, bool via_ce2) {
+        return [=](size_t i) { return std::pair{via_ce2 && i % 2 == 1, i % 2 ? m41 : m40}; };
+    };
+    check(mixed, mac_of(mac_p, mac_ce2, true));
+    check(mixed, mac_of(mac_p, mac_ce2, true));  // again, from the worker's memo
+    const mac_addr mac_ce2_new{{0x02, 0, 0, 0, 0xce, 0x99}};
+    set_mac("fd13::2", mac_ce2_new);  // a new adjacency view
+    check(mixed, mac_of(mac_p, mac_ce2_new, true));
+    r.upsert_route(route("2001:db8:41::/48", {via("fc00:12::2", 12)}));  // a new FIB view
+    ASSERT_TRUE(c.compile(r, reg, src));
+    check(mixed, mac_of(mac_p, mac_p, false));
+
+    // 80 gateways, more nexthops than the memo has slots (some share one), on the two ports in
+    // turn (nexthops 64 apart on different ones too), each with its own MAC.
+    auto ce2_for = [](int k) { return (((k >> 6) ^ k) & 1) != 0; };
+    auto gw_mac = [](int k) { return mac_addr{{0x02, 0, 0, 0x77, static_cast<uint8_t>(k), 0x01}}; };
+    std::vector<std::string> many;
+    {
+        const adj_view* cur = adj.load();
+        std::vector<port_info> ps(cur->ports().begin(), cur->ports().end());
+        std::vector<neighbor> ns(cur->neighbors().begin(), cur->neighbors().end());
+        for (int k = 0; k < 80; ++k) {
+            const std::string gw = (ce2_for(k) ? "fd13::1:" : "fc00:12::1:") + std::to_string(k);
+            const std::string net = "2001:db8:50:" + std::to_string(k);
+            r.upsert_route(route((net + "::/64").c_str(), {via(gw.c_str(), ce2_for(k) ? 13 : 12)}));
+            ns.push_back({ce2_for(k) ? ce2.id : core.id, *rib::parse_addr(gw), gw_mac(k)});
+            many.push_back(net + "::1");
+        }
+        adj_view::destroy(adj.exchange(adj_view::create(ps, ns, cur->epoch() + 1, own)));
+    }
+    ASSERT_TRUE(c.compile(r, reg, src));
+    for (int round = 0; round < 2; ++round)
+        for (size_t k = 0; k < many.size(); k += 16) {
+            const std::vector<std::string> part(many.begin() + static_cast<std::ptrdiff_t>(k),
+                                                many.begin() + static_cast<std::ptrdiff_t>(k + 16));
+            check(part, [&](size_t i) {
+                const int n = static_cast<int>(k + i);
+                return std::pair{ce2_for(n), gw_mac(n)};
+            });
+        }
+    EXPECT_EQ(drops(), "");
+}
+
 TEST_F(worker_test, ethernet_padding_is_not_forwarded) {
     const bytes ip = ip4_packet("192.0.2.7", "10.20.1.1", 64, 4);  // 32 bytes: padded to 60 on the wire
     bytes f = in_frame(ip, t_ipv4);
