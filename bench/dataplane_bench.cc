@@ -269,6 +269,10 @@ int main(int argc, char** argv) {
     const uint32_t to_core = fl.add_nh(fwd_nh(core, core_gw_mac, core_mac));
     for (const char* p : {"fc00:0:2::/48", "fc00:0:3::/48", "fc00:0:10::/44", "2001:db8:20::/48"})
         both(rib::main_table, 0, p, {via("fc00:12::2", 12)}, to_core);
+    // 2001:db8:3g::/48 through gateway fc00:12::1g (g = 0..3), each with its own MAC.
+    for (uint8_t g = 0; g < 4; ++g)
+        both(rib::main_table, 0, "2001:db8:3" + std::to_string(g) + "::/48", {via(("fc00:12::1" + std::to_string(g)).c_str(), 12)},
+             fl.add_nh(fwd_nh(core, mac{{2, 0, 0, 0, 0xb, static_cast<uint8_t>(0x10 + g)}}, core_mac)));
     floor_nh end_nh;
     end_nh.kind = floor_nh::end;
     floor_nh dt46_nh;
@@ -299,6 +303,8 @@ int main(int argc, char** argv) {
         {h.ce.id, *rib::parse_addr("10.1.0.2"), {{2, 0, 0, 0, 0xc, 1}}},
         {h.ce.id, *rib::parse_addr("fd01::2"), {{2, 0, 0, 0, 0xc, 1}}},
     };
+    for (uint8_t g = 0; g < 4; ++g)
+        ns.push_back({h.core.id, *rib::parse_addr("fc00:12::1" + std::to_string(g)), {{2, 0, 0, 0, 0xb, static_cast<uint8_t>(0x10 + g)}}});
     fib::rcu_cell<fwd::adj_view> adj;
     (void)adj.exchange(fwd::adj_view::create(ports, ns));
     auto counters = std::make_unique<fwd::worker_counters>();
@@ -355,6 +361,12 @@ int main(int argc, char** argv) {
     cases.push_back({"IPv4 -> H.Encaps.Red, 4 PEs mixed", &h.ce, frames([&](uint16_t i) {
                          return e4(ip4(0x0a010002, 0x0a640001u | static_cast<uint32_t>(i) << 8,
                                        static_cast<uint16_t>(1000 + i)));
+                     })});
+    // The same for routed traffic: core traffic spread over 4 gateways (2001:db8:3g::/48 via
+    // fc00:12::1g), the nexthop changing at every packet.
+    cases.push_back({"IPv6 forward, 4 gateways mixed", &h.core, frames([&](uint16_t i) {
+                         const std::string dst = "2001:db8:3" + std::to_string(i % 4) + "::";
+                         return e6(core_mac, ip6(src6, with_word(a6(dst.c_str()), 14, i), 17, udp(i)));
                      })});
 
     const uint16_t ports2[2] = {h.ce.id, h.core.id};
