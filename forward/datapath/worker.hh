@@ -7,9 +7,9 @@
 // allocation (the headend's header-mbuf fallback aside), no virtual calls.
 #pragma once
 
-#include <array>
 #include <rte_mbuf.h>
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -94,7 +94,9 @@ private:
     void do_endpoint(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next);
     void do_adjacency(pkt& p, const fib::compiled_nh& nh, rib::family af, const uint8_t* addr);
     bool decap_direct(pkt& p, const rib::behavior_info& row, uint16_t vrf, pkt** next, uint16_t& n_next);
-    void l2_out(pkt& p, const port_info& port, rib::family naf, const uint8_t* addr);
+    void l2_out(pkt& p, const port_info& port, rib::family naf, const uint8_t* addr, uint32_t from);
+    bool l2_recall(uint32_t from);
+    void l2_remember(uint32_t from, const port_info* port, const mac_addr* mac);
     void l2_write(pkt& p, const port_info& port, const mac_addr& mac);
     void drop(pkt& p, drop_reason r);
     void punt(pkt& p);
@@ -145,14 +147,14 @@ private:
     worker_counters& _c;
     const fib::dataplane_view* _fv = nullptr;
     const adj_view* _av = nullptr;
-    // Memos: what follows from a nexthop is the same for every packet within one snapshot: the
-    // outer route of a headend template (its destination is fixed), the egress port and neighbor
-    // MAC of a gateway; kept per nexthop while the views last (_outer_memo, _l2_memo).
     const port_info* _in = nullptr;  // the port the burst came in on
     // Where act() puts packets that need another lookup (process() sets them per round): an
     // ICMP message replaces its cause there and is routed like any packet.
     pkt** _next = nullptr;
     uint16_t* _n_next = nullptr;
+    // Memos: what follows from a nexthop is the same for every packet within one pair of
+    // snapshots: the outer route of a headend template (its destination is fixed), the egress
+    // port and neighbor MAC of a gateway; kept per nexthop while the views last.
     // The outer route of a headend template (worker_headend.hh: outer_route()).
     struct outer_exit {
         uint32_t from = UINT32_MAX;  // the headend nexthop (template) it is for

@@ -119,6 +119,13 @@ namespace fwd {
 // without one, the one the adjacency address routes through in the default VRF.
 inline void worker::do_adjacency(pkt& p, const fib::compiled_nh& nh, rib::family af, const uint8_t* addr) {
     p.flags |= f_no_ttl;
+    // The adjacency's port and MAC are the same for every packet of this SID while the views
+    // last: kept per nexthop (worker_l2.hh), as a gateway's.
+    if (l2_recall(nh.index())) {
+        if (p.m->pkt_len - p.l3u() > _l2.port->mtu)
+            return drop(p, drop_reason::mtu_exceeded);
+        return l2_write(p, *_l2.port, *_l2.mac);
+    }
     uint32_t ifindex = nh.via().ifindex != 0 ? nh.via().ifindex : nh.sid().oif;
     if (ifindex == 0) {
         const uint32_t r = af == rib::family::ipv4 ? _fv->lookup4(vrf::default_vrf_id, load_be32(addr))
@@ -130,7 +137,7 @@ inline void worker::do_adjacency(pkt& p, const fib::compiled_nh& nh, rib::family
     const port_info* out = _av->port_by_ifindex(ifindex);
     if (out == nullptr)
         return drop(p, drop_reason::no_port);
-    l2_out(p, *out, af, addr);
+    l2_out(p, *out, af, addr, nh.index());
 }
 
 }  // namespace fwd

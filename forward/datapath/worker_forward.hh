@@ -6,6 +6,7 @@
 #include "forward/datapath/worker_classify.hh"
 #include "forward/datapath/worker_hold.hh"
 #include "forward/datapath/worker_icmp.hh"
+#include "forward/datapath/worker_l2.hh"
 #include "forward/datapath/worker_local.hh"
 #include "forward/datapath/worker_pkt.hh"
 
@@ -19,9 +20,7 @@ namespace fwd {
     uint16_t miss_port = port_none;  // the neighbor is unresolved: the packet waits for it
     rib::family miss_af{};
     const uint8_t* miss_nb = nullptr;
-    if (via.gw_family != 0 && (nh.index() == _l2.from || _l2_memo[nh.index() % l2_memo_size].from == nh.index())) {
-        if (nh.index() != _l2.from)
-            _l2 = _l2_memo[nh.index() % l2_memo_size];
+    if (via.gw_family != 0 && l2_recall(nh.index())) {
         out = _l2.port;
         mac = _l2.mac;
     } else {
@@ -43,10 +42,8 @@ namespace fwd {
             nb = via.gw;
             naf = static_cast<rib::family>(via.gw_family);
             mac = _av->neighbor_mac(out->port_id, naf, nb);
-            if (mac != nullptr) {
-                _l2 = {nh.index(), out, mac};
-                _l2_memo[nh.index() % l2_memo_size] = _l2;
-            }
+            if (mac != nullptr)
+                l2_remember(nh.index(), out, mac);
         }
         if (mac == nullptr) {
             if (!(p.flags & f_no_ttl) && !ttl_left(ip, p.af))  // TTL before the neighbor, as Linux

@@ -9,7 +9,26 @@
 
 namespace fwd {
 
-inline void worker::l2_out(pkt& p, const port_info& port, rib::family naf, const uint8_t* addr) {
+// The egress port and neighbor MAC of nexthop `from` into _l2, from the memo (worker.hh) when
+// it has them: the current nexthop's, or its slot's.
+[[gnu::always_inline]] inline bool worker::l2_recall(uint32_t from) {
+    if (from == _l2.from)
+        return true;
+    const l2_exit& m = _l2_memo[from % l2_memo_size];
+    if (m.from != from)
+        return false;
+    _l2 = m;
+    return true;
+}
+
+inline void worker::l2_remember(uint32_t from, const port_info* port, const mac_addr* mac) {
+    _l2 = {from, port, mac};
+    _l2_memo[from % l2_memo_size] = _l2;
+}
+
+// To neighbor `addr` on `port`, for nexthop `from` (an adjacency SID), whose port and MAC the
+// memo then keeps (the caller tries l2_recall() first).
+inline void worker::l2_out(pkt& p, const port_info& port, rib::family naf, const uint8_t* addr, uint32_t from) {
     if (!port.up)
         return drop(p, drop_reason::port_down);
     if (p.m->pkt_len - p.l3u() > port.mtu)
@@ -17,6 +36,7 @@ inline void worker::l2_out(pkt& p, const port_info& port, rib::family naf, const
     const mac_addr* mac = _av->neighbor_mac(port.port_id, naf, addr);
     if (mac == nullptr)
         return hold(p, port.port_id, naf, addr);
+    l2_remember(from, &port, mac);
     l2_write(p, port, *mac);
 }
 

@@ -687,6 +687,53 @@ TEST_F(worker_test, end_dx4_and_end_x_send_to_their_adjacency) {
     }
 }
 
+// An End.X SID's adjacency MAC is kept by the worker while the views last: a burst of its
+// packets mixed with End.DX4 ones (the nexthop changing each time) leaves with the right MACs,
+// and once the neighbor answers from a new MAC (a new adjacency view) the next burst has it.
+TEST_F(worker_test, end_x_adjacency_mac_follows_the_adjacency_view) {
+    const bytes x_in = ip6_packet(64, "fc00:0:9::1", "fc00:0:1::14",
+                                  {srh(1, {"2001:db8:20::5", "fc00:0:1::14"}), inner4("10.9.0.1", "10.1.0.2")});
+    bytes x_out = x_in;
+    std::memcpy(x_out.data() + 24, a6("2001:db8:20::5").bytes.data(), 16);
+    x_out[7] = 63;
+    x_out[43] = 0;
+    const bytes dx_in = ip6_packet(64, "fc00:0:9::1", "fc00:0:1::13", {inner4("10.9.0.1", "10.77.0.9")});
+    rte_mbuf* ref = test::mbuf_of(dx_in);
+    sid_params sp;
+    sp.behavior = rib::behavior::end_dx4;
+    ASSERT_EQ(process_endpoint(ref, sp).action, endpoint_action::send_v4);
+    const bytes dx_out = test::bytes_of(ref);
+    rte_pktmbuf_free(ref);
+    auto burst = [&](const mac_addr& mac_x) {
+        for (int i = 0; i < 3; ++i) {
+            send(core, in_frame(x_in, t_ipv6));
+            send(core, in_frame(dx_in, t_ipv6));
+        }
+        w->poll();
+        const auto on_core = out(core), on_ce = out(ce);
+        ASSERT_EQ(on_core.size(), 3u) << drops();
+        ASSERT_EQ(on_ce.size(), 3u) << drops();
+        for (size_t i = 0; i < 3; ++i) {
+            EXPECT_EQ(test::hex(on_core[i]), test::hex(eth(mac_x, mac_core_port, t_ipv6, x_out))) << i;
+            EXPECT_EQ(test::hex(on_ce[i]), test::hex(eth(mac_ce1, mac_ce_port, t_ipv4, dx_out))) << i;
+        }
+    };
+    burst(mac_p);
+    burst(mac_p);  // from the worker's memo
+    const mac_addr mac_p_new{{0x02, 0, 0, 0, 0x0b, 0x42}};
+    const adj_view* cur = adj.load();
+    std::vector<port_info> ps(cur->ports().begin(), cur->ports().end());
+    std::vector<neighbor> ns(cur->neighbors().begin(), cur->neighbors().end());
+    for (auto& n : ns)
+        if (n.addr == *rib::parse_addr("fc00:12::2"))
+            n.mac = mac_p_new;
+    const std::vector<own_address> own = {{vrf::default_vrf_id, *rib::parse_addr("10.12.0.1")},
+                                          {vrf::default_vrf_id, *rib::parse_addr("fc00:12::1")}};
+    adj_view::destroy(adj.exchange(adj_view::create(ps, ns, cur->epoch() + 1, own)));
+    burst(mac_p_new);
+    EXPECT_EQ(drops(), "");
+}
+
 TEST_F(worker_test, ecmp_spreads_flows_and_keeps_each_on_one_path) {
     std::map<uint16_t, uint16_t> port_of_flow;
     std::set<uint16_t> used;
