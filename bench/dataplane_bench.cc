@@ -279,6 +279,23 @@ int main(int argc, char** argv) {
     dt46_nh.kind = floor_nh::dt46;
     dt46_nh.vrf = 1;
     add_sid("fc00:0:1::1/128", rib::behavior::end, std::nullopt, fl.add_nh(end_nh));
+    {  // End.X to the core's gateway fc00:12::2 (as FRR's `sid ... behavior uA` or End.X gives it)
+        rib::nexthop n;
+        n.ifindex = 12;
+        rib::seg6local l;
+        l.action = rib::behavior::end_x;
+        l.nh6 = a6("fc00:12::2");
+        n.local = l;
+        rib::route x;
+        x.key.dst = *rib::parse_prefix("fc00:0:1::e1/128");
+        x.protocol = rib::proto::kernel;
+        x.nexthops = {n};
+        r.upsert_route(x);
+        floor_nh end_x_nh = fwd_nh(core, core_gw_mac, core_mac);
+        end_x_nh.kind = floor_nh::end_x;
+        const rib::prefix p = *rib::parse_prefix("fc00:0:1::e1/128");
+        floor_ok &= fl.add6(0, p.bytes.data(), p.len, fl.add_nh(end_x_nh));
+    }
     add_sid("fc00:0:1::46/128", rib::behavior::end_dt46, bt, fl.add_nh(dt46_nh));
     if (!floor_ok) {
         std::fprintf(stderr, "floor: a route was refused\n");
@@ -343,6 +360,19 @@ int main(int argc, char** argv) {
              const bytes in4 = ip4(0x0a090001, 0x0a010002, i);
              s.insert(s.end(), in4.begin(), in4.end());
              return e6(core_mac, ip6(src6, a6("fc00:0:1::1"), 43, s));
+         })},
+        {"End.X (SRH, SL 1 -> 0)", &h.core, frames([&](uint16_t i) {
+             bytes s(8 + 32);
+             s[0] = 4;
+             s[1] = 4;
+             s[2] = 4;
+             s[3] = 1;
+             s[4] = 1;
+             std::memcpy(s.data() + 8, with_word(a6("fc00:0:2::d6"), 14, i).bytes.data(), 16);
+             std::memcpy(s.data() + 24, a6("fc00:0:1::e1").bytes.data(), 16);
+             const bytes in4 = ip4(0x0a090001, 0x0a010002, i);
+             s.insert(s.end(), in4.begin(), in4.end());
+             return e6(core_mac, ip6(src6, a6("fc00:0:1::e1"), 43, s));
          })},
         {"End.DT46, IPv4 inner", &h.core,
          frames([&](uint16_t i) { return e6(core_mac, ip6(src6, a6("fc00:0:1::46"), 4, ip4(0x0a090001, 0x0a010000u | i, i))); })},

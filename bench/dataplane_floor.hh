@@ -42,10 +42,10 @@ enum class floor_lpm6 : uint8_t { lpm6, fib6 };
 using dpdk_crc = fwd::flow_detail::crc_dpdk;
 
 struct floor_nh {
-    enum kind_t : uint8_t { drop, forward, encap, end, dt46 };
+    enum kind_t : uint8_t { drop, forward, encap, end, end_x, dt46 };
     kind_t kind = drop;
-    uint16_t port = 0;           // forward, encap: egress port
-    uint8_t eth[12]{};           // forward, encap: destination + source MAC
+    uint16_t port = 0;           // forward, encap, end_x: egress port
+    uint8_t eth[12]{};           // forward, encap, end_x: destination (the adjacency's) + source MAC
     uint8_t vrf = 0;             // dt46: the floor VRF the inner packet is looked up in
     uint8_t l2 = 0;              // encap: the frame is the payload (H.Encaps.L2)
     uint8_t nh_off = 6;          // encap: where the inner next header goes
@@ -274,7 +274,8 @@ private:
             eth[13] = 0xdd;
             return send(nh.port, m);
         }
-        case floor_nh::end: {
+        case floor_nh::end:
+        case floor_nh::end_x: {
             uint8_t* ip = rte_pktmbuf_mtod_offset(m, uint8_t*, x.l3);
             uint8_t* srh = ip + 40;
             if (ip[6] != 43 || srh[2] != 4 || srh[3] == 0 || ip[7] <= 1)
@@ -282,6 +283,11 @@ private:
             const uint8_t sl = --srh[3];
             std::memcpy(ip + 24, srh + 8 + 16 * sl, 16);
             --ip[7];
+            if (nh.kind == floor_nh::end_x) {  // to the adjacency, its MAC in the nexthop
+                uint8_t* eth = reinterpret_cast<uint8_t*>(rte_pktmbuf_adj(m, static_cast<uint16_t>(x.l3 - 14)));
+                std::memcpy(eth, nh.eth, 12);
+                return send(nh.port, m);
+            }
             x.no_ttl = 1;  // the new destination is looked up in the same VRF, hop limit done
             next[k2++] = x;
             return;
