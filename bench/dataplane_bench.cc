@@ -337,6 +337,20 @@ int main(int argc, char** argv) {
     const auto src6 = a6("fc00:0:9::1");
     auto e4 = [&](const bytes& l3) { return eth(ce_mac, sender_mac, 0x0800, l3); };
     auto e6 = [&](const mac& to, const bytes& l3) { return eth(to, sender_mac, 0x86dd, l3); };
+    // To `sid` with an SRH {fc00:0:2::d6 (flow i in its last word), sid}, SL 1, an IPv4 payload.
+    auto srh_frame = [&](const char* sid, uint16_t i) {
+        bytes s(8 + 32);
+        s[0] = 4;
+        s[1] = 4;
+        s[2] = 4;
+        s[3] = 1;
+        s[4] = 1;
+        std::memcpy(s.data() + 8, with_word(a6("fc00:0:2::d6"), 14, i).bytes.data(), 16);
+        std::memcpy(s.data() + 24, a6(sid).bytes.data(), 16);
+        const bytes in4 = ip4(0x0a090001, 0x0a010002, i);
+        s.insert(s.end(), in4.begin(), in4.end());
+        return e6(core_mac, ip6(src6, a6(sid), 43, s));
+    };
     std::vector<bench_case> cases = {
         {"IPv6 forward (default VRF)", &h.core,
          frames([&](uint16_t i) { return e6(core_mac, ip6(src6, with_word(a6("2001:db8:20::1"), 14, i), 17, udp(i))); })},
@@ -348,32 +362,8 @@ int main(int argc, char** argv) {
          frames([&](uint16_t i) { return e6(ce_mac, ip6(a6("fd01::2"), with_word(a6("fd98:1::"), 14, i), 17, udp(i))); })},
         {"frame -> H.Encaps.L2, 1 SID", &h.ce,
          frames([&](uint16_t i) { return e4(ip4(0x0a010002, 0x0a620000u | i, static_cast<uint16_t>(1000 + i))); })},
-        {"End (SRH, SL 1 -> 0)", &h.core, frames([&](uint16_t i) {
-             bytes s(8 + 32);
-             s[0] = 4;
-             s[1] = 4;
-             s[2] = 4;
-             s[3] = 1;
-             s[4] = 1;
-             std::memcpy(s.data() + 8, with_word(a6("fc00:0:2::d6"), 14, i).bytes.data(), 16);
-             std::memcpy(s.data() + 24, a6("fc00:0:1::1").bytes.data(), 16);
-             const bytes in4 = ip4(0x0a090001, 0x0a010002, i);
-             s.insert(s.end(), in4.begin(), in4.end());
-             return e6(core_mac, ip6(src6, a6("fc00:0:1::1"), 43, s));
-         })},
-        {"End.X (SRH, SL 1 -> 0)", &h.core, frames([&](uint16_t i) {
-             bytes s(8 + 32);
-             s[0] = 4;
-             s[1] = 4;
-             s[2] = 4;
-             s[3] = 1;
-             s[4] = 1;
-             std::memcpy(s.data() + 8, with_word(a6("fc00:0:2::d6"), 14, i).bytes.data(), 16);
-             std::memcpy(s.data() + 24, a6("fc00:0:1::e1").bytes.data(), 16);
-             const bytes in4 = ip4(0x0a090001, 0x0a010002, i);
-             s.insert(s.end(), in4.begin(), in4.end());
-             return e6(core_mac, ip6(src6, a6("fc00:0:1::e1"), 43, s));
-         })},
+        {"End (SRH, SL 1 -> 0)", &h.core, frames([&](uint16_t i) { return srh_frame("fc00:0:1::1", i); })},
+        {"End.X (SRH, SL 1 -> 0)", &h.core, frames([&](uint16_t i) { return srh_frame("fc00:0:1::e1", i); })},
         {"End.DT46, IPv4 inner", &h.core,
          frames([&](uint16_t i) { return e6(core_mac, ip6(src6, a6("fc00:0:1::46"), 4, ip4(0x0a090001, 0x0a010000u | i, i))); })},
         {"End.DT46, IPv6 inner", &h.core, frames([&](uint16_t i) {

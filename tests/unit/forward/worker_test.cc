@@ -55,6 +55,27 @@ const mac_addr mac_remote{{0x02, 0, 0, 0, 0xee, 0xee}};  // whoever sent us the 
 
 bytes in_frame(const bytes& l3, uint16_t type) { return eth(mac_core_port, mac_remote, type, l3); }
 
+// An SRH packet (SL 1, no other extension header) after an End-like step: the destination is
+// `next`, hop limit - 1, segments left 0.
+bytes after_end_step(bytes p, const char* next) {
+    std::memcpy(p.data() + 24, a6(next).bytes.data(), 16);
+    p[7] = static_cast<uint8_t>(p[7] - 1);
+    p[43] = 0;
+    return p;
+}
+
+// What process_endpoint() (unit-tested in endpoint_test.cc) makes of `in` as SID behavior `b`:
+// the L3 packet the worker must send.
+bytes endpoint_l3(const bytes& in, rib::behavior b, endpoint_action want) {
+    rte_mbuf* ref = test::mbuf_of(in);
+    sid_params sp;
+    sp.behavior = b;
+    EXPECT_EQ(process_endpoint(ref, sp).action, want);
+    const bytes l3 = test::bytes_of(ref);
+    rte_pktmbuf_free(ref);
+    return l3;
+}
+
 // RFC 8986 §5.1/§5.2 outer header (+ SRH) written from the definitions (tests/support).
 bytes outer(const char* src, std::vector<const char*> sids, bool red, uint8_t inner_type, const bytes& payload,
             uint32_t flow_label, uint8_t tc) {
@@ -170,16 +191,29 @@ protected:
             c.compile(r, reg, src);
     }
 
-    // A new adjacency snapshot: the current one plus a neighbor (what the control thread
-    // publishes once the kernel resolved it).
-    void publish_neighbor(uint16_t port, const char* addr, const mac_addr& mac) {
+    // A new adjacency snapshot: the current one with its neighbor list edited by `edit` (what
+    // the control thread publishes when the kernel's neighbors change).
+    template <class F>
+    void publish_neighbors(F edit) {
         const adj_view* cur = adj.load();
         std::vector<port_info> ports(cur->ports().begin(), cur->ports().end());
         std::vector<neighbor> ns(cur->neighbors().begin(), cur->neighbors().end());
-        ns.push_back({port, *rib::parse_addr(addr), mac});
+        edit(ns);
         const std::vector<own_address> own = {{vrf::default_vrf_id, *rib::parse_addr("10.12.0.1")},
                                               {vrf::default_vrf_id, *rib::parse_addr("fc00:12::1")}};
         adj_view::destroy(adj.exchange(adj_view::create(ports, ns, cur->epoch() + 1, own)));
+    }
+    // ... plus a neighbor (once the kernel resolved it).
+    void publish_neighbor(uint16_t port, const char* addr, const mac_addr& mac) {
+        publish_neighbors([&](std::vector<neighbor>& ns) { ns.push_back({port, *rib::parse_addr(addr), mac}); });
+    }
+    // ... with a neighbor's new MAC.
+    void set_neighbor_mac(const char* addr, const mac_addr& mac) {
+        publish_neighbors([&](std::vector<neighbor>& ns) {
+            for (auto& n : ns)
+                if (n.addr == *rib::parse_addr(addr))
+                    n.mac = mac;
+        });
     }
 
     // Publishes the adjacency view again with `port` up or down (as the link poll does).
@@ -245,17 +279,6 @@ TEST_F(worker_test, forwarding_to_several_gateways_in_one_burst_each_by_its_own_
     r.upsert_route(route("2001:db8:41::/48", {via("fd13::2", 13)}));
     ASSERT_TRUE(c.compile(r, reg, src));
     publish_neighbor(ce2.id, "fd13::2", mac_ce2);
-    const std::vector<own_address> own = {{vrf::default_vrf_id, *rib::parse_addr("10.12.0.1")},
-                                          {vrf::default_vrf_id, *rib::parse_addr("fc00:12::1")}};
-    auto set_mac = [&](const char* gw, const mac_addr& m) {
-        const adj_view* cur = adj.load();
-        std::vector<port_info> ps(cur->ports().begin(), cur->ports().end());
-        std::vector<neighbor> ns(cur->neighbors().begin(), cur->neighbors().end());
-        for (auto& n : ns)
-            if (n.addr == *rib::parse_addr(gw))
-                n.mac = m;
-        adj_view::destroy(adj.exchange(adj_view::create(ps, ns, cur->epoch() + 1, own)));
-    };
     // Sends packets to each destination in turn, in one burst; checks each port's output.
     auto check = [&](const std::vector<std::string>& dsts, auto where) {
         std::vector<bytes> want_core, want_ce2;
@@ -283,7 +306,7 @@ TEST_F(worker_test, forwarding_to_several_gateways_in_one_burst_each_by_its_own_
     check(mixed, mac_of(mac_p, mac_ce2, true));
     check(mixed, mac_of(mac_p, mac_ce2, true));  // again, from the worker's memo
     const mac_addr mac_ce2_new{{0x02, 0, 0, 0, 0xce, 0x99}};
-    set_mac("fd13::2", mac_ce2_new);  // a new adjacency view
+    set_neighbor_mac("fd13::2", mac_ce2_new);  // a new adjacency view
     check(mixed, mac_of(mac_p, mac_ce2_new, true));
     r.upsert_route(route("2001:db8:41::/48", {via("fc00:12::2", 12)}));  // a new FIB view
     ASSERT_TRUE(c.compile(r, reg, src));
@@ -293,20 +316,17 @@ TEST_F(worker_test, forwarding_to_several_gateways_in_one_burst_each_by_its_own_
     // turn (nexthops 64 apart on different ones too), each with its own MAC.
     auto ce2_for = [](int k) { return (((k >> 6) ^ k) & 1) != 0; };
     auto gw_mac = [](int k) { return mac_addr{{0x02, 0, 0, 0x77, static_cast<uint8_t>(k), 0x01}}; };
+    auto gw_of = [&](int k) { return (ce2_for(k) ? "fd13::1:" : "fc00:12::1:") + std::to_string(k); };
     std::vector<std::string> many;
-    {
-        const adj_view* cur = adj.load();
-        std::vector<port_info> ps(cur->ports().begin(), cur->ports().end());
-        std::vector<neighbor> ns(cur->neighbors().begin(), cur->neighbors().end());
-        for (int k = 0; k < 80; ++k) {
-            const std::string gw = (ce2_for(k) ? "fd13::1:" : "fc00:12::1:") + std::to_string(k);
-            const std::string net = "2001:db8:50:" + std::to_string(k);
-            r.upsert_route(route((net + "::/64").c_str(), {via(gw.c_str(), ce2_for(k) ? 13 : 12)}));
-            ns.push_back({ce2_for(k) ? ce2.id : core.id, *rib::parse_addr(gw), gw_mac(k)});
-            many.push_back(net + "::1");
-        }
-        adj_view::destroy(adj.exchange(adj_view::create(ps, ns, cur->epoch() + 1, own)));
+    for (int k = 0; k < 80; ++k) {
+        const std::string net = "2001:db8:50:" + std::to_string(k);
+        r.upsert_route(route((net + "::/64").c_str(), {via(gw_of(k).c_str(), ce2_for(k) ? 13 : 12)}));
+        many.push_back(net + "::1");
     }
+    publish_neighbors([&](std::vector<neighbor>& ns) {
+        for (int k = 0; k < 80; ++k)
+            ns.push_back({ce2_for(k) ? ce2.id : core.id, *rib::parse_addr(gw_of(k)), gw_mac(k)});
+    });
     ASSERT_TRUE(c.compile(r, reg, src));
     for (int round = 0; round < 2; ++round)
         for (size_t k = 0; k < many.size(); k += 16) {
@@ -380,17 +400,7 @@ TEST_F(worker_test, h_encaps_to_several_remote_pes_in_one_burst_each_by_its_own_
     expect_out(ips, false);
     // The core's gateway answers from a new MAC: a new adjacency view, the same FIB view.
     const mac_addr mac_p_new{{0x02, 0, 0, 0, 0x0b, 0x99}};
-    {
-        const adj_view* cur = adj.load();
-        std::vector<port_info> ps(cur->ports().begin(), cur->ports().end());
-        std::vector<neighbor> ns(cur->neighbors().begin(), cur->neighbors().end());
-        for (auto& n : ns)
-            if (n.addr == *rib::parse_addr("fc00:12::2"))
-                n.mac = mac_p_new;
-        const std::vector<own_address> own = {{vrf::default_vrf_id, *rib::parse_addr("10.12.0.1")},
-                                              {vrf::default_vrf_id, *rib::parse_addr("fc00:12::1")}};
-        adj_view::destroy(adj.exchange(adj_view::create(ps, ns, cur->epoch() + 1, own)));
-    }
+    set_neighbor_mac("fc00:12::2", mac_p_new);
     burst(ips);
     {
         const auto got = out(core);
@@ -469,22 +479,13 @@ TEST_F(worker_test, h_encaps_l2_red_two_sids) {
 TEST_F(worker_test, end_t_looks_the_next_sid_up_in_the_bound_vrf) {
     const bytes in = ip6_packet(64, "fc00:0:9::1", "fc00:0:1::15",
                                 {srh(1, {"fc00:0:77::1", "fc00:0:1::15"}), inner4("10.9.0.1", "10.1.0.2")});
-    bytes want = in;
-    std::memcpy(want.data() + 24, a6("fc00:0:77::1").bytes.data(), 16);
-    want[7] = 63;
-    want[43] = 0;
-    expect_one(core, in_frame(in, t_ipv6), ce, eth(mac_ce1, mac_ce_port, t_ipv6, want));
+    expect_one(core, in_frame(in, t_ipv6), ce, eth(mac_ce1, mac_ce_port, t_ipv6, after_end_step(in, "fc00:0:77::1")));
 }
 
 TEST_F(worker_test, end_dx6_sends_the_inner_packet_to_its_adjacency) {
     const test::layer inner = inner6("fd09::1", "fd77::9");
     const bytes in = ip6_packet(64, "fc00:0:9::1", "fc00:0:1::16", {inner});
-    rte_mbuf* ref = test::mbuf_of(in);
-    sid_params sp;
-    sp.behavior = rib::behavior::end_dx6;
-    ASSERT_EQ(process_endpoint(ref, sp).action, endpoint_action::send_v6);
-    const bytes l3 = test::bytes_of(ref);
-    rte_pktmbuf_free(ref);
+    const bytes l3 = endpoint_l3(in, rib::behavior::end_dx6, endpoint_action::send_v6);
     expect_one(core, in_frame(in, t_ipv6), ce, eth(mac_ce1, mac_ce_port, t_ipv6, l3));
 }
 
@@ -667,23 +668,13 @@ TEST_F(worker_test, end_dx4_and_end_x_send_to_their_adjacency) {
     {
         const test::layer inner = inner4("10.9.0.1", "10.77.0.9");
         const bytes in = ip6_packet(64, "fc00:0:9::1", "fc00:0:1::13", {inner});
-        // The L3 result is the endpoint's (unit-tested in endpoint_test.cc); here: where it goes.
-        rte_mbuf* ref = test::mbuf_of(in);
-        sid_params sp;
-        sp.behavior = rib::behavior::end_dx4;
-        ASSERT_EQ(process_endpoint(ref, sp).action, endpoint_action::send_v4);
-        const bytes l3 = test::bytes_of(ref);
-        rte_pktmbuf_free(ref);
+        const bytes l3 = endpoint_l3(in, rib::behavior::end_dx4, endpoint_action::send_v4);
         expect_one(core, in_frame(in, t_ipv6), ce, eth(mac_ce1, mac_ce_port, t_ipv4, l3));
     }
     {
         const bytes in = ip6_packet(64, "fc00:0:9::1", "fc00:0:1::14",
                                     {srh(1, {"2001:db8:20::5", "fc00:0:1::14"}), inner4("10.9.0.1", "10.1.0.2")});
-        bytes want = in;
-        std::memcpy(want.data() + 24, a6("2001:db8:20::5").bytes.data(), 16);
-        want[7] = 63;
-        want[43] = 0;
-        expect_one(core, in_frame(in, t_ipv6), core, eth(mac_p, mac_core_port, t_ipv6, want));
+        expect_one(core, in_frame(in, t_ipv6), core, eth(mac_p, mac_core_port, t_ipv6, after_end_step(in, "2001:db8:20::5")));
     }
 }
 
@@ -693,17 +684,9 @@ TEST_F(worker_test, end_dx4_and_end_x_send_to_their_adjacency) {
 TEST_F(worker_test, end_x_adjacency_mac_follows_the_adjacency_view) {
     const bytes x_in = ip6_packet(64, "fc00:0:9::1", "fc00:0:1::14",
                                   {srh(1, {"2001:db8:20::5", "fc00:0:1::14"}), inner4("10.9.0.1", "10.1.0.2")});
-    bytes x_out = x_in;
-    std::memcpy(x_out.data() + 24, a6("2001:db8:20::5").bytes.data(), 16);
-    x_out[7] = 63;
-    x_out[43] = 0;
+    const bytes x_out = after_end_step(x_in, "2001:db8:20::5");
     const bytes dx_in = ip6_packet(64, "fc00:0:9::1", "fc00:0:1::13", {inner4("10.9.0.1", "10.77.0.9")});
-    rte_mbuf* ref = test::mbuf_of(dx_in);
-    sid_params sp;
-    sp.behavior = rib::behavior::end_dx4;
-    ASSERT_EQ(process_endpoint(ref, sp).action, endpoint_action::send_v4);
-    const bytes dx_out = test::bytes_of(ref);
-    rte_pktmbuf_free(ref);
+    const bytes dx_out = endpoint_l3(dx_in, rib::behavior::end_dx4, endpoint_action::send_v4);
     auto burst = [&](const mac_addr& mac_x) {
         for (int i = 0; i < 3; ++i) {
             send(core, in_frame(x_in, t_ipv6));
@@ -721,15 +704,7 @@ TEST_F(worker_test, end_x_adjacency_mac_follows_the_adjacency_view) {
     burst(mac_p);
     burst(mac_p);  // from the worker's memo
     const mac_addr mac_p_new{{0x02, 0, 0, 0, 0x0b, 0x42}};
-    const adj_view* cur = adj.load();
-    std::vector<port_info> ps(cur->ports().begin(), cur->ports().end());
-    std::vector<neighbor> ns(cur->neighbors().begin(), cur->neighbors().end());
-    for (auto& n : ns)
-        if (n.addr == *rib::parse_addr("fc00:12::2"))
-            n.mac = mac_p_new;
-    const std::vector<own_address> own = {{vrf::default_vrf_id, *rib::parse_addr("10.12.0.1")},
-                                          {vrf::default_vrf_id, *rib::parse_addr("fc00:12::1")}};
-    adj_view::destroy(adj.exchange(adj_view::create(ps, ns, cur->epoch() + 1, own)));
+    set_neighbor_mac("fc00:12::2", mac_p_new);
     burst(mac_p_new);
     EXPECT_EQ(drops(), "");
 }
