@@ -121,10 +121,10 @@ inline void worker::do_adjacency(pkt& p, const fib::compiled_nh& nh, rib::family
     p.flags |= f_no_ttl;
     // The adjacency's port and MAC are the same for every packet of this SID while the views
     // last: kept per nexthop (worker_l2.hh), as a gateway's.
-    if (l2_recall(nh.index())) {
-        if (p.m->pkt_len - p.l3u() > _l2.port->mtu)
+    if (const l2_exit* x = l2_recall(nh.index())) {
+        if (p.m->pkt_len - p.l3u() > x->mtu)
             return drop(p, drop_reason::mtu_exceeded);
-        return l2_write(p, *_l2.port, *_l2.mac);
+        return l2_send(p, *x);
     }
     uint32_t ifindex = nh.via().ifindex != 0 ? nh.via().ifindex : nh.sid().oif;
     if (ifindex == 0) {

@@ -15,20 +15,23 @@ namespace fwd {
 [[gnu::always_inline]] inline void worker::do_forward(pkt& p, const fib::compiled_nh& nh) {
     uint8_t* ip = rte_pktmbuf_mtod_offset(p.m, uint8_t*, p.l3);
     const fib::nh_via& via = nh.via();
-    const port_info* out;
-    const mac_addr* mac;
+    const port_info* out = nullptr;
+    const mac_addr* mac = nullptr;
+    uint32_t mtu;
     uint16_t miss_port = port_none;  // the neighbor is unresolved: the packet waits for it
     rib::family miss_af{};
     const uint8_t* miss_nb = nullptr;
-    if (via.gw_family != 0 && l2_recall(nh.index())) {
-        out = _l2.port;
-        mac = _l2.mac;
+    // A gateway's exit is remembered (worker_l2.hh) and written from there: no port or neighbor read.
+    const l2_exit* x = via.gw_family != 0 ? l2_recall(nh.index()) : nullptr;
+    if (x != nullptr) {
+        mtu = x->mtu;
     } else {
         out = _av->port_by_ifindex(via.ifindex);
         if (out == nullptr)
             return pristine(p) ? punt(p) : drop(p, drop_reason::no_port);  // e.g. lo: the host's
         if (!out->up)
             return drop(p, drop_reason::port_down);
+        mtu = out->mtu;
         const uint8_t* nb;  // the neighbor
         rib::family naf;
         if (via.gw_family == 0) {
@@ -43,7 +46,7 @@ namespace fwd {
             naf = static_cast<rib::family>(via.gw_family);
             mac = _av->neighbor_mac(out->port_id, naf, nb);
             if (mac != nullptr)
-                l2_remember(nh.index(), out, mac);
+                x = &l2_remember(nh.index(), *out, *mac);
         }
         if (mac == nullptr) {
             if (!(p.flags & f_no_ttl) && !ttl_left(ip, p.af))  // TTL before the neighbor, as Linux
@@ -59,12 +62,14 @@ namespace fwd {
         // Routed here (received, or decapsulated into a VRF): ICMP errors from us (worker_icmp.hh).
         if (!ttl_left(ip, p.af))
             return expire(p);
-        if (p.m->pkt_len - p.l3u() > out->mtu)
-            return icmp_too_big(p, out->mtu) ? answered(p, drop_reason::mtu_exceeded) : drop(p, drop_reason::mtu_exceeded);
+        if (p.m->pkt_len - p.l3u() > mtu)
+            return icmp_too_big(p, mtu) ? answered(p, drop_reason::mtu_exceeded) : drop(p, drop_reason::mtu_exceeded);
         dec_ttl(ip, p.af);
-    } else if (p.m->pkt_len - p.l3u() > out->mtu) {
+    } else if (p.m->pkt_len - p.l3u() > mtu) {
         return drop(p, drop_reason::mtu_exceeded);
     }
+    if (x != nullptr)
+        return l2_send(p, *x);
     if (miss_port != port_none)
         return hold(p, miss_port, miss_af, miss_nb);
     l2_write(p, *out, *mac);

@@ -4,30 +4,45 @@
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 
+#include <cstring>
+
 #include "forward/datapath/worker_hold.hh"
 #include "forward/datapath/worker_pkt.hh"
 
 namespace fwd {
 
-// The egress port and neighbor MAC of nexthop `from` into _l2, from the memo (worker.hh) when
-// it has them: the current nexthop's, or its slot's.
-[[gnu::always_inline]] inline bool worker::l2_recall(uint32_t from) {
-    if (from == _l2.from)
-        return true;
+// The exit of nexthop `from` (its port, neighbor MAC, MTU) when the memo (worker.hh) has it.
+[[gnu::always_inline]] inline const worker::l2_exit* worker::l2_recall(uint32_t from) const {
     const l2_exit& m = _l2_memo[from % l2_memo_size];
-    if (m.from != from)
-        return false;
-    _l2 = m;
-    return true;
+    return m.from == from ? &m : nullptr;
 }
 
-inline void worker::l2_remember(uint32_t from, const port_info* port, const mac_addr* mac) {
-    _l2 = {from, port, mac};
-    _l2_memo[from % l2_memo_size] = _l2;
+// Nexthop `from` leaves on `port` to `mac` for as long as the views last: its Ethernet header,
+// built once (a sub-port's with its tag, unless the parent's NIC inserts it).
+inline const worker::l2_exit& worker::l2_remember(uint32_t from, const port_info& port, const mac_addr& mac) {
+    l2_exit& x = _l2_memo[from % l2_memo_size];
+    x = l2_exit{};
+    x.from = from;
+    x.port_id = port.port_id;
+    x.dev = port.dev();
+    x.mtu = port.mtu;
+    x.hl = eth_len;
+    std::memcpy(x.eth, mac.bytes, 6);
+    std::memcpy(x.eth + 6, port.mac.bytes, 6);
+    if (port.vlan != 0 && port.tx_vlan_hw) {
+        x.tci_hw = port.vlan;
+    } else if (port.vlan != 0) {
+        x.hl = eth_len + vlan_len;
+        x.eth[12] = ether_vlan >> 8;
+        x.eth[13] = ether_vlan & 0xff;
+        x.eth[14] = static_cast<uint8_t>(port.vlan >> 8);
+        x.eth[15] = static_cast<uint8_t>(port.vlan);
+    }
+    return x;
 }
 
-// To neighbor `addr` on `port`, for nexthop `from` (an adjacency SID), whose port and MAC the
-// memo then keeps (the caller tries l2_recall() first).
+// To neighbor `addr` on `port`, for nexthop `from` (an adjacency SID), whose exit the memo then
+// keeps (the caller tries l2_recall() first).
 inline void worker::l2_out(pkt& p, const port_info& port, rib::family naf, const uint8_t* addr, uint32_t from) {
     if (!port.up)
         return drop(p, drop_reason::port_down);
@@ -36,25 +51,50 @@ inline void worker::l2_out(pkt& p, const port_info& port, rib::family naf, const
     const mac_addr* mac = _av->neighbor_mac(port.port_id, naf, addr);
     if (mac == nullptr)
         return hold(p, port.port_id, naf, addr);
-    l2_remember(from, &port, mac);
-    l2_write(p, port, *mac);
+    l2_send(p, l2_remember(from, port, *mac));
+}
+
+// Room for an `hl`-byte Ethernet header in front of the packet's L3 header: a routed frame's
+// own header is rewritten where it is. Null (the packet dropped) when the headroom is short.
+[[gnu::always_inline]] inline uint8_t* worker::l2_room(pkt& p, uint16_t hl) {
+    if (p.l3 == hl)
+        return rte_pktmbuf_mtod(p.m, uint8_t*);
+    if (p.l3 > hl)
+        return reinterpret_cast<uint8_t*>(rte_pktmbuf_adj(p.m, static_cast<uint16_t>(p.l3 - hl)));
+    uint8_t* eth = reinterpret_cast<uint8_t*>(rte_pktmbuf_prepend(p.m, static_cast<uint16_t>(hl - p.l3)));
+    if (eth == nullptr)
+        drop(p, drop_reason::no_headroom);
+    return eth;
+}
+
+// Out through a remembered exit: its header bytes copied, no port or neighbor read.
+[[gnu::always_inline]] inline void worker::l2_send(pkt& p, const l2_exit& x) {
+    uint8_t* eth = l2_room(p, x.hl);
+    if (eth == nullptr)
+        return;
+    std::memcpy(eth, x.eth, 12);
+    if (x.hl != eth_len) {
+        std::memcpy(eth + 12, x.eth + 12, 4);
+        eth += vlan_len;
+    } else if (x.tci_hw != 0) {
+        p.m->ol_flags |= RTE_MBUF_F_TX_VLAN;
+        p.m->vlan_tci = x.tci_hw;
+    }
+    const uint16_t type = p.af == 4 ? ether_ipv4 : ether_ipv6;
+    eth[12] = static_cast<uint8_t>(type >> 8);
+    eth[13] = static_cast<uint8_t>(type);
+    p.m->port = x.dev;
+    enqueue(x.port_id, p.m, x.dev);
+    p.m = nullptr;
 }
 
 [[gnu::always_inline]] inline void worker::l2_write(pkt& p, const port_info& port, const mac_addr& mac) {
     // A sub-port's frame carries its 802.1Q tag in the header written here (18 bytes), unless
     // the parent's NIC inserts it.
     const bool tag = port.vlan != 0 && !port.tx_vlan_hw;
-    const uint16_t hl = tag ? eth_len + vlan_len : eth_len;
-    uint8_t* eth;
-    if (p.l3 == hl) {  // a routed frame: its header is rewritten where it is
-        eth = rte_pktmbuf_mtod(p.m, uint8_t*);
-    } else if (p.l3 > hl) {
-        eth = reinterpret_cast<uint8_t*>(rte_pktmbuf_adj(p.m, static_cast<uint16_t>(p.l3 - hl)));
-    } else {
-        eth = reinterpret_cast<uint8_t*>(rte_pktmbuf_prepend(p.m, static_cast<uint16_t>(hl - p.l3)));
-        if (eth == nullptr)
-            return drop(p, drop_reason::no_headroom);
-    }
+    uint8_t* eth = l2_room(p, tag ? eth_len + vlan_len : eth_len);
+    if (eth == nullptr)
+        return;
     std::memcpy(eth, mac.bytes, 6);
     std::memcpy(eth + 6, port.mac.bytes, 6);
     if (tag) {

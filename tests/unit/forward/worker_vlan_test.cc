@@ -8,6 +8,7 @@
 #include <rte_ethdev.h>
 #include <rte_ring.h>
 
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -99,13 +100,13 @@ protected:
         port_info p200{v200, blue, 1500, true, 112, mac_ce_port, tap200.id, 1000, 64};
         p200.parent = ce.id;
         p200.vlan = 200;
-        const std::vector<port_info> ports = {
+        ports = {
             {ce.id, vrf::default_vrf_id, 1500, true, 11, mac_ce_port, cetap.id, 1000, 64},
             {core.id, vrf::default_vrf_id, 1600, true, 12, mac_core_port},
             p100,
             p200,
         };
-        const std::vector<neighbor> ns = {
+        ns = {
             {v100, *rib::parse_addr("10.1.0.2"), mac_ce1},   {v100, *rib::parse_addr("fd01::2"), mac_ce1},
             {v200, *rib::parse_addr("10.1.0.2"), mac_ce2},   {ce.id, *rib::parse_addr("10.1.0.2"), mac_ce1},
             {core.id, *rib::parse_addr("fc00:12::2"), mac_p},
@@ -160,6 +161,8 @@ protected:
     fib::compiler c{rcu};
     fib::rcu_cell<adj_view> adj;
     ring_port ce, core, cetap, tap200;
+    std::vector<port_info> ports;  // ce, core, VLAN 100, VLAN 200
+    std::vector<neighbor> ns;
     uint16_t v100 = port_none, v200 = port_none;
     rte_mempool* hdr = nullptr;
     std::unique_ptr<worker_counters> counters;
@@ -336,4 +339,67 @@ TEST_F(worker_vlan_test, fuzz_tagged_frames_stay_in_bounds_and_are_accounted_for
 }
 
 }  // namespace
+}  // namespace fwd
+
+namespace fwd {
+namespace SRV6D_UNITY_ID {
+
+// What left `p`, with the tag the NIC was asked to insert (0: none).
+std::vector<std::pair<bytes, uint16_t>> out_with_tci(const ring_port& p) {
+    std::vector<std::pair<bytes, uint16_t>> v;
+    rte_mbuf* m;
+    while (rte_ring_dequeue(p.tx, reinterpret_cast<void**>(&m)) == 0) {
+        v.emplace_back(test::bytes_of(m), (m->ol_flags & RTE_MBUF_F_TX_VLAN) ? m->vlan_tci : 0);
+        rte_pktmbuf_free(m);
+    }
+    return v;
+}
+
+// A gateway behind a sub-port: the worker resolves its exit once and keeps it (worker_l2.hh);
+// every later packet, in the same burst or the next, leaves with the same tag, MAC and port
+// counters, red's on VLAN 100 and blue's on VLAN 200 in turn. Then VLAN 200's NIC inserts the
+// tag: a new adjacency view, and the frames leave untagged with the tag asked of the NIC.
+TEST_F(worker_vlan_test, a_gateway_on_a_sub_port_tags_every_packet_to_it) {
+    r.upsert_route(route("10.60.0.0/16", {via("10.1.0.2", 111)}, 10));
+    r.upsert_route(route("10.60.0.0/16", {via("10.1.0.2", 112)}, 20));
+    ASSERT_TRUE(c.compile(r, reg, src));
+    const test::layer in4 = inner4("10.9.0.1", "10.60.0.7");
+    const bytes to_red = eth(mac_core_port, mac_remote, t_ipv6, ip6_packet(64, "fc00:0:9::1", "fc00:0:1::10", {in4}));
+    const bytes to_blue = eth(mac_core_port, mac_remote, t_ipv6, ip6_packet(64, "fc00:0:9::1", "fc00:0:1::20", {in4}));
+    const bytes red = tagged(mac_ce1, mac_ce_port, 100, t_ipv4, ttl_minus_one(in4.b));
+    const bytes blue = tagged(mac_ce2, mac_ce_port, 200, t_ipv4, ttl_minus_one(in4.b));
+    for (int burst = 0; burst < 2; ++burst) {
+        for (int i = 0; i < 3; ++i) {
+            send(core, to_red);
+            send(core, to_blue);
+        }
+        w->poll();
+        // Each sub-port's frames leave in order, a sub-port's after the other's (their own tx buffers).
+        std::map<std::string, int> seen;
+        for (const bytes& f : out(ce))
+            ++seen[test::hex(f)];
+        EXPECT_EQ(seen, (std::map<std::string, int>{{test::hex(red), 3}, {test::hex(blue), 3}})) << "burst " << burst << " " << drops();
+    }
+    EXPECT_EQ(pc(v100).tx_packets.get(), 6u);
+    EXPECT_EQ(pc(v200).tx_packets.get(), 6u);
+    EXPECT_EQ(pc(ce.id).tx_packets.get(), 12u);
+
+    ports[3].tx_vlan_hw = true;
+    adj_view::destroy(adj.exchange(adj_view::create(ports, ns, 2)));
+    const bytes blue_untagged = eth(mac_ce2, mac_ce_port, t_ipv4, ttl_minus_one(in4.b));
+    for (int burst = 0; burst < 2; ++burst) {
+        for (int i = 0; i < 3; ++i) {
+            send(core, to_red);
+            send(core, to_blue);
+        }
+        w->poll();
+        std::map<std::pair<std::string, uint16_t>, int> seen;
+        for (const auto& [f, tci] : out_with_tci(ce))
+            ++seen[{test::hex(f), tci}];
+        const std::map<std::pair<std::string, uint16_t>, int> want = {{{test::hex(red), 0}, 3}, {{test::hex(blue_untagged), 200}, 3}};
+        EXPECT_EQ(seen, want) << "burst " << burst << " " << drops();
+    }
+}
+
+}  // namespace SRV6D_UNITY_ID
 }  // namespace fwd
