@@ -89,7 +89,7 @@ private:
     void act_outer(pkt& p, pkt** next, uint16_t& n_next);
     void do_forward(pkt& p, const fib::compiled_nh& nh);
     void do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next);
-    void headend_push(pkt& p, const fib::encap_template& e, const port_info* out, uint16_t strip, uint8_t inner_type,
+    void headend_push(pkt& p, const fib::encap_template& e, uint16_t out, uint16_t strip, uint8_t inner_type,
                       uint8_t tc, uint32_t hash, pkt** next, uint16_t& n_next);
     void do_endpoint(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next);
     void do_adjacency(pkt& p, const fib::compiled_nh& nh, rib::family af, const uint8_t* addr);
@@ -163,10 +163,11 @@ private:
         uint32_t from = UINT32_MAX;  // the headend nexthop (template) it is for
         uint32_t nh = 0;             // the outer route: its nexthop in the default VRF
         uint32_t mtu = 0;            // the egress MTU of the outer route
-        // When it is a resolved gateway on an untagged port: that port and the gateway's MAC,
-        // so the encapsulated packet leaves with its Ethernet header written in the encap's
-        // own prepend; null: it goes through act() as any routed packet.
-        const port_info* port = nullptr;
+        // When it is a resolved gateway on an untagged port that is up: that port (its own
+        // DPDK port) and the gateway's MAC, so the encapsulated packet leaves with its Ethernet
+        // header written in the encap's own prepend; port_none: it goes through act() as any
+        // routed packet.
+        uint16_t port = port_none;
         alignas(16) uint8_t eth[16]{};  // that Ethernet header (gateway MAC, the port's MAC, IPv6)
     };
     // The current template's, a copy of its _outer_memo entry (reset per burst): read at

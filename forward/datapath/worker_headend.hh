@@ -43,7 +43,7 @@ inline void worker::outer_route(uint32_t from, const uint8_t* dst) {
                                   ? nullptr
                                   : _av->neighbor_mac(out->port_id, static_cast<rib::family>(o.via().gw_family), o.via().gw);
         if (mac != nullptr) {
-            x.port = out;
+            x.port = out->port_id;  // untagged: its own device
             std::memcpy(x.eth, mac->bytes, 6);
             std::memcpy(x.eth + 6, out->mac.bytes, 6);
             x.eth[12] = ether_ipv6 >> 8;
@@ -77,9 +77,9 @@ inline void worker::outer_route(uint32_t from, const uint8_t* dst) {
             hash = flow_hash_eth(rte_pktmbuf_mtod(p.m, const uint8_t*));
         // A frame too big for the direct exit goes to act(), which drops it as any oversized
         // packet (an L3 payload's size is checked below, against _outer.mtu).
-        const port_info* out = _outer.port;
-        if (out != nullptr && p.m->pkt_len + e.len > out->mtu)
-            out = nullptr;
+        uint16_t out = _outer.port;
+        if (out != port_none && p.m->pkt_len + e.len > _outer.mtu)
+            out = port_none;
         return headend_push(p, e, out, 0, fib::ipproto::ethernet, headend_detail::inner_tc(ip), hash, next, n_next);
     }
     if (!(p.flags & f_no_ttl) && !ttl_left(ip, p.af))
@@ -96,28 +96,27 @@ inline void worker::outer_route(uint32_t from, const uint8_t* dst) {
 
 // The push of do_headend(), one call per payload kind (L2: the whole frame, nothing stripped;
 // L3: `strip` bytes of Ethernet in front of the packet), each with its own constants.
-// The outer packet leaves at once when `out` is set: its route is a resolved gateway on an
+// The outer packet leaves at once when `out` is a port (not port_none): its route is a resolved gateway on an
 // untagged port that is up and takes it, and the Ethernet header goes in the encap's own
 // prepend. Anything else (ECMP, unresolved, tagged, too big for an L2 payload) is routed by
 // act().
-[[gnu::always_inline]] inline void worker::headend_push(pkt& p, const fib::encap_template& e, const port_info* out,
+[[gnu::always_inline]] inline void worker::headend_push(pkt& p, const fib::encap_template& e, uint16_t out,
                                                        uint16_t strip, uint8_t inner_type, uint8_t tc, uint32_t hash,
                                                        pkt** next, uint16_t& n_next) {
     drop_reason why{};
-    rte_mbuf* head = h_encaps_push(p.m, strip, inner_type, tc, hash, e, _he, why, out != nullptr ? eth_len : 0);
+    rte_mbuf* head = h_encaps_push(p.m, strip, inner_type, tc, hash, e, _he, why, out != port_none ? eth_len : 0);
     if (head == nullptr)
         return drop(p, why);
     if (e.mode < headend_modes)  // the compiler only builds templates for these
         _c.headend[e.mode].add(1);
-    if (out != nullptr) {
+    if (out != port_none) {
         // 14 bytes as two overlapping 8-byte stores (bytes 6-7 written twice, the same).
         uint8_t* eth = rte_pktmbuf_mtod(head, uint8_t*);
         std::memcpy(eth, _outer.eth, 8);
         std::memcpy(eth + 6, _outer.eth + 6, 8);
-        const uint16_t dev = out->dev();
-        head->port = dev;
+        head->port = out;
         p.m = nullptr;
-        return enqueue(out->port_id, head, dev);
+        return enqueue(out, head, out);
     }
     p.m = head;
     p.l3 = 0;
