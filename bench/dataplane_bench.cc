@@ -273,6 +273,18 @@ int main(int argc, char** argv) {
     for (uint8_t g = 0; g < 4; ++g)
         both(rib::main_table, 0, "2001:db8:3" + std::to_string(g) + "::/48", {via(("fc00:12::1" + std::to_string(g)).c_str(), 12)},
              fl.add_nh(fwd_nh(core, mac{{2, 0, 0, 0, 0xb, static_cast<uint8_t>(0x10 + g)}}, core_mac)));
+    // fd02::/64 connected on the core port, 256 hosts fd02::h resolved, each its own MAC: the
+    // destination is the neighbor. The floor, as a DPDK sample does it, has a /128 per host.
+    add(rib::main_table, "fd02::/64", {[] {
+            rib::nexthop n;
+            n.ifindex = 12;
+            return n;
+        }()});
+    for (uint16_t hst = 0; hst < 256; ++hst) {
+        const rib::prefix p = *rib::parse_prefix("fd02::" + std::to_string(hst) + "/128");
+        floor_ok &= fl.add6(0, p.bytes.data(), p.len,
+                            fl.add_nh(fwd_nh(core, mac{{2, 0, 0, 0, 0xd, static_cast<uint8_t>(hst)}}, core_mac)));
+    }
     floor_nh end_nh;
     end_nh.kind = floor_nh::end;
     floor_nh dt46_nh;
@@ -322,8 +334,16 @@ int main(int argc, char** argv) {
     };
     for (uint8_t g = 0; g < 4; ++g)
         ns.push_back({h.core.id, *rib::parse_addr("fc00:12::1" + std::to_string(g)), {{2, 0, 0, 0, 0xb, static_cast<uint8_t>(0x10 + g)}}});
+    for (uint16_t hst = 0; hst < 256; ++hst)
+        ns.push_back({h.core.id, *rib::parse_addr("fd02::" + std::to_string(hst)), {{2, 0, 0, 0, 0xd, static_cast<uint8_t>(hst)}}});
+    // The router's own addresses on its ports, as the control thread gives them.
+    const std::vector<fwd::own_address> own = {
+        {vrf::default_vrf_id, *rib::parse_addr("fc00:12::1"), h.core.id},
+        {bench_vrf, *rib::parse_addr("10.1.0.1"), h.ce.id},
+        {bench_vrf, *rib::parse_addr("fd01::1"), h.ce.id},
+    };
     fib::rcu_cell<fwd::adj_view> adj;
-    (void)adj.exchange(fwd::adj_view::create(ports, ns));
+    (void)adj.exchange(fwd::adj_view::create(ports, ns, 0, own));
     auto counters = std::make_unique<fwd::worker_counters>();
     fwd::worker w({{h.ce.id, 0}, {h.core.id, 0}}, 0, fwd::published{&c.cell(), &adj}, hdr, *counters);
 
@@ -387,6 +407,12 @@ int main(int argc, char** argv) {
     cases.push_back({"IPv6 forward, 4 gateways mixed", &h.core, frames([&](uint16_t i) {
                          const std::string dst = "2001:db8:3" + std::to_string(i % 4) + "::";
                          return e6(core_mac, ip6(src6, with_word(a6(dst.c_str()), 14, i), 17, udp(i)));
+                     })});
+
+    // Routed traffic to hosts on a connected subnet (fd02::/64 on the core port): the
+    // destination is the neighbor, a different one at every packet.
+    cases.push_back({"IPv6 forward, connected, 256 hosts", &h.core, frames([&](uint16_t i) {
+                         return e6(core_mac, ip6(src6, a6(("fd02::" + std::to_string(i)).c_str()), 17, udp(i)));
                      })});
 
     const uint16_t ports2[2] = {h.ce.id, h.core.id};

@@ -1,8 +1,10 @@
 #include "forward/datapath/adjacency.hh"
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cstring>
+#include <vector>
 
 namespace fwd {
 
@@ -92,6 +94,14 @@ const adj_view* adj_view::create(std::span<const port_info> ports, std::span<con
         v->insert(kind_neighbor, n.port_id, n.addr, n.mac);
     for (const auto& o : own)
         v->insert(kind_own, o.vrf, o.addr, mac_addr{});
+    // Own addresses in a few VRFs, neighbors by the thousand: the own ones sorted once, each
+    // neighbor searched among them.
+    std::vector<rib::ip_addr> mine;
+    for (const auto& o : own)
+        mine.push_back(o.addr);
+    std::sort(mine.begin(), mine.end());
+    for (const auto& n : neighbors)
+        v->_own_among_neighbors |= std::binary_search(mine.begin(), mine.end(), n.addr);
     v->_neigh_list.assign(neighbors.begin(), neighbors.end());
     v->_own_list.assign(own.begin(), own.end());
     return v;

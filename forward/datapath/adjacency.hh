@@ -97,6 +97,9 @@ public:
     const port_info* own_port(vrf::vrf_id vrf, rib::family af, const uint8_t* addr) const;
     std::span<const neighbor> neighbors() const { return _neigh_list; }
     std::span<const port_info> ports() const { return _ports; }
+    // Whether some neighbor's address is also one of the router's own (in any VRF): only then
+    // can a resolved neighbor be an own address, which the worker otherwise need not ask.
+    bool own_among_neighbors() const { return _own_among_neighbors; }
     // Whether any port is down: the worker checks ECMP members' ports only then (ecmp_live.hh).
     bool any_down() const { return _any_down; }
     size_t neighbor_count() const { return _neigh_count; }
@@ -126,6 +129,7 @@ private:
     size_t _neigh_count = 0;
     size_t _own_count = 0;
     bool _any_down = false;
+    bool _own_among_neighbors = false;
 };
 
 }  // namespace fwd

@@ -35,12 +35,14 @@ namespace fwd {
         const uint8_t* nb;  // the neighbor
         rib::family naf;
         if (via.gw_family == 0) {
-            // A connected route: the destination itself is the neighbor, unless it is us.
+            // A connected route: the destination itself is the neighbor, unless it is us. A
+            // resolved neighbor is not us unless the view says an own address is among them:
+            // one probe of the view per packet, not two.
             nb = ip + (p.af == 4 ? 16 : 24);
             naf = p.af == 4 ? rib::family::ipv4 : rib::family::ipv6;
-            if (_av->is_own(p.vrf, naf, nb))  // rewritten (decapsulated) ones: worker_local.hh
-                return pristine(p) ? punt(p) : to_own(p);
             mac = _av->neighbor_mac(out->port_id, naf, nb);
+            if ((mac == nullptr || _av->own_among_neighbors()) && _av->is_own(p.vrf, naf, nb))
+                return pristine(p) ? punt(p) : to_own(p);  // rewritten (decapsulated) ones: worker_local.hh
         } else {
             nb = via.gw;
             naf = static_cast<rib::family>(via.gw_family);

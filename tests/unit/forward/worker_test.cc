@@ -1025,6 +1025,20 @@ TEST_F(worker_test, host_path_own_address_on_a_connected_route_is_punted) {
     expect_one(core, to_us, tap, to_us);
 }
 
+// A neighbor entry for one of our own addresses (static, or stale from before the address was
+// ours) does not make it a neighbor: the worker asks for own addresses among the neighbors
+// only when the view has such an entry (adj_view::own_among_neighbors), and then it does.
+TEST_F(worker_test, host_path_own_address_listed_as_a_neighbor_is_still_punted) {
+    const bytes to_us = in_frame(ip6_packet(64, "fc00:12::2", "fc00:12::1", {test::layer{17, bytes(8)}}), t_ipv6);
+    EXPECT_FALSE(adj.load()->own_among_neighbors());
+    publish_neighbor(core.id, "fc00:12::1", mac_remote);
+    EXPECT_TRUE(adj.load()->own_among_neighbors());
+    expect_one(core, to_us, tap, to_us);
+    // A neighbor on the same subnet is forwarded to, as before.
+    const bytes to_p = in_frame(ip6_packet(64, "fc00:12::9", "fc00:12::2", {test::layer{17, bytes(8)}}), t_ipv6);
+    expect_one(core, to_p, core, eth(mac_p, mac_core_port, t_ipv6, ttl_minus_one(ip6_packet(64, "fc00:12::9", "fc00:12::2", {test::layer{17, bytes(8)}}))));
+}
+
 // A flood of punt-bound packets: the policer passes its burst and drops the rest, counted;
 // the forwarded packets among them all get through.
 TEST_F(worker_test, host_path_punt_flood_is_policed_and_forwarding_unaffected) {
