@@ -261,6 +261,17 @@ int main(int argc, char** argv) {
     both(bt, 1, "fd99::/16", {enc(rib::encap_mode::encap, three)}, fl.add_nh(encap_nh(core, false, false, 41, three, src_cfg)));
     both(bt, 1, "fd98::/16", {enc(rib::encap_mode::encap, {a6("fc00:0:2::d6")})},
          fl.add_nh(encap_nh(core, false, false, 41, {a6("fc00:0:2::d6")}, src_cfg)));
+    {  // 10.97.0.0/16 to a PE whose locator fc00:0:5::/48 is 2-way ECMP over the core gateways
+       // fc00:12::2 and fc00:12::3 (two uplinks, as most PEs have)
+        floor_nh n = encap_nh(core, false, true, 4, {a6("fc00:0:5::d4")}, src_cfg);
+        n.ecmp2 = true;
+        n.port2 = core;
+        const mac gw3{{2, 0, 0, 0, 0xb, 3}};
+        std::memcpy(n.eth2, gw3.b, 6);
+        std::memcpy(n.eth2 + 6, core_mac.b, 6);
+        both(bt, 1, "10.97.0.0/16", {enc(rib::encap_mode::encap_red, {a6("fc00:0:5::d4")})}, fl.add_nh(n));
+        add(rib::main_table, "fc00:0:5::/48", {via("fc00:12::2", 12), via("fc00:12::3", 12)});
+    }
     both(bt, 1, "10.98.0.0/16", {enc(rib::encap_mode::l2encap, {a6("fc00:0:2::d2")})},
          fl.add_nh(encap_nh(core, true, false, 143, {a6("fc00:0:2::d2")}, src_cfg)));
     const uint32_t to_ce = fl.add_nh(fwd_nh(h.ce.id, ce_host_mac, ce_mac));
@@ -329,6 +340,7 @@ int main(int argc, char** argv) {
     std::vector<fwd::port_info> ports = {pce, pcore};
     std::vector<fwd::neighbor> ns = {
         {h.core.id, *rib::parse_addr("fc00:12::2"), {{2, 0, 0, 0, 0xb, 2}}},
+        {h.core.id, *rib::parse_addr("fc00:12::3"), {{2, 0, 0, 0, 0xb, 3}}},
         {h.ce.id, *rib::parse_addr("10.1.0.2"), {{2, 0, 0, 0, 0xc, 1}}},
         {h.ce.id, *rib::parse_addr("fd01::2"), {{2, 0, 0, 0, 0xc, 1}}},
     };
@@ -401,6 +413,11 @@ int main(int argc, char** argv) {
     cases.push_back({"IPv4 -> H.Encaps.Red, 4 PEs mixed", &h.ce, frames([&](uint16_t i) {
                          return e4(ip4(0x0a010002, 0x0a640001u | static_cast<uint32_t>(i) << 8,
                                        static_cast<uint16_t>(1000 + i)));
+                     })});
+    // VPN traffic to a PE reached over 2-way ECMP (two uplinks): the outer route is a group,
+    // its member picked per flow.
+    cases.push_back({"IPv4 -> H.Encaps.Red, outer 2-way ECMP", &h.ce, frames([&](uint16_t i) {
+                         return e4(ip4(0x0a010002, 0x0a610000u | i, static_cast<uint16_t>(1000 + i)));
                      })});
     // The same for routed traffic: core traffic spread over 4 gateways (2001:db8:3g::/48 via
     // fc00:12::1g), the nexthop changing at every packet.

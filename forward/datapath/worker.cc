@@ -114,6 +114,7 @@ void worker::process(rte_mbuf** pkts, uint16_t n, uint16_t in_port, const fib::d
             o.from = UINT32_MAX;
         for (l2_exit& l : _l2_memo)
             l.from = UINT32_MAX;
+        _n_outer_ecmp = 0;
         _memo_fv = fv->serial();
         _memo_av = av->serial();
     }

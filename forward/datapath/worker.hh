@@ -89,7 +89,8 @@ private:
     void act_outer(pkt& p, pkt** next, uint16_t& n_next);
     void do_forward(pkt& p, const fib::compiled_nh& nh);
     void do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next);
-    void headend_push(pkt& p, const fib::encap_template& e, uint16_t out, uint16_t strip, uint8_t inner_type,
+    void headend_push(pkt& p, const fib::encap_template& e, uint16_t out, const uint8_t* out_eth, uint16_t strip,
+                      uint8_t inner_type,
                       uint8_t tc, uint32_t hash, pkt** next, uint16_t& n_next);
     void do_endpoint(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next);
     void do_adjacency(pkt& p, const fib::compiled_nh& nh, rib::family af, const uint8_t* addr);
@@ -118,6 +119,8 @@ private:
     void encap_too_big(pkt& p, uint32_t mtu);
     void endpoint_error(pkt& p, const fib::compiled_nh& nh, drop_reason why);
     uint32_t outer_ecmp_mtu(const fib::compiled_nh& o) const;
+    uint8_t outer_ecmp_exit(uint32_t nh, const fib::compiled_nh& o);
+    void outer_ecmp_pick(uint32_t hash, uint16_t& out, const uint8_t*& out_eth) const;
     void outer_route(uint32_t from, const uint8_t* dst);
     void outer_resolve(uint32_t from, const uint8_t* dst);
     void to_own(pkt& p);
@@ -168,8 +171,24 @@ private:
         // header written in the encap's own prepend; port_none: it goes through act() as any
         // routed packet.
         uint16_t port = port_none;
+        // An ECMP outer route whose every slot's member is such a gateway: 1 + its entry in
+        // _outer_ecmp (port is then port_none); 0: none.
+        uint8_t ecmp = 0;
         alignas(16) uint8_t eth[16]{};  // that Ethernet header (gateway MAC, the port's MAC, IPv6)
     };
+    // The direct exits of an ECMP outer route, per slot of its group (fib::ecmp_slot() of the
+    // inner flow hash picks one, as act() would pick the member): two uplinks, the usual PE,
+    // then cost what one does, not a second pass through act().
+    static constexpr uint32_t ecmp_exit_slots = 8;
+    struct ecmp_exit {
+        uint32_t nh = 0;                             // the group (its nexthop index)
+        uint32_t n = 0;                              // slots
+        uint16_t port[ecmp_exit_slots]{};
+        uint8_t eth[ecmp_exit_slots][16]{};
+    };
+    static constexpr uint32_t outer_ecmp_size = 16;
+    std::array<ecmp_exit, outer_ecmp_size> _outer_ecmp{};
+    uint32_t _n_outer_ecmp = 0;  // in use, reset with the memos
     // The current template's, a copy of its _outer_memo entry (reset per burst): read at
     // every packet, so kept in the worker itself, not behind a pointer (reading the slot in
     // place measured 0.04-0.05x of the floor slower on the one-PE headend cases).

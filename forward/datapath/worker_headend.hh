@@ -34,6 +34,7 @@ inline void worker::outer_route(uint32_t from, const uint8_t* dst) {
     const fib::compiled_nh& o = _fv->nexthop(x.nh);
     if (o.kind() == fib::nh_kind::ecmp) {
         x.mtu = outer_ecmp_mtu(o);
+        x.ecmp = outer_ecmp_exit(x.nh, o);
     } else if (o.kind() == fib::nh_kind::forward) {
         const port_info* out = _av->port_by_ifindex(o.via().ifindex);
         if (out != nullptr)
@@ -52,6 +53,40 @@ inline void worker::outer_route(uint32_t from, const uint8_t* dst) {
     }
     _outer_memo[from % outer_memo_size] = x;
     _outer = x;
+}
+
+// The direct exits of ECMP group `o` (nexthop `nh`) as the outer route, when every slot's
+// member is a resolved gateway on an untagged port that is up and the group has at most
+// ecmp_exit_slots slots (equal weights: one per member): 1 + their entry in _outer_ecmp, shared
+// by every template the group carries, or 0 (act() then picks the member, with local repair, as
+// for any routed packet). Out of line: once per template and views.
+[[gnu::noinline]] inline uint8_t worker::outer_ecmp_exit(uint32_t nh, const fib::compiled_nh& o) {
+    for (uint32_t i = 0; i < _n_outer_ecmp; ++i)
+        if (_outer_ecmp[i].nh == nh)
+            return static_cast<uint8_t>(i + 1);
+    const auto slots = o.slots();
+    if (slots.empty() || slots.size() > ecmp_exit_slots || _n_outer_ecmp == outer_ecmp_size)
+        return 0;
+    ecmp_exit& g = _outer_ecmp[_n_outer_ecmp];
+    g.nh = nh;
+    g.n = static_cast<uint32_t>(slots.size());
+    for (uint32_t s = 0; s < g.n; ++s) {
+        const fib::compiled_nh& m = _fv->nexthop(slots[s]);
+        if (m.kind() != fib::nh_kind::forward || m.via().gw_family == 0)
+            return 0;
+        const port_info* out = _av->port_by_ifindex(m.via().ifindex);
+        if (out == nullptr || !out->up || out->vlan != 0)
+            return 0;
+        const mac_addr* mac = _av->neighbor_mac(out->port_id, static_cast<rib::family>(m.via().gw_family), m.via().gw);
+        if (mac == nullptr)
+            return 0;
+        g.port[s] = out->port_id;
+        std::memcpy(g.eth[s], mac->bytes, 6);
+        std::memcpy(g.eth[s] + 6, out->mac.bytes, 6);
+        g.eth[s][12] = ether_ipv6 >> 8;
+        g.eth[s][13] = ether_ipv6 & 0xff;
+    }
+    return static_cast<uint8_t>(++_n_outer_ecmp);
 }
 
 [[gnu::always_inline]] inline void worker::do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next) {
@@ -78,9 +113,13 @@ inline void worker::outer_route(uint32_t from, const uint8_t* dst) {
         // A frame too big for the direct exit goes to act(), which drops it as any oversized
         // packet (an L3 payload's size is checked below, against _outer.mtu).
         uint16_t out = _outer.port;
+        const uint8_t* out_eth = _outer.eth;
+        if (unlikely(_outer.ecmp != 0))
+            outer_ecmp_pick(hash, out, out_eth);
         if (out != port_none && p.m->pkt_len + e.len > _outer.mtu)
             out = port_none;
-        return headend_push(p, e, out, 0, fib::ipproto::ethernet, headend_detail::inner_tc(ip), hash, next, n_next);
+        return headend_push(p, e, out, out_eth, 0, fib::ipproto::ethernet, headend_detail::inner_tc(ip), hash, next,
+                            n_next);
     }
     if (!(p.flags & f_no_ttl) && !ttl_left(ip, p.af))
         return expire(p);
@@ -89,9 +128,22 @@ inline void worker::outer_route(uint32_t from, const uint8_t* dst) {
         return encap_too_big(p, _outer.mtu > e.len ? _outer.mtu - e.len : 0);
     if (!(p.flags & f_no_ttl))
         dec_ttl(ip, p.af);
+    uint16_t out = _outer.port;
+    const uint8_t* out_eth = _outer.eth;
+    if (unlikely(_outer.ecmp != 0))
+        outer_ecmp_pick(hash, out, out_eth);
     // No second parse: an L3 payload's type is its family's.
-    headend_push(p, e, _outer.port, l3, p.af == 4 ? fib::ipproto::ipip : fib::ipproto::ipv6,
+    headend_push(p, e, out, out_eth, l3, p.af == 4 ? fib::ipproto::ipip : fib::ipproto::ipv6,
                  headend_detail::inner_tc(ip), hash, next, n_next);
+}
+
+// The exit of the flow with inner hash `hash` when the outer route is an ECMP group with direct
+// exits: the slot act() would pick (ecmp_pick_live() with every member live).
+[[gnu::always_inline]] inline void worker::outer_ecmp_pick(uint32_t hash, uint16_t& out, const uint8_t*& out_eth) const {
+    const ecmp_exit& g = _outer_ecmp[_outer.ecmp - 1];
+    const uint32_t s = fib::ecmp_slot(hash, g.n);
+    out = g.port[s];
+    out_eth = g.eth[s];
 }
 
 // The push of do_headend(), one call per payload kind (L2: the whole frame, nothing stripped;
@@ -101,6 +153,7 @@ inline void worker::outer_route(uint32_t from, const uint8_t* dst) {
 // in the encap's own prepend. Anything else (ECMP, unresolved, tagged, too big for an L2
 // payload) is routed by act().
 [[gnu::always_inline]] inline void worker::headend_push(pkt& p, const fib::encap_template& e, uint16_t out,
+                                                       const uint8_t* out_eth,
                                                        uint16_t strip, uint8_t inner_type, uint8_t tc, uint32_t hash,
                                                        pkt** next, uint16_t& n_next) {
     drop_reason why{};
@@ -112,8 +165,8 @@ inline void worker::outer_route(uint32_t from, const uint8_t* dst) {
     if (out != port_none) {
         // 14 bytes as two overlapping 8-byte stores (bytes 6-7 written twice, the same).
         uint8_t* eth = rte_pktmbuf_mtod(head, uint8_t*);
-        std::memcpy(eth, _outer.eth, 8);
-        std::memcpy(eth + 6, _outer.eth + 6, 8);
+        std::memcpy(eth, out_eth, 8);
+        std::memcpy(eth + 6, out_eth + 6, 8);
         head->port = out;
         p.m = nullptr;
         return enqueue(out, head, out);
@@ -123,7 +176,9 @@ inline void worker::outer_route(uint32_t from, const uint8_t* dst) {
     p.af = 6;
     p.vrf = vrf::default_vrf_id;  // the outer packet is routed in the core (default) VRF
     p.flags |= f_no_ttl;          // its hop limit is the template's
-    p.hash = 0;
+    // The outer flow is the inner one (its label is flow_label(hash)): an ECMP outer route
+    // picks its member by the same hash, not by a second hash of the outer header.
+    p.hash = hash;
     p.nhp = &_fv->nexthop(_outer.nh);
     ++p.lookups;
     act_outer(p, next, n_next);

@@ -733,6 +733,71 @@ TEST_F(worker_test, ecmp_spreads_flows_and_keeps_each_on_one_path) {
     EXPECT_EQ(used.size(), 2u) << "32 flows, 2 paths: both used";
 }
 
+// A remote PE reached over two uplinks (its locator ECMP over the core's gateway and ce2's): each
+// flow leaves by the member the group's slots give for its inner flow hash (the hash its outer
+// flow label comes from), written directly from the worker's memo of the group's exits; the
+// flows spread over both, keep their uplink from burst to burst, move to the live one while a
+// port is down (act()'s local repair: no direct exits then) and come back with it.
+TEST_F(worker_test, h_encaps_over_an_ecmp_outer_route_takes_each_flows_member_by_its_inner_hash) {
+    r.upsert_route(route("fc00:0:7::/48", {via("fc00:12::2", 12), via("fd13::2", 13)}));
+    r.upsert_route(route("10.93.0.0/16", {encap(rib::encap_mode::encap_red, {"fc00:0:7::93"})}, 10));
+    // The same uplinks weighted 3:7: 10 slots, more than the direct exits take, so act() picks
+    // the member, by the same hash.
+    rib::nexthop w3 = via("fc00:12::2", 12), w7 = via("fd13::2", 13);
+    w3.weight = 3;
+    w7.weight = 7;
+    r.upsert_route(route("fc00:0:8::/48", {w3, w7}));
+    r.upsert_route(route("10.94.0.0/16", {encap(rib::encap_mode::encap_red, {"fc00:0:8::94"})}, 10));
+    ASSERT_TRUE(c.compile(r, reg, src));
+    publish_neighbor(ce2.id, "fd13::2", mac_ce2);
+    const fib::dataplane_view* fv = c.cell().load();
+    for (const auto& [sid, dst] : {std::pair{"fc00:0:7::93", "10.93.1.5"}, std::pair{"fc00:0:8::94", "10.94.1.5"}}) {
+        SCOPED_TRACE(sid);
+        const fib::compiled_nh& g = fv->nexthop(fv->lookup6(vrf::default_vrf_id, a6(sid).bytes.data()));
+        ASSERT_EQ(g.kind(), fib::nh_kind::ecmp);
+        std::vector<bytes> ips;
+        std::vector<bool> via_core;  // the member the group's slots give each flow
+        for (uint16_t f = 0; f < 32; ++f) {
+            bytes ip = ip4_packet("10.1.0.2", dst, 64);
+            test::put16(ip, 20, static_cast<uint16_t>(1000 + f));  // source port
+            const uint32_t hash = flow_hash_ip(ip.data(), static_cast<uint32_t>(ip.size()));
+            via_core.push_back(fv->nexthop(g.pick(hash)).via().ifindex == 12);
+            ips.push_back(ip);
+        }
+        ASSERT_NE(std::count(via_core.begin(), via_core.end(), true), 0) << "all flows on one member: the test shows nothing";
+        ASSERT_NE(std::count(via_core.begin(), via_core.end(), false), 0) << "all flows on one member: the test shows nothing";
+        // One burst of the 32 flows; `core_only`: every flow expected on the core (ce2 down).
+        auto burst = [&](bool core_only) {
+            for (const bytes& ip : ips)
+                send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, ip));
+            w->poll();
+            const auto on_core = out(core), on_ce2 = out(ce2);
+            std::vector<bytes> want_core, want_ce2;
+            for (size_t f = 0; f < ips.size(); ++f) {
+                const bytes inner = ttl_minus_one(ips[f]);
+                const bytes o = outer("fc00:1::1", {sid}, true, 4, inner, label_of(inner), 0);
+                if (via_core[f] || core_only)
+                    want_core.push_back(eth(mac_p, mac_core_port, t_ipv6, o));
+                else
+                    want_ce2.push_back(eth(mac_ce2, mac_ce2_port, t_ipv6, o));
+            }
+            ASSERT_EQ(on_core.size(), want_core.size()) << drops();
+            ASSERT_EQ(on_ce2.size(), want_ce2.size()) << drops();
+            for (size_t i = 0; i < on_core.size(); ++i)
+                EXPECT_EQ(test::hex(on_core[i]), test::hex(want_core[i])) << "core, frame " << i;
+            for (size_t i = 0; i < on_ce2.size(); ++i)
+                EXPECT_EQ(test::hex(on_ce2[i]), test::hex(want_ce2[i])) << "ce2, frame " << i;
+        };
+        burst(false);
+        burst(false);  // the group's exits from the worker's memo
+        set_port_up(ce2.id, false, 10);
+        burst(true);
+        set_port_up(ce2.id, true, 11);
+        burst(false);
+    }
+    EXPECT_EQ(drops(), "");
+}
+
 // Local repair: with the core port down (as the control thread publishes it on a link change),
 // the flows that hashed onto it move to the live member at once; flows already on the live
 // member stay where they were; when the port comes back every flow returns to its old member.
