@@ -150,12 +150,12 @@ inline void worker::outer_route(uint32_t from, const uint8_t* dst) {
 // L3: `strip` bytes of Ethernet in front of the packet), each with its own constants.
 // The outer packet leaves at once when `out` is a port (not port_none): its route is a
 // resolved gateway on an untagged port that is up and takes it, and the Ethernet header goes
-// in the encap's own prepend. Anything else (ECMP, unresolved, tagged, too big for an L2
+// in the encap's own prepend (`out_eth`: the one for this flow, an ECMP group's member's).
+// Anything else (an ECMP group without direct exits, unresolved, tagged, too big for an L2
 // payload) is routed by act().
 [[gnu::always_inline]] inline void worker::headend_push(pkt& p, const fib::encap_template& e, uint16_t out,
-                                                       const uint8_t* out_eth,
-                                                       uint16_t strip, uint8_t inner_type, uint8_t tc, uint32_t hash,
-                                                       pkt** next, uint16_t& n_next) {
+                                                       const uint8_t* out_eth, uint16_t strip, uint8_t inner_type,
+                                                       uint8_t tc, uint32_t hash, pkt** next, uint16_t& n_next) {
     drop_reason why{};
     rte_mbuf* head = h_encaps_push(p.m, strip, inner_type, tc, hash, e, _he, why, out != port_none ? eth_len : 0);
     if (head == nullptr)

@@ -751,7 +751,9 @@ TEST_F(worker_test, h_encaps_over_an_ecmp_outer_route_takes_each_flows_member_by
     ASSERT_TRUE(c.compile(r, reg, src));
     publish_neighbor(ce2.id, "fd13::2", mac_ce2);
     const fib::dataplane_view* fv = c.cell().load();
-    for (const auto& [sid, dst] : {std::pair{"fc00:0:7::93", "10.93.1.5"}, std::pair{"fc00:0:8::94", "10.94.1.5"}}) {
+    for (const auto& group : {std::pair{"fc00:0:7::93", "10.93.1.5"}, std::pair{"fc00:0:8::94", "10.94.1.5"}}) {
+        const char* const sid = group.first;  // a plain variable: clang 14 cannot capture a structured binding
+        const char* const dst = group.second;
         SCOPED_TRACE(sid);
         const fib::compiled_nh& g = fv->nexthop(fv->lookup6(vrf::default_vrf_id, a6(sid).bytes.data()));
         ASSERT_EQ(g.kind(), fib::nh_kind::ecmp);
