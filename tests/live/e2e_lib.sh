@@ -46,8 +46,9 @@ e2e_topo() {
 	for n in vr vb vc; do
 		# the DPDK side of the veths carries no address of the kernel's: only the TAPs do; and
 		# the kernel, which sees those frames as well as af_packet does, must not route them
-		# (it would answer a CE's TCP SYN with "net unreachable" from its main table)
-		ip netns exec "$PE1" sysctl -qw "net.ipv6.conf.$n.disable_ipv6=1" "net.ipv4.conf.$n.forwarding=0"
+		# (it would answer a CE's TCP SYN with "net unreachable" from its main table), nor answer
+		# ARP (its reply, beside the TAP's, reaches the port as a frame for another station)
+		ip netns exec "$PE1" sysctl -qw "net.ipv6.conf.$n.disable_ipv6=1" "net.ipv4.conf.$n.forwarding=0" "net.ipv4.conf.$n.arp_ignore=8"
 	done
 	# kernel endpoints sending into af_packet ports need TX checksums in software (env-probe.md)
 	ip netns exec "$CE1R" ethtool -K r0 tx off >/dev/null 2>&1

@@ -289,8 +289,10 @@ addr() { ip -n "$1" addr add "$3" dev "$2" nodad 2>/dev/null || ip -n "$1" addr 
 
 # dut_link DUT DEV PEER_NS PEER_DEV: a veth whose DUT end DEV a DPDK port takes (af_packet or
 # af_xdp). Only srv6d's TAP mirrors carry the DUT kernel's addresses, and that kernel must not
-# route what it also sees on DEV; the peer's kernel computes its TX checksums in software, which
-# a DPDK port on a veth needs.
+# route what it also sees on DEV, nor answer ARP there for the mirrors' addresses (arp_ignore=8:
+# its reply would leave beside the mirror's, and the port would see it go and drop it as
+# l2_other_station); the peer's kernel computes its TX checksums in software, which a DPDK port
+# on a veth needs.
 # VETH_QUEUES=N: N rx and N tx queues on either end (a multi-queue port).
 dut_link() {
 	if [ "${VETH_QUEUES:-1}" -gt 1 ]; then
@@ -302,7 +304,7 @@ dut_link() {
 	else
 		veth "$1" "$2" "$3" "$4"
 	fi
-	ip netns exec "$1" sysctl -qw "net.ipv6.conf.$2.disable_ipv6=1" "net.ipv4.conf.$2.forwarding=0"
+	ip netns exec "$1" sysctl -qw "net.ipv6.conf.$2.disable_ipv6=1" "net.ipv4.conf.$2.forwarding=0" "net.ipv4.conf.$2.arp_ignore=8"
 	ip netns exec "$3" ethtool -K "$4" tx off >/dev/null 2>&1
 }
 
