@@ -119,7 +119,8 @@ private:
     void endpoint_error(pkt& p, const fib::compiled_nh& nh, drop_reason why);
     uint32_t outer_ecmp_mtu(const fib::compiled_nh& o) const;
     uint8_t outer_ecmp_exit(uint32_t nh, const fib::compiled_nh& o);
-    void outer_ecmp_pick(uint32_t hash, uint16_t& out, const uint8_t*& out_eth) const;
+    bool direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8_t* eth) const;
+    void outer_exit_of(uint32_t hash, uint16_t& out, const uint8_t*& out_eth) const;
     void outer_route(uint32_t from, const uint8_t* dst);
     void outer_resolve(uint32_t from, const uint8_t* dst);
     void to_own(pkt& p);

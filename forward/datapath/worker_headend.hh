@@ -36,23 +36,32 @@ inline void worker::outer_route(uint32_t from, const uint8_t* dst) {
         x.mtu = outer_ecmp_mtu(o);
         x.ecmp = outer_ecmp_exit(x.nh, o);
     } else if (o.kind() == fib::nh_kind::forward) {
-        const port_info* out = _av->port_by_ifindex(o.via().ifindex);
-        if (out != nullptr)
+        if (const port_info* out = _av->port_by_ifindex(o.via().ifindex))
             x.mtu = out->mtu;
-        // A port that is down in this view stays down for as long as the view is used.
-        const mac_addr* mac = out == nullptr || !out->up || out->vlan != 0 || o.via().gw_family == 0
-                                  ? nullptr
-                                  : _av->neighbor_mac(out->port_id, static_cast<rib::family>(o.via().gw_family), o.via().gw);
-        if (mac != nullptr) {
-            x.port = out->port_id;  // untagged: its own device
-            std::memcpy(x.eth, mac->bytes, 6);
-            std::memcpy(x.eth + 6, out->mac.bytes, 6);
-            x.eth[12] = ether_ipv6 >> 8;
-            x.eth[13] = ether_ipv6 & 0xff;
-        }
+        direct_exit(o, x.port, x.eth);  // else x.port stays port_none: act() routes it
     }
     _outer_memo[from % outer_memo_size] = x;
     _outer = x;
+}
+
+// Whether an outer packet routed to `m` can leave at once: `m` forwards to a resolved gateway
+// on an untagged port that is up (a port down in this view stays down for as long as the view
+// is used). Then `port` (its own device) and `eth`, the Ethernet header to write.
+inline bool worker::direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8_t* eth) const {
+    if (m.kind() != fib::nh_kind::forward || m.via().gw_family == 0)
+        return false;
+    const port_info* out = _av->port_by_ifindex(m.via().ifindex);
+    if (out == nullptr || !out->up || out->vlan != 0)
+        return false;
+    const mac_addr* mac = _av->neighbor_mac(out->port_id, static_cast<rib::family>(m.via().gw_family), m.via().gw);
+    if (mac == nullptr)
+        return false;
+    port = out->port_id;
+    std::memcpy(eth, mac->bytes, 6);
+    std::memcpy(eth + 6, out->mac.bytes, 6);
+    eth[12] = ether_ipv6 >> 8;
+    eth[13] = ether_ipv6 & 0xff;
+    return true;
 }
 
 // The direct exits of ECMP group `o` (nexthop `nh`) as the outer route, when every slot's
@@ -70,22 +79,9 @@ inline void worker::outer_route(uint32_t from, const uint8_t* dst) {
     ecmp_exit& g = _outer_ecmp[_n_outer_ecmp];
     g.nh = nh;
     g.n = static_cast<uint32_t>(slots.size());
-    for (uint32_t s = 0; s < g.n; ++s) {
-        const fib::compiled_nh& m = _fv->nexthop(slots[s]);
-        if (m.kind() != fib::nh_kind::forward || m.via().gw_family == 0)
+    for (uint32_t s = 0; s < g.n; ++s)
+        if (!direct_exit(_fv->nexthop(slots[s]), g.port[s], g.eth[s]))
             return 0;
-        const port_info* out = _av->port_by_ifindex(m.via().ifindex);
-        if (out == nullptr || !out->up || out->vlan != 0)
-            return 0;
-        const mac_addr* mac = _av->neighbor_mac(out->port_id, static_cast<rib::family>(m.via().gw_family), m.via().gw);
-        if (mac == nullptr)
-            return 0;
-        g.port[s] = out->port_id;
-        std::memcpy(g.eth[s], mac->bytes, 6);
-        std::memcpy(g.eth[s] + 6, out->mac.bytes, 6);
-        g.eth[s][12] = ether_ipv6 >> 8;
-        g.eth[s][13] = ether_ipv6 & 0xff;
-    }
     return static_cast<uint8_t>(++_n_outer_ecmp);
 }
 
@@ -112,10 +108,9 @@ inline void worker::outer_route(uint32_t from, const uint8_t* dst) {
             hash = flow_hash_eth(rte_pktmbuf_mtod(p.m, const uint8_t*));
         // A frame too big for the direct exit goes to act(), which drops it as any oversized
         // packet (an L3 payload's size is checked below, against _outer.mtu).
-        uint16_t out = _outer.port;
-        const uint8_t* out_eth = _outer.eth;
-        if (unlikely(_outer.ecmp != 0))
-            outer_ecmp_pick(hash, out, out_eth);
+        uint16_t out;
+        const uint8_t* out_eth;
+        outer_exit_of(hash, out, out_eth);
         if (out != port_none && p.m->pkt_len + e.len > _outer.mtu)
             out = port_none;
         return headend_push(p, e, out, out_eth, 0, fib::ipproto::ethernet, headend_detail::inner_tc(ip), hash, next,
@@ -128,18 +123,22 @@ inline void worker::outer_route(uint32_t from, const uint8_t* dst) {
         return encap_too_big(p, _outer.mtu > e.len ? _outer.mtu - e.len : 0);
     if (!(p.flags & f_no_ttl))
         dec_ttl(ip, p.af);
-    uint16_t out = _outer.port;
-    const uint8_t* out_eth = _outer.eth;
-    if (unlikely(_outer.ecmp != 0))
-        outer_ecmp_pick(hash, out, out_eth);
+    uint16_t out;
+    const uint8_t* out_eth;
+    outer_exit_of(hash, out, out_eth);
     // No second parse: an L3 payload's type is its family's.
     headend_push(p, e, out, out_eth, l3, p.af == 4 ? fib::ipproto::ipip : fib::ipproto::ipv6,
                  headend_detail::inner_tc(ip), hash, next, n_next);
 }
 
-// The exit of the flow with inner hash `hash` when the outer route is an ECMP group with direct
-// exits: the slot act() would pick (ecmp_pick_live() with every member live).
-[[gnu::always_inline]] inline void worker::outer_ecmp_pick(uint32_t hash, uint16_t& out, const uint8_t*& out_eth) const {
+// The direct exit of the flow with inner hash `hash` (port_none: none, act() routes it): the
+// template's, or when its outer route is an ECMP group with direct exits, the slot act() would
+// pick (ecmp_pick_live() with every member live).
+[[gnu::always_inline]] inline void worker::outer_exit_of(uint32_t hash, uint16_t& out, const uint8_t*& out_eth) const {
+    out = _outer.port;
+    out_eth = _outer.eth;
+    if (likely(_outer.ecmp == 0))
+        return;
     const ecmp_exit& g = _outer_ecmp[_outer.ecmp - 1];
     const uint32_t s = fib::ecmp_slot(hash, g.n);
     out = g.port[s];
