@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "fib/datapath/ecmp.hh"
 #include "fib/datapath/encap_template.hh"
 #include "forward/datapath/flow_hash.hh"
 
@@ -50,8 +51,8 @@ struct floor_nh {
     uint8_t l2 = 0;              // encap: the frame is the payload (H.Encaps.L2)
     uint8_t nh_off = 6;          // encap: where the inner next header goes
     uint16_t len = 0;            // encap: template bytes
-    // encap: the outer route is 2-way ECMP: port2 / eth2 for the flows of the upper half of the
-    // inner flow hash (as fib::ecmp_slot() over 2 slots), port / eth for the lower.
+    // encap: the outer route is 2-way ECMP: port2 / eth2 for the flows fib::ecmp_slot() puts in
+    // the second of 2 slots by their inner flow hash, port / eth for the first.
     bool ecmp2 = false;
     uint16_t port2 = 0;
     uint8_t eth2[12]{};
@@ -274,7 +275,7 @@ private:
             h[4] = static_cast<uint8_t>(plen >> 8);
             h[5] = static_cast<uint8_t>(plen);
             h[nh.nh_off] = inner;
-            const bool second = nh.ecmp2 && ((uint64_t{hash} * 2) >> 32) != 0;
+            const bool second = nh.ecmp2 && fib::ecmp_slot(hash, 2) != 0;
             std::memcpy(eth, second ? nh.eth2 : nh.eth, 12);
             eth[12] = 0x86;
             eth[13] = 0xdd;
