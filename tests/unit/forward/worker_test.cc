@@ -108,8 +108,6 @@ protected:
             {core.id, vrf::default_vrf_id, 1600, true, 12, mac_core_port, tap.id, 1000, 64},
             {ce2.id, vrf::default_vrf_id, 1500, true, 13, mac_ce2_port},
         };
-        const std::vector<own_address> own = {{vrf::default_vrf_id, *rib::parse_addr("10.12.0.1")},
-                                              {vrf::default_vrf_id, *rib::parse_addr("fc00:12::1")}};
         std::vector<neighbor> ns = {
             {ce.id, *rib::parse_addr("10.1.0.2"), mac_ce1},
             {ce.id, *rib::parse_addr("fd01::2"), mac_ce1},
@@ -117,7 +115,7 @@ protected:
             {core.id, *rib::parse_addr("10.12.0.2"), mac_p},
             {ce2.id, *rib::parse_addr("10.13.0.2"), mac_ce2},
         };
-        (void)adj.exchange(adj_view::create(ports, ns, 1, own));
+        (void)adj.exchange(adj_view::create(ports, ns, 1, own_addresses()));
         hdr = headend_hdr_pool_create(("wt_hdr" + std::to_string(seq)).c_str(), 63, 0);
         ASSERT_NE(hdr, nullptr);
         counters = std::make_unique<worker_counters>();
@@ -191,6 +189,11 @@ protected:
             c.compile(r, reg, src);
     }
 
+    // The router's own addresses in the core's subnets (the TAP mirror's, as the control thread
+    // gives them with every adjacency view).
+    static std::vector<own_address> own_addresses() {
+        return {{vrf::default_vrf_id, *rib::parse_addr("10.12.0.1")}, {vrf::default_vrf_id, *rib::parse_addr("fc00:12::1")}};
+    }
     // A new adjacency snapshot: the current one with its neighbor list edited by `edit` (what
     // the control thread publishes when the kernel's neighbors change).
     template <class F>
@@ -199,9 +202,7 @@ protected:
         std::vector<port_info> ports(cur->ports().begin(), cur->ports().end());
         std::vector<neighbor> ns(cur->neighbors().begin(), cur->neighbors().end());
         edit(ns);
-        const std::vector<own_address> own = {{vrf::default_vrf_id, *rib::parse_addr("10.12.0.1")},
-                                              {vrf::default_vrf_id, *rib::parse_addr("fc00:12::1")}};
-        adj_view::destroy(adj.exchange(adj_view::create(ports, ns, cur->epoch() + 1, own)));
+        adj_view::destroy(adj.exchange(adj_view::create(ports, ns, cur->epoch() + 1, own_addresses())));
     }
     // ... plus a neighbor (once the kernel resolved it).
     void publish_neighbor(uint16_t port, const char* addr, const mac_addr& mac) {
