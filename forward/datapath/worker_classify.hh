@@ -133,12 +133,11 @@ inline bool for_other_station(const uint8_t* eth, uint64_t mine) {
     return af;
 }
 
-// Hop limit check and decrement of a routed packet (RFC 1812 §5.3.1, RFC 8200 §3); IPv4 with
-// the incremental checksum update of RFC 1624 (as the kernel's ip_decrease_ttl).
-inline bool dec_ttl(uint8_t* ip, uint8_t af) {
+// Hop limit decrement of a routed packet that ttl_left() let go on (RFC 1812 §5.3.1, RFC 8200
+// §3): no second check. IPv4 with the incremental checksum update of RFC 1624 (as the kernel's
+// ip_decrease_ttl).
+inline void dec_ttl(uint8_t* ip, uint8_t af) {
     if (af == 4) {
-        if (ip[8] <= 1)
-            return false;
         --ip[8];
         uint16_t c;
         std::memcpy(&c, ip + 10, 2);
@@ -146,12 +145,9 @@ inline bool dec_ttl(uint8_t* ip, uint8_t af) {
         check += rte_cpu_to_be_16(0x0100);
         c = static_cast<uint16_t>(check + (check >= 0xffff));
         std::memcpy(ip + 10, &c, 2);
-        return true;
+        return;
     }
-    if (ip[7] <= 1)
-        return false;
     --ip[7];
-    return true;
 }
 
 }  // namespace fwd
