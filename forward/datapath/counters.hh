@@ -97,6 +97,9 @@ struct icmp_counters {
 
 // rib::encap_mode values 0..4 (SEG6_IPTUNNEL_MODE_*).
 inline constexpr size_t headend_modes = 5;
+// The headend counters' slots: a power of two, so the worker indexes them by `mode & 7` with
+// no range test per packet; the compiler builds templates of the first headend_modes only.
+inline constexpr size_t headend_slots = 8;
 
 struct alignas(64) worker_counters {
     std::array<port_counters, max_ports> ports;
@@ -107,7 +110,7 @@ struct alignas(64) worker_counters {
     counter hdr_chained;  // headend packets that needed a header mbuf (copied from headend_ctx)
     // Packets encapsulated, by rib::encap_mode (H.Insert, H.Encaps, .L2, .Red, .L2.Red): what
     // the headend did, next to the SIDs' counters for what the endpoints did.
-    std::array<counter, headend_modes> headend;
+    std::array<counter, headend_slots> headend;
     // Neighbor resolution requests for rewritten packets (resolve_queue.hh): handed to the
     // control thread, and refused because its ring was full.
     counter resolve_queued, resolve_lost;

@@ -65,6 +65,10 @@ inline void store_be32(uint8_t* p, uint32_t v) {
 inline uint8_t inner_tc(const uint8_t* ip) {
     return ip[0] >> 4 == 4 ? ip[1] : static_cast<uint8_t>((ip[0] << 4) | (ip[1] >> 4));
 }
+// The same, for a header whose family `af` (4 or 6) is already known: no version read.
+inline uint8_t inner_tc(const uint8_t* ip, uint8_t af) {
+    return af == 4 ? ip[1] : static_cast<uint8_t>((ip[0] << 4) | (ip[1] >> 4));
+}
 
 // Fixed-size pieces, so the compiler emits a few 16-byte moves with no call and no size
 // dispatch: the IPv6 header, then the SRH as 8 + 16·k bytes.

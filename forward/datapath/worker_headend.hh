@@ -113,7 +113,7 @@ inline bool worker::direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8
         outer_exit_of(hash, out, out_eth);
         if (out != port_none && p.m->pkt_len + e.len > _outer.mtu)
             out = port_none;
-        return headend_push(p, e, out, out_eth, 0, fib::ipproto::ethernet, headend_detail::inner_tc(ip), hash, next,
+        return headend_push(p, e, out, out_eth, 0, fib::ipproto::ethernet, headend_detail::inner_tc(ip, p.af), hash, next,
                             n_next);
     }
     if (!(p.flags & f_no_ttl) && !ttl_left(ip, p.af))
@@ -128,7 +128,7 @@ inline bool worker::direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8
     outer_exit_of(hash, out, out_eth);
     // No second parse: an L3 payload's type is its family's.
     headend_push(p, e, out, out_eth, l3, p.af == 4 ? fib::ipproto::ipip : fib::ipproto::ipv6,
-                 headend_detail::inner_tc(ip), hash, next, n_next);
+                 headend_detail::inner_tc(ip, p.af), hash, next, n_next);
 }
 
 // The direct exit of the flow with inner hash `hash` (port_none: none, act() routes it): the
@@ -156,12 +156,12 @@ inline bool worker::direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8
                                                        const uint8_t* out_eth, uint16_t strip, uint8_t inner_type,
                                                        uint8_t tc, uint32_t hash, pkt** next, uint16_t& n_next) {
     drop_reason why{};
-    rte_mbuf* head = h_encaps_push(p.m, strip, inner_type, tc, hash, e, _he, why, out != port_none ? eth_len : 0);
-    if (head == nullptr)
-        return drop(p, why);
-    if (e.mode < headend_modes)  // the compiler only builds templates for these
-        _c.headend[e.mode].add(1);
     if (out != port_none) {
+        // Two copies of the push, each with its own Ethernet room as a constant.
+        rte_mbuf* head = h_encaps_push(p.m, strip, inner_type, tc, hash, e, _he, why, eth_len);
+        if (head == nullptr)
+            return drop(p, why);
+        _c.headend[e.mode & (headend_slots - 1)].add(1);
         // 14 bytes as two overlapping 8-byte stores (bytes 6-7 written twice, the same).
         uint8_t* eth = rte_pktmbuf_mtod(head, uint8_t*);
         std::memcpy(eth, out_eth, 8);
@@ -170,6 +170,10 @@ inline bool worker::direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8
         p.m = nullptr;
         return enqueue(out, head, out);
     }
+    rte_mbuf* head = h_encaps_push(p.m, strip, inner_type, tc, hash, e, _he, why, 0);
+    if (head == nullptr)
+        return drop(p, why);
+    _c.headend[e.mode & (headend_slots - 1)].add(1);
     p.m = head;
     p.l3 = 0;
     p.af = 6;
