@@ -88,6 +88,7 @@ private:
     void act(pkt& p, pkt** next, uint16_t& n_next);
     void act_outer(pkt& p, pkt** next, uint16_t& n_next);
     void do_forward(pkt& p, const fib::compiled_nh& nh);
+    bool forward_checks(pkt& p, uint8_t* ip, uint32_t mtu);
     void do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next);
     void headend_push(pkt& p, const fib::encap_template& e, uint16_t out, const uint8_t* out_eth, uint16_t strip,
                       uint8_t inner_type, uint8_t tc, uint32_t hash, pkt** next, uint16_t& n_next);
@@ -213,6 +214,7 @@ private:
         uint16_t tci_hw = 0;         // the tag the parent's NIC inserts (0: none)
         uint8_t hl = 0;              // Ethernet header bytes: 14, 18 with the 802.1Q tag in eth
         uint8_t eth[16]{};           // neighbor MAC, the port's MAC, [802.1Q tag]
+        bool tagged = false;         // a sub-port's (hl 18, or tci_hw): one test for the plain port
     };
     static constexpr uint32_t l2_memo_size = 64;
     std::array<l2_exit, l2_memo_size> _l2_memo{};

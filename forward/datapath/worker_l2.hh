@@ -29,6 +29,7 @@ inline const worker::l2_exit& worker::l2_remember(uint32_t from, const port_info
     x.hl = eth_len;
     std::memcpy(x.eth, mac.bytes, 6);
     std::memcpy(x.eth + 6, port.mac.bytes, 6);
+    x.tagged = port.vlan != 0;
     if (port.vlan != 0 && port.tx_vlan_hw) {
         x.tci_hw = port.vlan;
     } else if (port.vlan != 0) {
@@ -73,16 +74,17 @@ inline void worker::l2_out(pkt& p, const port_info& port, rib::family naf, const
     if (eth == nullptr)
         return;
     std::memcpy(eth, x.eth, 12);
-    if (x.hl != eth_len) {
-        std::memcpy(eth + 12, x.eth + 12, 4);
-        eth += vlan_len;
-    } else if (x.tci_hw != 0) {
-        p.m->ol_flags |= RTE_MBUF_F_TX_VLAN;
-        p.m->vlan_tci = x.tci_hw;
+    if (unlikely(x.tagged)) {
+        if (x.hl != eth_len) {
+            std::memcpy(eth + 12, x.eth + 12, 4);
+            eth += vlan_len;
+        } else {
+            p.m->ol_flags |= RTE_MBUF_F_TX_VLAN;
+            p.m->vlan_tci = x.tci_hw;
+        }
     }
-    const uint16_t type = p.af == 4 ? ether_ipv4 : ether_ipv6;
-    eth[12] = static_cast<uint8_t>(type >> 8);
-    eth[13] = static_cast<uint8_t>(type);
+    const rte_be16_t type = p.af == 4 ? RTE_BE16(ether_ipv4) : RTE_BE16(ether_ipv6);
+    std::memcpy(eth + 12, &type, 2);
     p.m->port = x.dev;
     enqueue(x.port_id, p.m, x.dev);
     p.m = nullptr;
@@ -107,9 +109,8 @@ inline void worker::l2_out(pkt& p, const port_info& port, rib::family naf, const
         p.m->ol_flags |= RTE_MBUF_F_TX_VLAN;
         p.m->vlan_tci = port.vlan;
     }
-    const uint16_t type = p.af == 4 ? ether_ipv4 : ether_ipv6;
-    eth[12] = static_cast<uint8_t>(type >> 8);
-    eth[13] = static_cast<uint8_t>(type);
+    const rte_be16_t type = p.af == 4 ? RTE_BE16(ether_ipv4) : RTE_BE16(ether_ipv6);
+    std::memcpy(eth + 12, &type, 2);
     const uint16_t dev = port.dev();
     p.m->port = dev;
     enqueue(port.port_id, p.m, dev);

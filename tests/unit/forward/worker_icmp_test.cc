@@ -32,6 +32,7 @@ using test::srh;
 using wtest::close_ring_port;
 using wtest::encap;
 using wtest::eth;
+using wtest::ttl_minus_one;
 using wtest::open_ring_port;
 using wtest::out;
 using wtest::ring_port;
@@ -286,6 +287,27 @@ TEST_F(worker_icmp_test, transit_end_hop_limit_1_gets_time_exceeded_from_the_sid
     expect_one(core, eth(mac_core_port, mac_p, t_ipv6, in), core,
                eth(mac_p, mac_core_port, t_ipv6, icmp6(sid.bytes.data(), in, 3, 0, 0, in.size())));
     EXPECT_EQ(dropped(drop_reason::ttl_expired), 1u);
+}
+
+// A gateway's exit, once the worker remembers it (worker_l2.hh), still checks each packet as
+// the first: hop limit 1 gets time exceeded, a packet over the port's MTU packet too big, both
+// from the default VRF's address, and the rest leaves with its hop limit decremented.
+TEST_F(worker_icmp_test, a_remembered_gateway_still_checks_each_packets_hop_limit_and_mtu) {
+    const auto ours = a6("fc00:12::1");
+    const bytes ok = ip6_packet(64, "fc00:0:9::1", "fc00:0:2::5", {test::layer{17, bytes(16, 1)}});
+    const bytes ok_out = eth(mac_p, mac_core_port, t_ipv6, ttl_minus_one(ok));
+    expect_one(core, eth(mac_core_port, mac_p, t_ipv6, ok), core, ok_out);
+    const bytes hl1 = ip6_packet(1, "fc00:0:9::1", "fc00:0:2::5", {test::layer{17, bytes(16, 2)}});
+    expect_one(core, eth(mac_core_port, mac_p, t_ipv6, hl1), core,
+               eth(mac_p, mac_core_port, t_ipv6, icmp6(ours.bytes.data(), hl1, 3, 0, 0, hl1.size())));
+    const bytes big = ip6_packet(64, "fc00:0:9::1", "fc00:0:2::5", {test::layer{17, bytes(1500 - 40 + 1, 3)}});
+    expect_one(core, eth(mac_core_port, mac_p, t_ipv6, big), core,
+               eth(mac_p, mac_core_port, t_ipv6, icmp6(ours.bytes.data(), big, 2, 0, 1500, 1232)));
+    expect_one(core, eth(mac_core_port, mac_p, t_ipv6, ok), core, ok_out);
+    EXPECT_EQ(sent(icmp_kind::ip6_time_exceeded), 1u);
+    EXPECT_EQ(sent(icmp_kind::ip6_packet_too_big), 1u);
+    EXPECT_EQ(dropped(drop_reason::ttl_expired), 1u);
+    EXPECT_EQ(dropped(drop_reason::mtu_exceeded), 1u);
 }
 
 // RFC 8754 §4.3.1.1 / RFC 8986 §4.1 S09: Segments Left > Last Entry + 1: parameter problem,
