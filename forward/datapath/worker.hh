@@ -219,12 +219,13 @@ private:
     static constexpr uint32_t l2_memo_size = 64;
     std::array<l2_exit, l2_memo_size> _l2_memo{};
     uint64_t _memo_fv = 0, _memo_av = 0;  // the serials of the views both memos hold for
-    struct txbuf {
-        uint16_t n = 0;
-        uint16_t dev = 0;
-        rte_mbuf* m[burst_size];
-    };
-    txbuf _tx[max_ports];
+    // Per port: the packets queued for its next tx burst, their count, and the device they go
+    // out of (a sub-port's parent's), written by the first of them: a buffer lives within one
+    // poll, whose views decide the device. Count and device apart from the packets, so that a
+    // port's row is 256 bytes (a shift, not a multiply, per packet).
+    rte_mbuf* _tx_m[max_ports][burst_size];
+    uint16_t _tx_n[max_ports]{};
+    uint16_t _tx_dev[max_ports]{};
     uint32_t _tx_dirty = 0;  // ports with queued packets
     struct bucket {
         double tokens = 0;

@@ -10,11 +10,14 @@
 namespace fwd {
 
 [[gnu::always_inline]] inline void worker::enqueue(uint16_t port, rte_mbuf* m, uint16_t dev) {
-    txbuf& b = _tx[port];
-    b.dev = dev;
-    b.m[b.n] = m;
-    _tx_dirty |= 1u << port;
-    if (++b.n == burst_size)
+    uint16_t n = _tx_n[port];
+    if (n == 0) {  // the first since the last tx: flush() sends it, to `dev`
+        _tx_dirty |= 1u << port;
+        _tx_dev[port] = dev;
+    }
+    _tx_m[port][n] = m;
+    _tx_n[port] = ++n;
+    if (n == burst_size)
         tx(port);
 }
 
@@ -25,38 +28,40 @@ inline drop_reason worker::tx_refused(uint16_t port) const {
 }
 
 inline void worker::tx(uint16_t port) {
-    txbuf& b = _tx[port];
-    if (b.n == 0)
+    const uint16_t n = _tx_n[port];
+    if (n == 0)
         return;
+    rte_mbuf** const ms = _tx_m[port];
+    const uint16_t dev = _tx_dev[port];
     const bool traced = _tr_watch != 0;  // once per tx burst
     if (unlikely(traced))
-        trace_tx(port, b.m, b.n);
+        trace_tx(port, ms, n);
     // The bytes, read before the device owns the mbufs (they are still in cache); what it does
     // not take is subtracted below.
     uint64_t bytes = 0;
-    for (uint16_t i = 0; i < b.n; ++i)
-        bytes += b.m[i]->pkt_len;
-    const uint16_t sent = rte_eth_tx_burst(b.dev, _txq, b.m, b.n);
+    for (uint16_t i = 0; i < n; ++i)
+        bytes += ms[i]->pkt_len;
+    const uint16_t sent = rte_eth_tx_burst(dev, _txq, ms, n);
     if (unlikely(traced))
-        trace_tx_done(b.n, sent, sent < b.n ? tx_refused(port) : drop_reason{});
+        trace_tx_done(n, sent, sent < n ? tx_refused(port) : drop_reason{});
     port_counters& pc = _c.ports[port];
-    for (uint16_t i = sent; i < b.n; ++i)
-        bytes -= b.m[i]->pkt_len;
+    for (uint16_t i = sent; i < n; ++i)
+        bytes -= ms[i]->pkt_len;
     pc.tx_packets.add(sent);
     pc.tx_bytes.add(bytes);
-    if (b.dev != port) {  // a sub-port's frames are its parent's too, as a NIC counts them
-        _c.ports[b.dev].tx_packets.add(sent);
-        _c.ports[b.dev].tx_bytes.add(bytes);
+    if (dev != port) {  // a sub-port's frames are its parent's too, as a NIC counts them
+        _c.ports[dev].tx_packets.add(sent);
+        _c.ports[dev].tx_bytes.add(bytes);
     }
-    if (sent < b.n) {
+    if (sent < n) {
         const drop_reason why = tx_refused(port);
-        for (uint16_t i = sent; i < b.n; ++i) {
-            rte_pktmbuf_free(b.m[i]);
+        for (uint16_t i = sent; i < n; ++i) {
+            rte_pktmbuf_free(ms[i]);
             pc.tx_dropped.add(1);
             _c.drop(why);
         }
     }
-    b.n = 0;
+    _tx_n[port] = 0;
 }
 
 inline void worker::flush() {
