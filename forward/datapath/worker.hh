@@ -119,7 +119,8 @@ private:
     void encap_too_big(pkt& p, uint32_t mtu);
     void endpoint_error(pkt& p, const fib::compiled_nh& nh, drop_reason why);
     uint32_t outer_ecmp_mtu(const fib::compiled_nh& o) const;
-    uint8_t outer_ecmp_exit(uint32_t nh, const fib::compiled_nh& o);
+    struct outer_exit;  // below, with the memos
+    void outer_ecmp_exit(uint32_t nh, const fib::compiled_nh& o, outer_exit& x);
     bool direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8_t* eth) const;
     void outer_exit_of(uint32_t hash, uint16_t& out, const uint8_t*& out_eth) const;
     void outer_route(uint32_t from, const uint8_t* dst);
@@ -172,23 +173,22 @@ private:
         // header written in the encap's own prepend; port_none: it goes through act() as any
         // routed packet.
         uint16_t port = port_none;
-        // An ECMP outer route whose every slot's member is such a gateway: 1 + its entry in
-        // _outer_ecmp (port is then port_none); 0: none.
-        uint8_t ecmp = 0;
+        // An ECMP outer route whose every slot's member is such a gateway (port is then
+        // port_none): its slots, and the row of its first in _ecmp_port / _ecmp_eth; 0: none.
+        uint8_t ecmp_n = 0;
+        uint8_t ecmp_row = 0;
         alignas(16) uint8_t eth[16]{};  // that Ethernet header (gateway MAC, the port's MAC, IPv6)
     };
     // The direct exits of an ECMP outer route, per slot of its group (fib::ecmp_slot() of the
     // inner flow hash picks one, as act() would pick the member): two uplinks, the usual PE,
     // then cost what one does, not a second pass through act().
+    // Group g's slot s at row g * ecmp_exit_slots + s: one add and two indexed loads per packet.
     static constexpr uint32_t ecmp_exit_slots = 8;
-    struct ecmp_exit {
-        uint32_t nh = 0;                             // the group (its nexthop index)
-        uint32_t n = 0;                              // slots
-        uint16_t port[ecmp_exit_slots]{};
-        uint8_t eth[ecmp_exit_slots][16]{};
-    };
     static constexpr uint32_t outer_ecmp_size = 16;
-    std::array<ecmp_exit, outer_ecmp_size> _outer_ecmp{};
+    std::array<uint32_t, outer_ecmp_size> _outer_ecmp_nh{};  // each group's nexthop index
+    std::array<uint8_t, outer_ecmp_size> _outer_ecmp_n{};    // and its slots
+    std::array<uint16_t, outer_ecmp_size * ecmp_exit_slots> _ecmp_port{};
+    alignas(16) uint8_t _ecmp_eth[outer_ecmp_size * ecmp_exit_slots][16]{};
     uint32_t _n_outer_ecmp = 0;  // in use, reset with the memos
     // The current template's, a copy of its _outer_memo entry (reset per burst): read at
     // every packet, so kept in the worker itself, not behind a pointer (reading the slot in

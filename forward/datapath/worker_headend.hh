@@ -34,7 +34,7 @@ inline void worker::outer_route(uint32_t from, const uint8_t* dst) {
     const fib::compiled_nh& o = _fv->nexthop(x.nh);
     if (o.kind() == fib::nh_kind::ecmp) {
         x.mtu = outer_ecmp_mtu(o);
-        x.ecmp = outer_ecmp_exit(x.nh, o);
+        outer_ecmp_exit(x.nh, o, x);
     } else if (o.kind() == fib::nh_kind::forward) {
         if (const port_info* out = _av->port_by_ifindex(o.via().ifindex))
             x.mtu = out->mtu;
@@ -66,23 +66,28 @@ inline bool worker::direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8
 
 // The direct exits of ECMP group `o` (nexthop `nh`) as the outer route, when every slot's
 // member is a resolved gateway on an untagged port that is up and the group has at most
-// ecmp_exit_slots slots (equal weights: one per member): 1 + their entry in _outer_ecmp, shared
-// by every template the group carries, or 0 (act() then picks the member, with local repair, as
-// for any routed packet). Out of line: once per template and views.
-[[gnu::noinline]] inline uint8_t worker::outer_ecmp_exit(uint32_t nh, const fib::compiled_nh& o) {
-    for (uint32_t i = 0; i < _n_outer_ecmp; ++i)
-        if (_outer_ecmp[i].nh == nh)
-            return static_cast<uint8_t>(i + 1);
-    const auto slots = o.slots();
-    if (slots.empty() || slots.size() > ecmp_exit_slots || _n_outer_ecmp == outer_ecmp_size)
-        return 0;
-    ecmp_exit& g = _outer_ecmp[_n_outer_ecmp];
-    g.nh = nh;
-    g.n = static_cast<uint32_t>(slots.size());
-    for (uint32_t s = 0; s < g.n; ++s)
-        if (!direct_exit(_fv->nexthop(slots[s]), g.port[s], g.eth[s]))
-            return 0;
-    return static_cast<uint8_t>(++_n_outer_ecmp);
+// ecmp_exit_slots slots (equal weights: one per member): x.ecmp_n and x.ecmp_row, their rows
+// shared by every template the group carries; else left 0 (act() then picks the member, with
+// local repair, as for any routed packet). Out of line: once per template and views.
+[[gnu::noinline]] inline void worker::outer_ecmp_exit(uint32_t nh, const fib::compiled_nh& o, outer_exit& x) {
+    uint32_t g = 0;
+    while (g < _n_outer_ecmp && _outer_ecmp_nh[g] != nh)
+        ++g;
+    if (g == _n_outer_ecmp) {
+        const auto slots = o.slots();
+        if (slots.empty() || slots.size() > ecmp_exit_slots || _n_outer_ecmp == outer_ecmp_size)
+            return;
+        for (uint32_t s = 0; s < slots.size(); ++s) {
+            const uint32_t row = g * ecmp_exit_slots + s;
+            if (!direct_exit(_fv->nexthop(slots[s]), _ecmp_port[row], _ecmp_eth[row]))
+                return;
+        }
+        _outer_ecmp_nh[g] = nh;
+        _outer_ecmp_n[g] = static_cast<uint8_t>(slots.size());
+        ++_n_outer_ecmp;
+    }
+    x.ecmp_n = _outer_ecmp_n[g];
+    x.ecmp_row = static_cast<uint8_t>(g * ecmp_exit_slots);
 }
 
 [[gnu::always_inline]] inline void worker::do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next) {
@@ -137,12 +142,11 @@ inline bool worker::direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8
 [[gnu::always_inline]] inline void worker::outer_exit_of(uint32_t hash, uint16_t& out, const uint8_t*& out_eth) const {
     out = _outer.port;
     out_eth = _outer.eth;
-    if (likely(_outer.ecmp == 0))
+    if (likely(_outer.ecmp_n == 0))
         return;
-    const ecmp_exit& g = _outer_ecmp[_outer.ecmp - 1];
-    const uint32_t s = fib::ecmp_slot(hash, g.n);
-    out = g.port[s];
-    out_eth = g.eth[s];
+    const uint32_t row = _outer.ecmp_row + fib::ecmp_slot(hash, _outer.ecmp_n);
+    out = _ecmp_port[row];
+    out_eth = _ecmp_eth[row];
 }
 
 // The push of do_headend(), one call per payload kind (L2: the whole frame, nothing stripped;
