@@ -104,8 +104,7 @@ inline uint32_t inner_flow_hash(const rte_mbuf* m, uint16_t l3_off, bool l2) {
                                                                 uint32_t hash, const fib::encap_template& t,
                                                                 headend_ctx& ctx, drop_reason& why, uint16_t l2_len = 0) {
     using namespace headend_detail;
-    const uint16_t len = t.len;  // the template's facts in locals: the header stores cannot alias them
-    const uint8_t nh_off = t.next_header_off;
+    const uint16_t len = t.len;  // in a local: the header stores cannot alias it
     const uint32_t out_len = m->pkt_len - strip + len;
     if (unlikely(out_len - ip6_hdr_len > 0xffffu)) {
         why = drop_reason::encap_mtu;  // no jumbograms (RFC 2675) on the outer header
@@ -133,7 +132,7 @@ inline uint32_t inner_flow_hash(const rte_mbuf* m, uint16_t l3_off, bool l2) {
     copy_tmpl(hdr, t.bytes, len);
     store_be32(hdr, (6u << 28) | (static_cast<uint32_t>(tc) << 20) | flow_label(hash));
     store_be16(hdr + 4, static_cast<uint16_t>(out_len - ip6_hdr_len));
-    hdr[nh_off] = inner_type;
+    hdr[t.next_header_off] = inner_type;  // read here: one load, not a value kept over the stores
     return head;
 }
 
