@@ -186,7 +186,6 @@ void worker::run(rte_mbuf** pkts, uint16_t n, const port_info* in) {
     uint32_t keys4[burst_size];
     fib::u128 keys6[burst_size];
     _in = in;
-    _outer.from = UINT32_MAX;
     port_counters& pc = _c.ports[in->port_id];
     pc.rx_packets.add(n);
     const uint64_t my_mac = mac_word(in->mac.bytes);  // once: the loop's byte stores would reload it

@@ -90,8 +90,9 @@ private:
     void do_forward(pkt& p, const fib::compiled_nh& nh);
     bool forward_checks(pkt& p, uint8_t* ip, uint32_t mtu);
     void do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next);
-    void headend_push(pkt& p, const fib::encap_template& e, uint16_t out, const uint8_t* out_eth, uint16_t strip,
-                      uint8_t inner_type, uint8_t tc, uint32_t hash, pkt** next, uint16_t& n_next);
+    struct outer_exit;  // below, with the memos
+    void headend_push(pkt& p, const fib::encap_template& e, const outer_exit& o, uint16_t out, const uint8_t* out_eth,
+                      uint16_t strip, uint8_t inner_type, uint8_t tc, uint32_t hash, pkt** next, uint16_t& n_next);
     void do_endpoint(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next);
     void do_adjacency(pkt& p, const fib::compiled_nh& nh, rib::family af, const uint8_t* addr);
     bool decap_direct(pkt& p, const rib::behavior_info& row, uint16_t vrf, pkt** next, uint16_t& n_next);
@@ -119,11 +120,10 @@ private:
     void encap_too_big(pkt& p, uint32_t mtu);
     void endpoint_error(pkt& p, const fib::compiled_nh& nh, drop_reason why);
     uint32_t outer_ecmp_mtu(const fib::compiled_nh& o) const;
-    struct outer_exit;  // below, with the memos
     void outer_ecmp_exit(uint32_t nh, const fib::compiled_nh& o, outer_exit& x);
     bool direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8_t* eth) const;
-    void outer_exit_of(uint32_t hash, uint16_t& out, const uint8_t*& out_eth) const;
-    void outer_route(uint32_t from, const uint8_t* dst);
+    void outer_exit_of(const outer_exit& o, uint32_t hash, uint16_t& out, const uint8_t*& out_eth) const;
+    const outer_exit& outer_route(uint32_t from, const uint8_t* dst);
     void outer_resolve(uint32_t from, const uint8_t* dst);
     void to_own(pkt& p);
     void inject(rte_mbuf** pkts, uint16_t n, uint16_t to);
@@ -190,10 +190,6 @@ private:
     std::array<uint16_t, outer_ecmp_size * ecmp_exit_slots> _ecmp_port{};
     alignas(16) uint8_t _ecmp_eth[outer_ecmp_size * ecmp_exit_slots][16]{};
     uint32_t _n_outer_ecmp = 0;  // in use, reset with the memos
-    // The current template's, a copy of its _outer_memo entry (reset per burst): read at
-    // every packet, so kept in the worker itself, not behind a pointer (reading the slot in
-    // place measured 0.04-0.05x of the floor slower on the one-PE headend cases).
-    outer_exit _outer;
     // Each template's outer route for as long as the two views it came from are the ones in
     // use: VPN traffic to several remote PEs changes template from packet to packet, and the
     // outer route (a lookup in the default VRF, the port, the gateway's MAC) would be resolved

@@ -12,17 +12,19 @@
 namespace fwd {
 
 // What the headend needs of the outer route of template `from` (destination `dst`, its first
-// SID), in _outer: its nexthop in the default VRF; the largest packet it sends (its port's MTU,
-// the smallest member's for ECMP, 0xffff when it does not end on a port of ours); and its port
-// and Ethernet header when the headend can write it itself (a resolved gateway on an untagged
-// port that is up), else no port and act() routes the packet. A function of the two views only,
-// so kept in _outer_memo while they are in use.
-inline void worker::outer_route(uint32_t from, const uint8_t* dst) {
+// SID): its nexthop in the default VRF; the largest packet it sends (its port's MTU, the
+// smallest member's for ECMP, 0xffff when it does not end on a port of ours); and its port and
+// Ethernet header when the headend can write it itself (a resolved gateway on an untagged port
+// that is up), else no port and act() routes the packet. A function of the two views only, so
+// kept in _outer_memo while they are in use, and read there in place: one test per packet,
+// which hits but for a template's first packet. (A copy of the current template's entry, as
+// before, cost a branch at every change of template, which traffic to several PEs makes as
+// unpredictable as the order its flows interleave in.)
+[[gnu::always_inline]] inline const worker::outer_exit& worker::outer_route(uint32_t from, const uint8_t* dst) {
     const outer_exit& memo = _outer_memo[from % outer_memo_size];
-    if (memo.from == from)
-        _outer = memo;
-    else
+    if (unlikely(memo.from != from))
         outer_resolve(from, dst);
+    return memo;
 }
 
 // outer_route()'s first time for a template in the current views: out of line (rare).
@@ -41,7 +43,6 @@ inline void worker::outer_route(uint32_t from, const uint8_t* dst) {
         direct_exit(o, x.port, x.eth);  // else x.port stays port_none: act() routes it
     }
     _outer_memo[from % outer_memo_size] = x;
-    _outer = x;
 }
 
 // Whether an outer packet routed to `m` can leave at once: `m` forwards to a resolved gateway
@@ -94,9 +95,7 @@ inline bool worker::direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8
     const fib::encap_template& e = nh.encap();  // stored as the headend uses it
     uint16_t l3 = p.l3;
     // The outer destination is the template's: one lookup per template while the views last.
-    const uint32_t from = nh.index();
-    if (from != _outer.from)
-        outer_route(from, e.bytes + 24);
+    const outer_exit& o = outer_route(nh.index(), e.bytes + 24);
     // The packet's IP header (the frame's, for L2 modes): classify (or the decapsulation)
     // checked it as p.af, so the hash and the traffic class need no version dispatch.
     uint8_t* const ip = rte_pktmbuf_mtod_offset(p.m, uint8_t*, l3);
@@ -112,39 +111,40 @@ inline bool worker::direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8
         if (hash == 0)  // as inner_flow_hash(): the frame's addresses when the IP hash is 0
             hash = flow_hash_eth(rte_pktmbuf_mtod(p.m, const uint8_t*));
         // A frame too big for the direct exit goes to act(), which drops it as any oversized
-        // packet (an L3 payload's size is checked below, against _outer.mtu).
+        // packet (an L3 payload's size is checked below, against o.mtu).
         uint16_t out;
         const uint8_t* out_eth;
-        outer_exit_of(hash, out, out_eth);
-        if (out != port_none && p.m->pkt_len + e.len > _outer.mtu)
+        outer_exit_of(o, hash, out, out_eth);
+        if (out != port_none && p.m->pkt_len + e.len > o.mtu)
             out = port_none;
-        return headend_push(p, e, out, out_eth, 0, fib::ipproto::ethernet, headend_detail::inner_tc(ip, p.af), hash, next,
+        return headend_push(p, e, o, out, out_eth, 0, fib::ipproto::ethernet, headend_detail::inner_tc(ip, p.af), hash, next,
                             n_next);
     }
     if (!(p.flags & f_no_ttl) && !ttl_left(ip, p.af))
         return expire(p);
     // Too big once encapsulated: packet too big / fragmentation needed with what fits.
-    if (p.m->pkt_len - p.l3u() + e.len > _outer.mtu)
-        return encap_too_big(p, _outer.mtu > e.len ? _outer.mtu - e.len : 0);
+    if (p.m->pkt_len - p.l3u() + e.len > o.mtu)
+        return encap_too_big(p, o.mtu > e.len ? o.mtu - e.len : 0);
     if (!(p.flags & f_no_ttl))
         dec_ttl(ip, p.af);
     uint16_t out;
     const uint8_t* out_eth;
-    outer_exit_of(hash, out, out_eth);
+    outer_exit_of(o, hash, out, out_eth);
     // No second parse: an L3 payload's type is its family's.
-    headend_push(p, e, out, out_eth, l3, p.af == 4 ? fib::ipproto::ipip : fib::ipproto::ipv6,
+    headend_push(p, e, o, out, out_eth, l3, p.af == 4 ? fib::ipproto::ipip : fib::ipproto::ipv6,
                  headend_detail::inner_tc(ip, p.af), hash, next, n_next);
 }
 
 // The direct exit of the flow with inner hash `hash` (port_none: none, act() routes it): the
 // template's, or when its outer route is an ECMP group with direct exits, the slot act() would
 // pick (ecmp_pick_live() with every member live).
-[[gnu::always_inline]] inline void worker::outer_exit_of(uint32_t hash, uint16_t& out, const uint8_t*& out_eth) const {
-    out = _outer.port;
-    out_eth = _outer.eth;
-    if (likely(_outer.ecmp_n == 0))
+[[gnu::always_inline]] inline void worker::outer_exit_of(const outer_exit& o, uint32_t hash, uint16_t& out,
+                                                        const uint8_t*& out_eth) const {
+    out = o.port;
+    out_eth = o.eth;
+    if (likely(o.ecmp_n == 0))
         return;
-    const uint32_t row = _outer.ecmp_row + fib::ecmp_slot(hash, _outer.ecmp_n);
+    const uint32_t row = o.ecmp_row + fib::ecmp_slot(hash, o.ecmp_n);
     out = _ecmp_port[row];
     out_eth = _ecmp_eth[row];
 }
@@ -156,7 +156,7 @@ inline bool worker::direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8
 // in the encap's own prepend (`out_eth`: the one for this flow, an ECMP group's member's).
 // Anything else (an ECMP group without direct exits, unresolved, tagged, too big for an L2
 // payload) is routed by act().
-[[gnu::always_inline]] inline void worker::headend_push(pkt& p, const fib::encap_template& e, uint16_t out,
+[[gnu::always_inline]] inline void worker::headend_push(pkt& p, const fib::encap_template& e, const outer_exit& o, uint16_t out,
                                                        const uint8_t* out_eth, uint16_t strip, uint8_t inner_type,
                                                        uint8_t tc, uint32_t hash, pkt** next, uint16_t& n_next) {
     drop_reason why{};
@@ -186,7 +186,7 @@ inline bool worker::direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8
     // The outer flow is the inner one (its label is flow_label(hash)): an ECMP outer route
     // picks its member by the same hash, not by a second hash of the outer header.
     p.hash = hash;
-    p.nhp = &_fv->nexthop(_outer.nh);
+    p.nhp = &_fv->nexthop(o.nh);  // read here, where it is needed: rare
     ++p.lookups;
     act_outer(p, next, n_next);
 }
