@@ -194,14 +194,14 @@ private:
     // use: VPN traffic to several remote PEs changes template from packet to packet, and the
     // outer route (a lookup in the default VRF, the port, the gateway's MAC) would be resolved
     // again each time. Direct-mapped on the nexthop index; keyed on the views' serials, not
-    // their addresses (a freed view's block is reused for a later one).
+    // their addresses (a freed view's block is reused for a later one). Read in place.
     static constexpr uint32_t outer_memo_size = 64;
     std::array<outer_exit, outer_memo_size> _outer_memo{};
     // The same for a gateway nexthop's exit (worker_forward.hh) and an adjacency SID's: traffic
     // spread over ECMP members or many gateways changes nexthop from packet to packet. A slot
     // holds the exit itself, not pointers to the port and neighbor it came from: a packet reads
-    // that slot only, in place (copying the current one out, as _outer is, measured 2-4 cycles
-    // slower on traffic to 4 gateways; the headend's case is the other way round).
+    // that slot only, in place (copying the current one out measured 2-4 cycles slower on
+    // traffic to 4 gateways).
     struct l2_exit {
         uint32_t from = UINT32_MAX;  // the nexthop
         uint16_t port_id = 0;        // srv6d's port (counters, tx buffer)
