@@ -7,6 +7,7 @@
 // lcore and every run, so tests can pin it. Values depend on host byte order (x86 only).
 #pragma once
 
+#include <rte_byteorder.h>
 #include <rte_hash_crc.h>
 #ifdef __SSE4_2__
 #include <nmmintrin.h>
@@ -62,9 +63,13 @@ template <class C = flow_detail::crc_insn>
     using namespace flow_detail;
     const uint32_t ihl = (p[0] & 0x0fu) * 4u;
     const uint8_t proto = p[9];
-    const bool fragment = ((p[6] & 0x3fu) | p[7]) != 0;  // MF or a fragment offset: no ports
+    uint16_t frag;  // flags and fragment offset: MF or an offset means a fragment, no ports
+    std::memcpy(&frag, p + 6, 2);
+    const bool fragment = (frag & rte_cpu_to_be_16(0x3fff)) != 0;
     uint32_t h = C::c8(load64(p + 12), seed);  // source + destination
-    if (!fragment && has_ports(proto) && ihl >= 20 && len >= ihl + 4)
+    // (An IHL under 5 is not checked: callers validated the header, and the ports read stay
+    // within `len` whatever it says.)
+    if (!fragment && has_ports(proto) && len >= ihl + 4)
         h = C::c4(load32(p + ihl), h);
     return C::c4(proto, h);
 }
