@@ -110,6 +110,15 @@ void expect_one(Worker& w, const worker_counters& c, std::initializer_list<const
     }
 }
 
+// The frames out of one port, `got`, are exactly `want`, in order; `what` names the port in a
+// failure, `drops` the drop counters.
+inline void expect_frames(const std::vector<bytes>& got, const std::vector<bytes>& want, const std::string& what,
+                          const std::string& drops) {
+    ASSERT_EQ(got.size(), want.size()) << what << ": " << drops;
+    for (size_t i = 0; i < want.size(); ++i)
+        EXPECT_EQ(test::hex(got[i]), test::hex(want[i])) << what << ", frame " << i;
+}
+
 inline bytes eth(const mac_addr& dst, const mac_addr& src, uint16_t type, const bytes& l3) {
     return test_support::ether(dst.bytes, src.bytes, type, l3);
 }

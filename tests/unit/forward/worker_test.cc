@@ -291,13 +291,8 @@ TEST_F(worker_test, forwarding_to_several_gateways_in_one_burst_each_by_its_own_
                 .push_back(eth(m, on_ce2 ? mac_ce2_port : mac_core_port, t_ipv6, ttl_minus_one(ip)));
         }
         w->poll();
-        const auto got_core = out(core), got_ce2 = out(ce2);
-        ASSERT_EQ(got_core.size(), want_core.size()) << drops();
-        ASSERT_EQ(got_ce2.size(), want_ce2.size()) << drops();
-        for (size_t i = 0; i < want_core.size(); ++i)
-            EXPECT_EQ(test::hex(got_core[i]), test::hex(want_core[i])) << "core " << i;
-        for (size_t i = 0; i < want_ce2.size(); ++i)
-            EXPECT_EQ(test::hex(got_ce2[i]), test::hex(want_ce2[i])) << "ce2 " << i;
+        wtest::expect_frames(out(core), want_core, "core", drops());
+        wtest::expect_frames(out(ce2), want_ce2, "ce2", drops());
     };
     const std::vector<std::string> mixed = {"2001:db8:40::5", "2001:db8:41::5", "2001:db8:40::6",
                                             "2001:db8:41::6", "2001:db8:40::7", "2001:db8:41::7"};
@@ -784,12 +779,8 @@ TEST_F(worker_test, h_encaps_over_an_ecmp_outer_route_takes_each_flows_member_by
                 else
                     want_ce2.push_back(eth(mac_ce2, mac_ce2_port, t_ipv6, o));
             }
-            ASSERT_EQ(on_core.size(), want_core.size()) << drops();
-            ASSERT_EQ(on_ce2.size(), want_ce2.size()) << drops();
-            for (size_t i = 0; i < on_core.size(); ++i)
-                EXPECT_EQ(test::hex(on_core[i]), test::hex(want_core[i])) << "core, frame " << i;
-            for (size_t i = 0; i < on_ce2.size(); ++i)
-                EXPECT_EQ(test::hex(on_ce2[i]), test::hex(want_ce2[i])) << "ce2, frame " << i;
+            wtest::expect_frames(on_core, want_core, "core", drops());
+            wtest::expect_frames(on_ce2, want_ce2, "ce2", drops());
         };
         burst(false);
         burst(false);  // the group's exits from the worker's memo
