@@ -105,9 +105,11 @@ const lpm_index<K>* lpm_index<K>::create(const K* first, const lpm_chunk<K>* con
                                          uint64_t routes, const lpm_index* same_first) {
     const bool reuse = same_first && same_first->_n == n;
     const detail::key_dir<K> p = reuse ? same_first->_dir : detail::plan_key_dir(first, n, detail::key_dir_bits(n, dir_max_bits));
-    void* mem = alloc_block(detail::lpm_mem_kind<K>(), bytes_for(n, p.slots));
+    const bool resolved = n > small_chunks && p.slots != 0;
+    void* mem = alloc_block(detail::lpm_mem_kind<K>(), bytes_for(n, p.slots, resolved));
     auto* t = new (mem) lpm_index();
     t->_n = n;
+    t->_resolved = resolved;
     t->_routes = routes;
     std::memcpy(const_cast<K*>(t->first()), first, sizeof(K) * n);
     std::memcpy(const_cast<lpm_chunk<K>**>(t->chunks()), chunks, sizeof(void*) * n);
@@ -117,13 +119,48 @@ const lpm_index<K>* lpm_index<K>::create(const K* first, const lpm_chunk<K>* con
         std::memcpy(d, same_first->dir(), sizeof(uint32_t) * (p.slots + 1));
     else if (p.slots)
         detail::build_key_dir(first, n, p, d);
+    if (resolved)
+        t->resolve_slots();
     t->_magic = lpm_live_magic;
     return t;
 }
 
 template <class K>
+void lpm_index<K>::resolve_slots() {
+    // Slot s holds entries dir[s] .. dir[s + 1] (key_dir): one or two of them almost always (about
+    // two slots per chunk). The second chunk is stored as a distance from the first so that an
+    // IPv4 slot fits 16 bytes; chunks are 64-byte blocks, and a distance that does not fit 32 bits
+    // of lines (blocks more than 128 GiB apart) leaves the slot to the index's entries.
+    const uint32_t* d = dir();
+    const K* f = first();
+    const lpm_chunk<K>* const* ch = chunks();
+    auto* r = const_cast<slot_chunks<K>*>(slots());
+    for (uint32_t s = 0; s < _dir.slots; ++s) {
+        const uint32_t lo = d[s], hi = d[s + 1];
+        r[s] = {nullptr, 0, K{0}};
+        if (hi == lo) {
+            r[s] = {ch[lo], 0, static_cast<K>(~K{0})};
+        } else if (hi == lo + 1) {
+            const auto a = reinterpret_cast<intptr_t>(ch[lo]), b = reinterpret_cast<intptr_t>(ch[hi]);
+            const intptr_t lines = (b - a) / 64;
+            if ((b - a) % 64 == 0 && lines == static_cast<int32_t>(lines))
+                r[s] = {ch[lo], static_cast<int32_t>(lines), f[hi]};
+        }
+    }
+}
+
+template <class K>
+uint32_t lpm_index<K>::unresolved_slots() const {
+    uint32_t k = 0;
+    if (const slot_chunks<K>* r = slots())
+        for (uint32_t s = 0; s < _dir.slots; ++s)
+            k += r[s].lo == nullptr;
+    return k;
+}
+
+template <class K>
 const lpm_index<K>* lpm_index<K>::create_flat(const lpm_flat<K>* flat, uint64_t routes) {
-    void* mem = alloc_block(detail::lpm_mem_kind<K>(), bytes_for(0, 0));
+    void* mem = alloc_block(detail::lpm_mem_kind<K>(), bytes_for(0, 0, false));
     auto* t = new (mem) lpm_index();
     t->_routes = routes;
     t->_flat = flat;
@@ -136,7 +173,7 @@ void lpm_index<K>::destroy(const lpm_index* t) noexcept {
     if (t)
         lpm_flat<K>::destroy(t->_flat);
     if (t)
-        free_block(detail::lpm_mem_kind<K>(), const_cast<lpm_index*>(t), bytes_for(t->_n, t->_dir.slots));
+        free_block(detail::lpm_mem_kind<K>(), const_cast<lpm_index*>(t), bytes_for(t->_n, t->_dir.slots, t->_resolved));
 }
 
 template class lpm_chunk<uint32_t>;

@@ -204,6 +204,10 @@ TYPED_TEST(lpm_diff, large_tables_use_the_directory) {
     retire_batch old;
     const auto* t = b.publish(old);
     ASSERT_TRUE(t->has_directory()) << t->chunk_count() << " chunks";
+    // Big enough for slots resolved to chunks, clustered enough that some slots are not (both
+    // lookup paths, in one burst too).
+    ASSERT_NE(t->slots(), nullptr) << t->chunk_count() << " chunks";
+    EXPECT_GT(t->unresolved_slots(), 0u);
     std::vector<K> probes;
     for (int i = 0; i < 20000; ++i) {
         K a = random_key<K>(rng);
