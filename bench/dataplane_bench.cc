@@ -262,7 +262,7 @@ int main(int argc, char** argv) {
     both(bt, 1, "fd98::/16", {enc(rib::encap_mode::encap, {a6("fc00:0:2::d6")})},
          fl.add_nh(encap_nh(core, false, false, 41, {a6("fc00:0:2::d6")}, src_cfg)));
     {  // 10.97.0.0/16 to a PE whose locator fc00:0:5::/48 is 2-way ECMP over the core gateways
-       // fc00:12::2 and fc00:12::3 (two uplinks, as most PEs have)
+       // fc00:12::2 and fc00:12::3, both on the core port (two gateways; the floor's too)
         floor_nh n = encap_nh(core, false, true, 4, {a6("fc00:0:5::d4")}, src_cfg);
         n.ecmp2 = true;
         n.port2 = core;
@@ -426,7 +426,7 @@ int main(int argc, char** argv) {
     cases.push_back({"IPv4 -> H.Encaps.Red, 4 PEs mixed", &h.ce, frames([&](uint16_t i) {
                          return e4(ip4(0x0a010002, 0x0a640001u | scramble(i) << 8, static_cast<uint16_t>(1000 + i)));
                      })});
-    // VPN traffic to a PE reached over 2-way ECMP (two uplinks): the outer route is a group,
+    // VPN traffic to a PE reached over 2-way ECMP (two gateways): the outer route is a group,
     // its member picked per flow.
     cases.push_back({"IPv4 -> H.Encaps.Red, outer 2-way ECMP", &h.ce, frames([&](uint16_t i) {
                          return e4(ip4(0x0a010002, 0x0a610000u | i, static_cast<uint16_t>(1000 + i)));
