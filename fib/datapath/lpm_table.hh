@@ -169,7 +169,7 @@ private:
     detail::key_dir<K> _dir;
 };
 
-// One slot of a big index's directory, resolved to its chunks (lpm_index::slot_chunks()): the
+// One slot of a big index's directory, resolved to its chunks (lpm_index::slots()): the
 // one or two chunks an address in the slot can be in, and the key where the second begins. A
 // lookup then goes from the directory straight to the chunk, without the index entries (first
 // key, chunk pointer) in between: one round of cache misses fewer in a table that misses at
