@@ -125,6 +125,9 @@ const lpm_index<K>* lpm_index<K>::create(const K* first, const lpm_chunk<K>* con
     return t;
 }
 
+// What the slot's comment and docs/fib-compile.md promise: four slots to a cache line for IPv4.
+static_assert(sizeof(slot_chunks<uint32_t>) == 16 && sizeof(slot_chunks<u128>) == 32);
+
 template <class K>
 void lpm_index<K>::resolve_slots() {
     // Slot s holds entries dir[s] .. dir[s + 1] (key_dir): one or two of them almost always (about
