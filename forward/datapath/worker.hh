@@ -174,7 +174,8 @@ private:
         // routed packet.
         uint16_t port = port_none;
         // An ECMP outer route whose every slot's member is such a gateway (port is then
-        // port_none): its slots, and the row of its first in _ecmp_port / _ecmp_eth; 0: none.
+        // port_none): its slots, and the row of its first in _outer_ecmp_port /
+        // _outer_ecmp_eth; 0: none.
         uint8_t ecmp_n = 0;
         uint8_t ecmp_row = 0;
         alignas(16) uint8_t eth[16]{};  // that Ethernet header (gateway MAC, the port's MAC, IPv6)
@@ -187,8 +188,8 @@ private:
     static constexpr uint32_t outer_ecmp_size = 16;
     std::array<uint32_t, outer_ecmp_size> _outer_ecmp_nh{};  // each group's nexthop index
     std::array<uint8_t, outer_ecmp_size> _outer_ecmp_n{};    // and its slots
-    std::array<uint16_t, outer_ecmp_size * ecmp_exit_slots> _ecmp_port{};
-    alignas(16) uint8_t _ecmp_eth[outer_ecmp_size * ecmp_exit_slots][16]{};
+    std::array<uint16_t, outer_ecmp_size * ecmp_exit_slots> _outer_ecmp_port{};
+    alignas(16) uint8_t _outer_ecmp_eth[outer_ecmp_size * ecmp_exit_slots][16]{};
     uint32_t _n_outer_ecmp = 0;  // in use, reset with the memos
     // Each template's outer route for as long as the two views it came from are the ones in
     // use: VPN traffic to several remote PEs changes template from packet to packet, and the

@@ -80,7 +80,7 @@ inline bool worker::direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8
             return;
         for (uint32_t s = 0; s < slots.size(); ++s) {
             const uint32_t row = g * ecmp_exit_slots + s;
-            if (!direct_exit(_fv->nexthop(slots[s]), _ecmp_port[row], _ecmp_eth[row]))
+            if (!direct_exit(_fv->nexthop(slots[s]), _outer_ecmp_port[row], _outer_ecmp_eth[row]))
                 return;
         }
         _outer_ecmp_nh[g] = nh;
@@ -145,8 +145,8 @@ inline bool worker::direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8
     if (likely(o.ecmp_n == 0))
         return;
     const uint32_t row = o.ecmp_row + fib::ecmp_slot(hash, o.ecmp_n);
-    out = _ecmp_port[row];
-    out_eth = _ecmp_eth[row];
+    out = _outer_ecmp_port[row];
+    out_eth = _outer_ecmp_eth[row];
 }
 
 // The push of do_headend(), one call per payload kind (L2: the whole frame, nothing stripped;
