@@ -103,6 +103,7 @@ private:
     void l2_send(pkt& p, const l2_exit& x);
     uint8_t* l2_room(pkt& p, uint16_t hl);
     void l2_write(pkt& p, const port_info& port, const mac_addr& mac);
+    void l2_finish(pkt& p, uint8_t* eth, uint16_t port_id, uint16_t dev);
     void drop(pkt& p, drop_reason r);
     void punt(pkt& p);
     void want_neighbor(uint16_t port, rib::family af, const uint8_t* addr);

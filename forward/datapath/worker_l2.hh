@@ -83,11 +83,7 @@ inline void worker::l2_out(pkt& p, const port_info& port, rib::family naf, const
             p.m->vlan_tci = x.tci_hw;
         }
     }
-    const rte_be16_t type = p.af == 4 ? RTE_BE16(ether_ipv4) : RTE_BE16(ether_ipv6);
-    std::memcpy(eth + 12, &type, 2);
-    p.m->port = x.dev;
-    enqueue(x.port_id, p.m, x.dev);
-    p.m = nullptr;
+    l2_finish(p, eth, x.port_id, x.dev);
 }
 
 [[gnu::always_inline]] inline void worker::l2_write(pkt& p, const port_info& port, const mac_addr& mac) {
@@ -109,11 +105,16 @@ inline void worker::l2_out(pkt& p, const port_info& port, rib::family naf, const
         p.m->ol_flags |= RTE_MBUF_F_TX_VLAN;
         p.m->vlan_tci = port.vlan;
     }
+    l2_finish(p, eth, port.port_id, port.dev());
+}
+
+// The Ethernet type after the addresses (and tag) at `eth`, one 16-bit store; then out to
+// `port_id`'s tx buffer, sent on `dev`.
+[[gnu::always_inline]] inline void worker::l2_finish(pkt& p, uint8_t* eth, uint16_t port_id, uint16_t dev) {
     const rte_be16_t type = p.af == 4 ? RTE_BE16(ether_ipv4) : RTE_BE16(ether_ipv6);
     std::memcpy(eth + 12, &type, 2);
-    const uint16_t dev = port.dev();
     p.m->port = dev;
-    enqueue(port.port_id, p.m, dev);
+    enqueue(port_id, p.m, dev);
     p.m = nullptr;
 }
 
