@@ -439,6 +439,16 @@ int main(int argc, char** argv) {
                          return e6(core_mac, ip6(src6, with_word(a6(dst.c_str()), 14, i), 17, udp(i)));
                      })});
 
+    // A core port's usual mix: VPN traffic for this PE's End.DT46 SID and transit traffic
+    // routed on, the kind of packet i scramble(i) & 1 (no order a branch predictor learns):
+    // the dispatch on the nexthop kind changes from packet to packet, for srv6d and the floor.
+    cases.push_back({"core mixed: End.DT46 + IPv6 forward", &h.core, frames([&](uint16_t i) {
+                         if (scramble(i) & 1)
+                             return e6(core_mac, ip6(src6, a6("fc00:0:1::46"), 41,
+                                                     ip6(src6, with_word(a6("fd01::"), 14, i), 17, udp(i))));
+                         return e6(core_mac, ip6(src6, with_word(a6("2001:db8:20::1"), 14, i), 17, udp(i)));
+                     })});
+
     // Routed traffic to hosts on a connected subnet (fd02::/64 on the core port): the
     // destination is the neighbor, a different one at every packet.
     cases.push_back({"IPv6 forward, connected, 256 hosts", &h.core, frames([&](uint16_t i) {
