@@ -234,13 +234,24 @@ public:
     uint32_t unresolved_slots() const;
 
 private:
+    // The chunk x is in, from the region's ends or x's resolved slot `r[slot]` (a table of `n`
+    // chunks `ch`, directory `top`); nullptr when that slot has more than two candidates. Its
+    // arguments are the caller's locals (lookup_resolved: the stores to out[] could alias the
+    // members).
+    static const lpm_chunk<K>* resolved_chunk(const detail::key_dir<K>& top, const slot_chunks<K>* r,
+                                              const lpm_chunk<K>* const* ch, uint32_t n, K x) {
+        if (x < top.base)
+            return ch[0];
+        if (x >= top.end)
+            return ch[n - 1];
+        const slot_chunks<K>& e = r[top.slot(x)];
+        return __builtin_expect(e.lo != nullptr, 1) ? e.pick(x) : nullptr;
+    }
     // The chunk x is in (more than one chunk, not flat).
     const lpm_chunk<K>* chunk_of(K x) const {
-        if (const slot_chunks<K>* r = slots(); r && x >= _dir.base && x < _dir.end) {
-            const slot_chunks<K>& e = r[_dir.slot(x)];
-            if (__builtin_expect(e.lo != nullptr, 1))
-                return e.pick(x);
-        }
+        if (const slot_chunks<K>* r = slots())
+            if (const lpm_chunk<K>* c = resolved_chunk(_dir, r, chunks(), _n, x))
+                return c;
         uint32_t lo, len;
         _dir.narrow(dir(), _n, x, lo, len);
         return chunks()[detail::pick(first(), lo, len, x)];
@@ -340,24 +351,15 @@ void lpm_index<K>::lookup_resolved(const K* xs, uint32_t* out, uint32_t n) const
         uint32_t lo[burst], len[burst];
         uint32_t unresolved = 0;
         for (uint32_t i = 0; i < m; ++i) {
-            const K v = x[i];
-            if (v < top.base) {
-                c[i] = ch[0];
-            } else if (v >= top.end) {
-                c[i] = ch[top_n - 1];
+            c[i] = resolved_chunk(top, r, ch, top_n, x[i]);
+            if (__builtin_expect(c[i] != nullptr, 1)) {
+                c[i]->prefetch_head();
             } else {
-                const slot_chunks<K>& e = r[top.slot(v)];
-                if (__builtin_expect(e.lo == nullptr, 0)) {
-                    c[i] = nullptr;
-                    top.narrow(d, top_n, v, lo[i], len[i]);
-                    __builtin_prefetch(first_keys + lo[i]);
-                    __builtin_prefetch(ch + lo[i]);
-                    ++unresolved;
-                    continue;
-                }
-                c[i] = e.pick(v);
+                top.narrow(d, top_n, x[i], lo[i], len[i]);
+                __builtin_prefetch(first_keys + lo[i]);
+                __builtin_prefetch(ch + lo[i]);
+                ++unresolved;
             }
-            c[i]->prefetch_head();
         }
         if (unresolved)
             for (uint32_t i = 0; i < m; ++i)
