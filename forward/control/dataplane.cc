@@ -1,18 +1,19 @@
+// The dataplane: ports opened in their VRFs, the adjacency snapshot the workers read (ports,
+// neighbors, own addresses) built and published; ports and link state in dataplane_ports.cc,
+// the lcores in dataplane_workers.cc, the counters in dataplane_counters.cc.
 #include "forward/control/dataplane.hh"
 
 #include <rte_ethdev.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
-#include <rte_pause.h>
 
 #include <algorithm>
-#include <chrono>
-#include <thread>
 
 #include <fmt/format.h>
 #include <net/if.h>
 
+#include "forward/control/dataplane_impl.hh"
 #include "forward/datapath/srv6_headend.hh"
 #include "forward/datapath/worker.hh"
 #include "host/vlan_device.hh"
@@ -22,30 +23,6 @@ namespace fwd {
 
 using util::level;
 using util::log;
-
-struct dataplane::worker_slot {
-    std::unique_ptr<worker_counters> counters = std::make_unique<worker_counters>();
-    std::unique_ptr<worker> w;
-    unsigned id = 0;
-    // Set by the worker itself when it starts (the control thread reads it for the counters).
-    std::atomic<unsigned> lcore{RTE_MAX_LCORE};
-};
-
-struct dataplane::raw {
-    std::array<std::array<uint64_t, 7>, max_ports> ports{};
-    // The device's own counters (rte_eth_stats): missed, rx errors, rx no mbuf, tx errors.
-    std::array<std::array<uint64_t, 4>, max_ports> dev{};
-    std::array<uint64_t, drop_reason_count> drops{};
-    std::vector<sid_count> sids = std::vector<sid_count>(max_sid_counters);
-    uint64_t sid_overflow = 0;
-    uint64_t chained = 0;
-    std::array<uint64_t, headend_modes> headend{};
-    uint64_t resolve_queued = 0, resolve_lost = 0, resolve_sent = 0, resolve_limited = 0, resolve_failed = 0;
-    uint64_t held = 0, released = 0;
-    std::array<uint64_t, icmp_kinds> icmp{};
-    uint64_t icmp_rate_limited = 0, icmp_no_source = 0;
-    std::vector<std::array<uint64_t, 3>> workers;  // per worker: rx, tx, dropped
-};
 
 dataplane::dataplane(fib::qsbr_domain& rcu, const fib::rcu_cell<fib::dataplane_view>& tables)
     : _rcu(rcu), _tables(tables), _baseline(std::make_unique<raw>()) {}
@@ -178,110 +155,6 @@ bool dataplane::open(const dataplane_options& o, const vrf_resolver& vrf_of, std
     return true;
 }
 
-// The kernel mirror: a TAP with the port's MAC, so that what the kernel answers (ARP, ND, BGP)
-// carries the address the neighbors see on the wire.
-bool dataplane::open_tap(const port_spec& spec, const mac_addr& mac, unsigned n_workers, port_info& pi,
-                         uint32_t& tap_ifindex, std::string& err) {
-    port_spec ts;
-    ts.name = spec.name + "/tap";
-    ts.devargs = fmt::format("net_tap_srv6d{},iface={},mac={}", _ports.size(), spec.tap, to_string(mac));
-    port_handle th;
-    if (!port_open(ts, static_cast<uint16_t>(n_workers), _pool, _opt.rx_desc, _opt.tx_desc, th, err))
-        return false;
-    if (taken_by_sub_port(th.port_id, err))
-        return false;
-    pi.tap_port = th.port_id;
-    tap_ifindex = if_nametoindex(spec.tap.c_str());
-    if (rte_eth_dev_set_mtu(th.port_id, spec.mtu) != 0)
-        log(level::warn, "dataplane: port {}: cannot set MTU {} on {}", spec.name, spec.mtu, spec.tap);
-    pi.punt_rate = std::max(1u, _opt.punt_rate / n_workers);
-    pi.punt_burst = std::max(1u, _opt.punt_burst / n_workers);
-    return true;
-}
-
-// A sub-port's id is srv6d's own, from the top of the port ids down: DPDK gives new ethdevs the
-// lowest free one. An ethdev that got one anyway (max_ports in use) is refused.
-bool dataplane::taken_by_sub_port(uint16_t dpdk_id, std::string& err) const {
-    for (const auto& p : _ports)
-        if (p.vlan != 0 && p.port_id == dpdk_id) {
-            err = fmt::format("dataplane: DPDK port {} is a sub-port's id: more than {} ports and sub-ports", dpdk_id,
-                              max_ports);
-            return true;
-        }
-    return false;
-}
-
-bool dataplane::open_sub_port(const port_spec& spec, unsigned n_workers, std::string& err) {
-    size_t pidx = 0;
-    while (_opt.ports[pidx].name != spec.parent)  // check_ports: it is there, before this one
-        ++pidx;
-    const port_info& parent = _ports[pidx];
-    port_info pi;
-    pi.port_id = port_none;
-    for (uint16_t id = max_ports; id-- > 0 && pi.port_id == port_none;) {
-        bool used = rte_eth_dev_is_valid_port(id) != 0;
-        for (const auto& p : _ports)
-            used |= p.port_id == id;
-        if (!used)
-            pi.port_id = id;
-    }
-    if (pi.port_id == port_none) {
-        err = fmt::format("dataplane: sub-port {}: more than {} ports and sub-ports", spec.name, max_ports);
-        return false;
-    }
-    pi.parent = parent.port_id;
-    pi.vlan = spec.vlan;
-    pi.mtu = spec.mtu;
-    pi.mac = parent.mac;  // as a VLAN device's: its parent's
-    pi.tx_vlan_hw = _tx_vlan_hw[pidx];
-    pi.ifindex = spec.ifindex;
-    uint32_t tap_ifindex = 0;
-    std::string mirror;
-    if (!spec.tap.empty()) {
-        bool own_tap = true;
-        if (parent.tap_port != port_none) {
-            const host::vlan_device v = host::create_vlan_device(_tap_ifindex[pidx], spec.tap, spec.vlan, spec.mtu);
-            if (v.ifindex != 0) {
-                own_tap = false;
-                pi.tap_port = parent.tap_port;
-                pi.tap_tagged = true;
-                tap_ifindex = v.ifindex;
-                pi.punt_rate = std::max(1u, _opt.punt_rate / n_workers);
-                pi.punt_burst = std::max(1u, _opt.punt_burst / n_workers);
-                mirror = fmt::format(", mirrored by VLAN device {} on {}", spec.tap, _opt.ports[pidx].tap);
-            } else if (!v.unsupported) {
-                err = fmt::format("dataplane: sub-port {}: cannot create VLAN device {}: {}", spec.name, spec.tap, v.err);
-                return false;
-            } else if (!_said_no_vlan_devices) {
-                _said_no_vlan_devices = true;
-                log(level::warn, "dataplane: the kernel has no VLAN devices (8021q: {}): sub-ports are mirrored by "
-                    "TAPs of their own, untagged", v.err);
-            }
-        }
-        if (own_tap) {
-            if (!open_tap(spec, parent.mac, n_workers, pi, tap_ifindex, err))
-                return false;
-            mirror = ", mirrored by tap " + spec.tap;
-        }
-        if (spec.ifindex == 0)
-            pi.ifindex = tap_ifindex;
-    } else if (pi.ifindex == 0 && !spec.ifname.empty()) {
-        pi.ifindex = if_nametoindex(spec.ifname.c_str());
-    }
-    _tx_vlan_hw.push_back(false);
-    _ports.push_back(pi);
-    _tap_ifindex.push_back(tap_ifindex);
-    _port_vrf.push_back(spec.vrf);
-    _parent.push_back(static_cast<int>(pidx));
-    _vrf_ok.push_back(0);
-    _link_up.push_back(1);
-    log(level::info, "dataplane: port {} = VLAN {} on {} (id {}), mtu {}, ifindex {}{}, vrf {}{}", spec.name,
-        spec.vlan, spec.parent, pi.port_id, pi.mtu, pi.ifindex,
-        pi.ifindex == 0 ? " (no kernel interface: no route can name it)" : "", spec.vrf.empty() ? "default" : spec.vrf,
-        mirror);
-    return true;
-}
-
 void dataplane::update_vrfs(const vrf_resolver& vrf_of) {
     bool changed = _adj.load() == nullptr;
     for (size_t i = 0; i < _ports.size(); ++i) {
@@ -299,44 +172,6 @@ void dataplane::update_vrfs(const vrf_resolver& vrf_of) {
         return;
     }
     refresh(false);
-}
-
-void dataplane::refresh_links() { refresh(false); }
-
-void dataplane::refresh(bool force) {
-    bool changed = force;
-    for (size_t i = 0; i < _ports.size(); ++i) {
-        rte_eth_link link{};
-        // PMDs that cannot tell (rte_eth_link_get_nowait fails) count as up; ports bound to a
-        // kernel interface (af_packet, af_xdp) follow that interface's carrier as well; a
-        // sub-port, its parent's link (before it: check_ports).
-        uint8_t up;
-        if (_parent[i] >= 0) {
-            up = _link_up[static_cast<size_t>(_parent[i])];
-        } else {
-            up = rte_eth_link_get_nowait(_ports[i].port_id, &link) != 0 || link.link_status != 0;
-            if (const auto carrier = kernel_carrier(_opt.ports[i]))
-                up = up && *carrier;
-        }
-        if (up != _link_up[i]) {
-            log(up ? level::info : level::warn, "dataplane: port {} link {}", _opt.ports[i].name, up ? "up" : "down");
-            _link_up[i] = up;
-            changed = true;
-            // The kernel (and zebra) see the link change; a VLAN device follows its TAP itself.
-            if (_ports[i].tap_port != port_none && !_ports[i].tap_tagged)
-                up ? rte_eth_dev_set_link_up(_ports[i].tap_port) : rte_eth_dev_set_link_down(_ports[i].tap_port);
-        }
-        _ports[i].up = _vrf_ok[i] && _link_up[i];
-    }
-    if (changed)
-        publish_adjacency();
-}
-
-bool dataplane::has_taps() const {
-    for (const auto& p : _ports)
-        if (p.tap_port != port_none)
-            return true;
-    return false;
 }
 
 void dataplane::set_punt(uint32_t rate, uint32_t burst) {
@@ -385,71 +220,6 @@ void dataplane::publish_adjacency() {
     _rcu.retire(std::move(b));
 }
 
-int dataplane::lcore_main(void* arg) {
-    auto* ctx = static_cast<std::pair<dataplane*, unsigned>*>(arg);
-    ctx->first->worker_loop(ctx->second);
-    delete ctx;
-    return 0;
-}
-
-void dataplane::worker_loop(unsigned w) {
-    worker& wk = *_workers[w]->w;
-    _workers[w]->lcore.store(rte_lcore_id(), std::memory_order_relaxed);
-    fib::qsbr_reader reader(_rcu, w);
-    // Polls that found nothing in a row, and the sleep the next idle poll takes.
-    constexpr unsigned idle_polls = 256;
-    unsigned empty = 0;
-    uint32_t sleep_us = 1;
-    while (_run.load(std::memory_order_relaxed)) {
-        const uint32_t got = wk.poll();
-        wk.counters().hdr_chained.set(wk.headend().hdr_chained);
-        reader.quiescent();
-        const uint32_t max_us = _idle_sleep_us.load(std::memory_order_relaxed);
-        if (got != 0 || max_us == 0) {
-            empty = 0;
-            sleep_us = 1;
-            continue;
-        }
-        if (++empty < idle_polls)
-            continue;
-        // Offline while asleep: a grace period must not wait for this worker's nap.
-        reader.offline();
-        std::this_thread::sleep_for(std::chrono::microseconds(sleep_us));
-        reader.online();
-        sleep_us = std::min(max_us, sleep_us * 2);
-    }
-}
-
-unsigned dataplane::launch() {
-    _run.store(true);
-    unsigned w = 0, launched = 0;
-    // RTE_LCORE_FOREACH_WORKER by hand: the macro trips -Wsign-conversion in C++.
-    for (unsigned lc = rte_get_next_lcore(static_cast<unsigned>(-1), 1, 0); lc < RTE_MAX_LCORE;
-         lc = rte_get_next_lcore(lc, 1, 0)) {
-        if (w >= _workers.size())
-            break;
-        auto* ctx = new std::pair<dataplane*, unsigned>(this, w++);
-        if (rte_eal_remote_launch(lcore_main, ctx, lc) != 0) {
-            delete ctx;
-            continue;
-        }
-        _lcores.push_back(lc);
-        ++launched;
-    }
-    return launched;
-}
-
-void dataplane::run_here() { worker_loop(0); }
-
-void dataplane::stop() {
-    _run.store(false);
-    for (unsigned lc : _lcores)
-        rte_eal_wait_lcore(lc);
-    _lcores.clear();
-}
-
-unsigned dataplane::lcore_of(unsigned w) const { return w < _lcores.size() ? _lcores[w] : rte_get_main_lcore(); }
-
 std::optional<uint16_t> dataplane::port_by_name(const std::string& name) const {
     for (size_t i = 0; i < _ports.size(); ++i)
         if (_opt.ports[i].name == name)
@@ -479,165 +249,6 @@ uint32_t dataplane::tap_ifindex(uint16_t port_id) const {
         if (_ports[i].port_id == port_id)
             return _tap_ifindex[i];
     return 0;
-}
-
-void dataplane::count_resolutions(uint64_t sent, uint64_t limited, uint64_t failed) {
-    _resolve_sent += sent;
-    _resolve_limited += limited;
-    _resolve_failed += failed;
-}
-
-uint64_t dataplane::polls() const {
-    uint64_t n = 0;
-    for (const auto& s : _workers)
-        n += s->counters->polls.get();
-    return n;
-}
-
-dataplane::raw dataplane::sum() const {
-    raw r;
-    for (const auto& s : _workers) {
-        const worker_counters& c = *s->counters;
-        std::array<uint64_t, 3>& mine = r.workers.emplace_back();
-        for (const auto& pi : _ports) {
-            mine[0] += c.ports[pi.port_id].rx_packets.get();
-            mine[1] += c.ports[pi.port_id].tx_packets.get();
-        }
-        for (size_t d = 0; d < drop_reason_count; ++d)
-            mine[2] += c.drops[d].get();
-        for (size_t p = 0; p < max_ports; ++p) {
-            const port_counters& pc = c.ports[p];
-            r.ports[p][0] += pc.rx_packets.get();
-            r.ports[p][1] += pc.rx_bytes.get();
-            r.ports[p][2] += pc.tx_packets.get();
-            r.ports[p][3] += pc.tx_bytes.get();
-            r.ports[p][4] += pc.tx_dropped.get();
-            r.ports[p][5] += pc.punted.get();
-            r.ports[p][6] += pc.injected.get();
-        }
-        for (size_t d = 0; d < drop_reason_count; ++d)
-            r.drops[d] += c.drops[d].get();
-        for (size_t i = 0; i < max_sid_counters; ++i)
-            sid_merge(r.sids[i], c.sids[i]);
-        r.sid_overflow += c.sid_overflow.packets.get();
-        r.chained += c.hdr_chained.get();
-        for (size_t m = 0; m < headend_modes; ++m)
-            r.headend[m] += c.headend[m].get();
-        r.resolve_queued += c.resolve_queued.get();
-        r.resolve_lost += c.resolve_lost.get();
-        r.held += c.held.get();
-        r.released += c.released.get();
-        for (size_t k = 0; k < icmp_kinds; ++k)
-            r.icmp[k] += c.icmp.sent[k].get();
-        r.icmp_rate_limited += c.icmp.rate_limited.get();
-        r.icmp_no_source += c.icmp.no_source.get();
-    }
-    for (const auto& pi : _ports) {
-        rte_eth_stats st{};
-        if (pi.vlan == 0 && rte_eth_stats_get(pi.dev(), &st) == 0)  // a sub-port's are its parent's
-            r.dev[pi.port_id] = {st.imissed, st.ierrors, st.rx_nombuf, st.oerrors};
-    }
-    r.resolve_sent = _resolve_sent;
-    r.resolve_limited = _resolve_limited;
-    r.resolve_failed = _resolve_failed;
-    return r;
-}
-
-counters_snapshot dataplane::counters() const {
-    const raw now = sum();
-    const raw& b = *_baseline;
-    counters_snapshot s;
-    s.workers = workers();
-    for (size_t i = 0; i < _ports.size(); ++i) {
-        counters_snapshot::port p;
-        p.name = _opt.ports[i].name;
-        p.port_id = _ports[i].port_id;
-        p.ifindex = _ports[i].ifindex;
-        p.vrf = _port_vrf[i].empty() ? "default" : _port_vrf[i];
-        const auto& n = now.ports[p.port_id];
-        const auto& o = b.ports[p.port_id];
-        p.rx_packets = n[0] - o[0];
-        p.rx_bytes = n[1] - o[1];
-        p.tx_packets = n[2] - o[2];
-        p.tx_bytes = n[3] - o[3];
-        p.tx_dropped = n[4] - o[4];
-        p.punted = n[5] - o[5];
-        p.injected = n[6] - o[6];
-        const auto& nd = now.dev[p.port_id];
-        const auto& od = b.dev[p.port_id];
-        p.rx_missed = nd[0] - od[0];
-        p.rx_errors = nd[1] - od[1];
-        p.rx_nombuf = nd[2] - od[2];
-        p.tx_errors = nd[3] - od[3];
-        p.tap = _opt.ports[i].tap;
-        p.parent = _opt.ports[i].parent;
-        p.vlan = _ports[i].vlan;
-        p.link_up = _link_up[i] != 0;
-        rte_eth_link link{};
-        if (rte_eth_link_get_nowait(_ports[i].dev(), &link) == 0 && link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN)
-            p.speed_mbps = link.link_speed;
-        p.mtu = _ports[i].mtu;
-        p.queues = std::max(1u, workers());
-        s.ports.push_back(std::move(p));
-    }
-    for (size_t d = 0; d < drop_reason_count; ++d)
-        s.drops[d] = now.drops[d] - b.drops[d];
-    auto sids = std::make_shared<std::vector<sid_count>>(max_sid_counters);
-    for (size_t i = 0; i < max_sid_counters; ++i) {
-        sid_count c = now.sids[i];
-        if (b.sids[i].gen == c.gen) {  // cleared while this SID held the slot
-            c.packets -= b.sids[i].packets;
-            c.bytes -= b.sids[i].bytes;
-        }
-        (*sids)[i] = c;
-    }
-    s.sid = [sids](uint32_t slot, uint32_t gen) {
-        return slot < sids->size() ? sid_counts((*sids)[slot], gen) : std::pair<uint64_t, uint64_t>{0, 0};
-    };
-    s.sid_overflow_packets = now.sid_overflow - b.sid_overflow;
-    s.headend_chained = now.chained - b.chained;
-    for (size_t m = 0; m < headend_modes; ++m)
-        s.headend[m] = now.headend[m] - b.headend[m];
-    s.resolve_queued = now.resolve_queued - b.resolve_queued;
-    s.resolve_lost = now.resolve_lost - b.resolve_lost;
-    s.held = now.held - b.held;
-    s.released = now.released - b.released;
-    s.resolve_sent = now.resolve_sent - b.resolve_sent;
-    s.resolve_limited = now.resolve_limited - b.resolve_limited;
-    s.resolve_failed = now.resolve_failed - b.resolve_failed;
-    for (size_t k = 0; k < icmp_kinds; ++k)
-        s.icmp[k] = now.icmp[k] - b.icmp[k];
-    s.icmp_rate_limited = now.icmp_rate_limited - b.icmp_rate_limited;
-    s.icmp_no_source = now.icmp_no_source - b.icmp_no_source;
-    for (size_t w = 0; w < now.workers.size(); ++w) {
-        const auto& n = now.workers[w];
-        const std::array<uint64_t, 3> o = w < b.workers.size() ? b.workers[w] : std::array<uint64_t, 3>{};
-        counters_snapshot::worker x;
-        x.id = static_cast<unsigned>(w);
-        if (const unsigned lc = _workers[w]->lcore.load(std::memory_order_relaxed); lc < RTE_MAX_LCORE)
-            x.lcore = lc;
-        x.rx_packets = n[0] - o[0];
-        x.tx_packets = n[1] - o[1];
-        x.dropped = n[2] - o[2];
-        s.per_worker.push_back(x);
-    }
-    return s;
-}
-
-void dataplane::clear_counters() { *_baseline = sum(); }
-
-std::vector<pool_usage> dataplane::pools() const {
-    std::vector<pool_usage> out;
-    auto add = [&out](const rte_mempool* mp) {
-        if (mp == nullptr)
-            return;
-        out.push_back({mp->name, mp->size, rte_mempool_in_use_count(mp), rte_mempool_avail_count(mp),
-                       rte_pktmbuf_data_room_size(const_cast<rte_mempool*>(mp))});
-    };
-    add(_pool);
-    for (const rte_mempool* hp : _hdr_pools)
-        add(hp);
-    return out;
 }
 
 }  // namespace fwd
