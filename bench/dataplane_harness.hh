@@ -160,7 +160,7 @@ struct harness {
     // `packets` / `slices` per turn after a warm-up of `warmup` / `slices`; each figure is the
     // median over all its polls. A change of the host's speed that lasts a few tens of
     // milliseconds (a KVM guest's vCPU sharing its core) falls on both alike, where two runs back
-    // to back could each land on another level (BENCHMARKS.md, "Session 16"). `before(side)`
+    // to back could each land on another level (docs/bench-history.md). `before(side)`
     // runs before each turn of A (side 0) or B (1), untimed: where the two sides are one step
     // over two states of the tables (the encapsulation source configured or derived), it sets
     // that side's.

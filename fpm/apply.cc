@@ -66,8 +66,7 @@ const rib::route_key* route_key_of(const Update& u) {
 }
 
 // Hints the RIB about the routes a few updates ahead (rib::prefetch_route): the two dependent
-// cache misses of each probe then overlap with the updates before it. With 2 M routes, the
-// RIB's time per update fell by a quarter to a third (BENCHMARKS.md, session 10).
+// cache misses of each probe then overlap with the updates before it instead of stalling it.
 template <typename Update>
 void prefetch_ahead(std::span<Update> batch, size_t i, const rib::rib& rib) {
     constexpr size_t bucket_ahead = 8, route_ahead = 4;

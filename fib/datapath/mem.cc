@@ -19,17 +19,13 @@ constexpr size_t pool_max_block = 64 * 1024;  // flat LPMs of customer VRFs (lpm
 constexpr size_t pool_classes = pool_max_block / granule;
 
 // Pooled blocks are carved from 2 MiB-aligned slabs advised as transparent huge pages: a lookup
-// in a big table (the default VRF's ~28 k chunks, 20 MiB) touches a random chunk per address,
-// and with 4 KiB pages each of those is a TLB miss besides the cache miss (measured: 63 -> 48
-// cycles per IPv4 lookup in bursts of 32). A carved block never goes back to the heap: freed,
-// it waits in its size class's list for the next block of that size, and the slabs live as long
-// as the process. A block whose class list is empty takes a free block of one of the next
-// `class_slack` classes (at most 192 bytes more) before carving a fresh one: a republished LPM
-// chunk is rarely the size of the one it replaces (a few intervals more or fewer), so with exact
-// classes the lists held ~100-160 MiB while a churn of 1 000 VRFs still carved 60 MiB of fresh
-// slabs, each page of which the kernel zeroes on first touch (the costliest part of a fresh
-// block). Freed again, such a block goes to the class it was asked for: its spare bytes are
-// lost until the process ends, at most 192 bytes per block.
+// in a big table touches a random chunk per address, and with 4 KiB pages each is a TLB miss
+// besides the cache miss. A carved block never goes back to the heap: freed, it waits in its
+// size class's list, and the slabs live as long as the process. A block whose class list is
+// empty takes a free block of one of the next `class_slack` classes (at most 192 bytes more)
+// before carving a fresh one: a republished LPM chunk is rarely the size of the one it replaces,
+// and a fresh block's pages must first be zeroed by the kernel. Freed again, such a block goes
+// to the class it was asked for, its spare bytes unused. Figures: docs/fib-compile.md.
 constexpr size_t slab_bytes = util::huge_page;
 constexpr size_t class_slack = 3;
 

@@ -17,9 +17,9 @@ namespace fwd {
 // Ethernet header when the headend can write it itself (a resolved gateway on an untagged port
 // that is up), else no port and act() routes the packet. A function of the two views only, so
 // kept in _outer_memo while they are in use, and read there in place: one test per packet,
-// which hits but for a template's first packet. (A copy of the current template's entry, as
-// before, cost a branch at every change of template, which traffic to several PEs makes as
-// unpredictable as the order its flows interleave in.)
+// which hits but for a template's first packet. Not copied out as the current template's entry:
+// with traffic to several PEs the template changes as unpredictably as its flows interleave,
+// and that copy's branch would mispredict.
 [[gnu::always_inline]] inline const worker::outer_exit& worker::outer_route(uint32_t from, const uint8_t* dst) {
     const outer_exit& memo = _outer_memo[from % outer_memo_size];
     if (unlikely(memo.from != from))
