@@ -2,11 +2,12 @@
 // per mode, the SRH (RFC 8754 §2), with the resolved encapsulation source filled in, ready to be
 // prepended. Built by the control thread when routes, the SID list or the source change, never
 // per packet. The dataplane writes only:
-//   payload length  (bytes 4-5: SRH + inner packet)
+//   traffic class   (bits 4-11 of bytes 0-1: the inner's TOS / traffic class)
 //   flow label      (low 20 bits of bytes 1-3, e.g. from the inner flow hash)
-//   hop limit       (byte 7; pre-filled with 64)
+//   payload length  (bytes 4-5: SRH + inner packet)
 //   and may rewrite the innermost next header (byte next_header_off; pre-filled from the inner
 //   family the nexthop was compiled for: 4, 41, or 143 for the L2 modes).
+// The hop limit (byte 7) is encap_default_hop_limit (64), never written per packet.
 //
 // Modes (rib::encap_mode = SEG6_IPTUN_MODE_*), for the SIDs s[0..n-1] in visiting order:
 //   H.Encaps(.L2):     DA = s[0]; SRH lists s[n-1] .. s[0] (reversed, as on the wire),

@@ -9,8 +9,8 @@
 //   L2 modes keep the whole frame as the payload and use `l3_off` only to find the IP header for
 //   the traffic class and flow hash (0 = the frame carries no IP we parsed: hash the MACs).
 // - The inner TTL / hop limit is the forwarding stage's business (decremented before encap for
-//   routed traffic); the outer hop limit is the template's (the compiler writes the configured
-//   value, default 64).
+//   routed traffic); the outer hop limit is the template's: fib::encap_default_hop_limit (64),
+//   written by the compiler, not configurable.
 // - The outer header is prepended into the headroom (no allocation, no copy of the payload) when
 //   it fits with `eth_reserve` bytes to spare and the buffer is not shared; otherwise a header
 //   mbuf from `ctx.hdr_pool` is chained in front (counted in ctx.hdr_chained).
