@@ -55,8 +55,6 @@ bool bad_flavors(decode_ctx& ctx, std::string_view why) {
     return false;
 }
 
-bool valid_csid_bits(unsigned bits) { return bits > 0 && bits <= 128 && bits % 8 == 0; }
-
 bool decode_flavors(nl::bytes nest, decode_ctx& ctx, flavor_attrs& out) {
     flavor_attrs f;
     bool have_op = false;
@@ -93,11 +91,10 @@ bool decode_flavors(nl::bytes nest, decode_ctx& ctx, flavor_attrs& out) {
     // A flavor we do not know changes what the SID does: refuse rather than forward wrongly.
     if (f.operation & ~rib::known_flavors)
         return bad_flavors(ctx, fmt::format("unknown flavor bits {:#x}", f.operation & ~rib::known_flavors));
-    // The kernel's NEXT-C-SID rules: byte-aligned, non-zero, and block + node/function within
-    // 128; lengths not given are the kernel's defaults (the contract's csid_default).
+    // Lengths not given are the kernel's defaults (the contract's csid_default).
     const unsigned block = f.lcblock_bits.value_or(rib::csid_default.block);
     const unsigned node_fn = f.lcnode_fn_bits.value_or(rib::csid_default.node_fn);
-    if (!valid_csid_bits(block) || !valid_csid_bits(node_fn) || block + node_fn > 128)
+    if (!rib::valid_csid(block, node_fn))
         return bad_flavors(ctx, fmt::format("lcblock {} lcnode_fn {} bits", block, node_fn));
     out = f;
     return true;

@@ -78,9 +78,10 @@ contract_check check_contract(const seg6local& l) {
         return {contract_refusal::flavor, fmt::format("{} does not take flavor {}", b->name, flavors_to_string(extra))};
     if (l.flavors & flavor::next_csid) {
         const csid_lengths c = csid_of(l);
-        if (c.block == 0 || c.node_fn == 0 || c.block + c.node_fn > 128)
+        if (!valid_csid(c.block, c.node_fn))
             return {contract_refusal::flavor,
-                    fmt::format("NEXT-C-SID needs block and node+function lengths > 0 with a sum <= 128, not {} and {}",
+                    fmt::format("NEXT-C-SID needs block and node+function lengths in bytes, > 0, with a sum <= 128 "
+                                "bits, not {} and {}",
                                 c.block, c.node_fn)};
     }
     return {};

@@ -63,6 +63,15 @@ struct csid_lengths {
 // SEG6_LOCAL_LCNODE_FN_DBITS): F3216.
 inline constexpr csid_lengths csid_default{32, 16};
 
+// The one NEXT-C-SID length rule, the kernel's (seg6_local.c, next_csid_chk_*): each length a
+// non-zero multiple of 8, the two together within 128 bits. The FPM decoders, the config parser
+// and the contract check all ask it.
+constexpr bool valid_csid_bits(unsigned bits) { return bits > 0 && bits <= 128 && bits % 8 == 0; }
+constexpr bool valid_csid(unsigned block, unsigned node_fn) {
+    return valid_csid_bits(block) && valid_csid_bits(node_fn) && block + node_fn <= 128;
+}
+static_assert(valid_csid(csid_default.block, csid_default.node_fn));
+
 struct behavior_info {
     behavior action;
     std::string_view name;       // RFC 8986 spelling: "End.DT46"
@@ -161,6 +170,14 @@ constexpr bool consistent() {
     return true;
 }
 static_assert(consistent(), "a row's handler, flavors, adjacency or VRF binding contradicts its parameters");
+// A row that takes NEXT-C-SID has defaults the rule accepts.
+constexpr bool csid_defaults_valid() {
+    for (const auto& r : rows)
+        if ((r.flavors & flavor::next_csid) && !valid_csid(r.csid.block, r.csid.node_fn))
+            return false;
+    return true;
+}
+static_assert(csid_defaults_valid(), "a NEXT-C-SID row's default lengths break the NEXT-C-SID rule");
 }  // namespace detail
 
 // Every rib::behavior, in enum order.

@@ -65,7 +65,7 @@ error parse_flavors(std::string_view list, uint32_t& out) {
             if (!name.empty() && rib::flavor_name(f) == name)
                 bit = f;
         if (!bit)
-            return fmt::format("flavor '{}' is not one of psp, usp, usd, next-csid", name);
+            return fmt::format("flavor '{}' is not one of {}", name, rib::flavors_to_string(rib::known_flavors));
         if (out & bit)
             return fmt::format("flavor {} listed twice", name);
         out |= bit;
@@ -121,8 +121,7 @@ error parse_arg(std::string_view kw, std::string_view v, const rib::behavior_inf
             return e;
         g.present |= flavors;
     } else if (kw == "lblen" || kw == "nflen") {
-        // The kernel's rules: byte multiples, neither zero.
-        if (!number(v, 120, n) || n == 0 || n % 8 != 0)
+        if (!number(v, 128, n) || !rib::valid_csid_bits(static_cast<unsigned>(n)))
             return fmt::format("{} '{}' is not a multiple of 8 from 8 to 120", kw, v);
         (kw == "lblen" ? g.lblen : g.nflen) = static_cast<uint8_t>(n);
     } else {
@@ -150,7 +149,7 @@ error check_against_contract(const rib::behavior_info& row, const given& g, rib:
     if (l.flavors & rib::flavor::next_csid) {
         l.lcblock_bits = g.lblen.value_or(row.csid.block);
         l.lcnode_fn_bits = g.nflen.value_or(row.csid.node_fn);
-        if (*l.lcblock_bits + *l.lcnode_fn_bits > 128)
+        if (!rib::valid_csid(*l.lcblock_bits, *l.lcnode_fn_bits))
             return "lblen + nflen exceed 128 bits";
     }
     return std::nullopt;

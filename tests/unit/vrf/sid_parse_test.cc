@@ -111,7 +111,7 @@ TEST(SidParse, BadLinesNameTheLineAndTheReason) {
         {"fc00:1::1 End.X nh6 10.0.0.1", "sid 'fc00:1::1 End.X nh6 10.0.0.1': nh6 '10.0.0.1' is not an IPv6 address"},
         {"fc00:1::1 End.DX4 nh4 fd01::1", "sid 'fc00:1::1 End.DX4 nh4 fd01::1': nh4 'fd01::1' is not an IPv4 address"},
         {"fc00:1::1 End.DX6 nh6 fd01::1 oif 0", "sid 'fc00:1::1 End.DX6 nh6 fd01::1 oif 0': oif '0' is not an interface index (1 to 4294967295)"},
-        {"fc00:1::1 End flavors psp,bogus", "sid 'fc00:1::1 End flavors psp,bogus': flavor 'bogus' is not one of psp, usp, usd, next-csid"},
+        {"fc00:1::1 End flavors psp,bogus", "sid 'fc00:1::1 End flavors psp,bogus': flavor 'bogus' is not one of psp,usp,usd,next-csid"},
         {"fc00:1::1 End flavors psp,psp", "sid 'fc00:1::1 End flavors psp,psp': flavor psp listed twice"},
         {"fc00:1::1 End lblen 32", "sid 'fc00:1::1 End lblen 32': lblen and nflen belong to flavor next-csid"},
         {"fc00:1::/48 End flavors next-csid lblen 12", "sid 'fc00:1::/48 End flavors next-csid lblen 12': lblen '12' is not a multiple of 8 from 8 to 120"},
