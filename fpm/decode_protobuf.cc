@@ -226,28 +226,18 @@ bool to_seg6local(const pb::SRv6LocalSID& m, decode_ctx& ctx, rib::seg6local& sl
         ctx.report(reason::pb_missing_field, "SRv6LocalSID.end_behavior");
         return false;
     }
-    switch (m.end_behavior_case()) {
-    case S::kEndX:
-    case S::kEndDx6:
-    case S::kEndDx4:
-    case S::kUa:
+    // What else the SID needs is its row's: an adjacency (End.X, End.DX*), a VRF (End.T, End.DT*).
+    const rib::behavior_info* row = rib::find_behavior(sl.action);
+    if (row->adjacency != 0)
         return endpoint_nexthop(m, nh, ctx, sl);
-    case S::kEndT:
-    case S::kEndDt6:
-    case S::kEndDt4:
-    case S::kEndDt46:
-    case S::kUdt6:
-    case S::kUdt4:
-    case S::kUdt46:
+    if (row->binds_vrf()) {
         if (!vrf) {
             ctx.report(reason::pb_missing_field, "SRv6LocalSID DT/T behaviour without vrf_id");
             return false;
         }
         sl.table = *vrf;  // a VRF id here: the dialect tag tells the consumer
-        return true;
-    default:
-        return true;
     }
+    return true;
 }
 
 void localsid(const pb::Message& msg, decode_ctx& ctx, std::vector<update>& out) {

@@ -15,6 +15,7 @@
 #include "forward/datapath/ip6_ext.hh"
 #include "forward/datapath/srh.hh"
 #include "forward/datapath/worker_pkt.hh"
+#include "rib/behaviors.hh"
 
 namespace fwd {
 
@@ -165,8 +166,8 @@ inline void worker::endpoint_error(pkt& p, const fib::compiled_nh& nh, drop_reas
     };
     switch (why) {
     case drop_reason::ttl_expired: {
-        const rib::behavior b = static_cast<rib::behavior>(nh.sid().action);
-        if (b == rib::behavior::end_dx4 || b == rib::behavior::end_dx6) {
+        const rib::behavior_info* row = rib::find_behavior(nh.sid().action);
+        if (row != nullptr && row->decap != 0 && row->adjacency != 0) {  // End.DX4, End.DX6
             // The inner packet's TTL, on its way to the adjacency: an error about the inner
             // packet, in the VRF of the adjacency's port (RFC 8986 §4.4: routed as received there).
             if (!ul_ok || (ul.nh != ip6::proto::ipv4 && ul.nh != ip6::proto::ipv6) || ul.off >= seg)
