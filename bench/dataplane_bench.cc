@@ -11,7 +11,7 @@
 // cycles over the packets it sent. Each repetition runs io-forward (rx -> tx to the other port:
 // the transport alone), then srv6d and the floor interleaved in `--slices` turns (16: A B, B A,
 // ...; 1: back to back), each turn after a warm-up; `--reps` repetitions (7) give min / median
-// / max. The H.Encaps.Red case also runs with the encapsulation source configured and derived,
+// / max. The H.Encaps.Red case also runs with the encapsulation source configured and FRR's,
 // interleaved the same way (recompiled before each turn), and H.Encaps.L2 against H.Encaps.V6
 // (both srv6d; a full run only). The lcore is pinned (EAL -l);
 // hugepages are used when the machine has free ones (scripts/bench.sh reserves them), else
@@ -535,17 +535,17 @@ int main(int argc, char** argv) {
         }
         h.rx_flags = 0;
         if (only.empty() || std::string(cases[red].name).find(only) != std::string::npos) {
-            // The same H.Encaps.Red case with the source configured and derived (no
-            // encap.source, a loopback to derive it from), interleaved as srv6d and the floor
-            // are: the templates are recompiled before each turn (~4 ms, untimed), the packet
-            // path is the same.
+            // The same H.Encaps.Red case with the source from srv6d's config and from FRR's
+            // global source-address (the kernel tunsrc, no encap.source), interleaved as srv6d
+            // and the floor are: the templates are recompiled before each turn (~4 ms, untimed),
+            // the packet path is the same.
             const auto source = [&](int side) {
-                if (side == 0) {
-                    (void)src.set_configured(src_cfg);
-                } else {
-                    (void)src.set_configured(std::nullopt);
-                    (void)src.set_derivation(a6("fc00:1::99"), std::nullopt);
-                }
+                vrf::tunsrc_reading frr;  // side 1: FRR's source-address, as zebra writes it
+                frr.ok = true;
+                if (side == 1)
+                    frr.addr = a6("fc00:1::99");
+                (void)src.set_kernel_tunsrc(frr);
+                (void)src.set_configured(side == 0 ? std::optional<rib::ip6_addr>(src_cfg) : std::nullopt);
                 c.compile(r, reg, src);
                 rcu.synchronize();
             };

@@ -6,7 +6,6 @@
 
 #include <fmt/format.h>
 
-#include "vrf/encap_source.hh"
 
 namespace vrf {
 namespace {
@@ -118,16 +117,6 @@ parsed<vrf_spec> parse_vrf(std::string_view line) {
     if (spec.name != default_vrf_name && spec.table == default_vrf_table)
         return fail<vrf_spec>(shown, fmt::format("table {} is the default VRF's", default_vrf_table));
     return parsed<vrf_spec>{std::move(spec), {}};
-}
-
-parsed<rib::ip6_addr> parse_encap_source(std::string_view text) {
-    const auto t = trim(text);
-    auto a = rib::parse_ip6(t);
-    if (!a)
-        return {std::nullopt, fmt::format("encap-source '{}' is not an IPv6 address", t)};
-    if (auto e = check_encap_source(*a))
-        return {std::nullopt, fmt::format("encap-source {}", *e)};
-    return {a, {}};
 }
 
 }  // namespace vrf

@@ -1,6 +1,5 @@
-// Parsers for srv6d's VRF and encap-source config values, with errors an operator can act on.
+// Parsers for srv6d's VRF config values, with errors an operator can act on.
 //   vrf = red table 10 members eth1,eth2
-//   encap-source = fc00:0:1::1
 #pragma once
 
 #include <optional>
@@ -27,7 +26,5 @@ std::vector<std::string_view> split_words(std::string_view s);
 // parses too. Tokens are separated by blanks; the member list may also be spaced after commas.
 parsed<vrf_spec> parse_vrf(std::string_view line);
 
-// An IPv6 unicast address usable as the outer source (check_encap_source rules).
-parsed<rib::ip6_addr> parse_encap_source(std::string_view text);
 
 }  // namespace vrf

@@ -14,15 +14,6 @@ constexpr std::string_view route_text = "route's own source (SEG6_IPTUNNEL_SRC /
 constexpr std::string_view kernel_text = "kernel tunsrc, from FRR's source-address or ip sr tunsrc set";
 constexpr std::string_view config_text = "srv6d config encap-source";
 
-// The first address of a locator: the prefix itself (often the uN SID, and for a /64 the
-// subnet-router anycast address) is avoided unless the locator is a single address.
-rib::ip6_addr first_address(const rib::prefix& p) {
-    rib::ip6_addr a = p.addr().v6();
-    if (p.len < 128)
-        a.bytes[15] = static_cast<uint8_t>(a.bytes[15] | 1u);
-    return a;
-}
-
 }  // namespace
 
 std::string_view to_string(encap_origin o) {
@@ -31,7 +22,6 @@ std::string_view to_string(encap_origin o) {
     case encap_origin::route: return "route";
     case encap_origin::kernel_tunsrc: return "kernel-tunsrc";
     case encap_origin::config: return "config";
-    case encap_origin::derived: return "derived";
     }
     return "?";
 }
@@ -79,12 +69,6 @@ bool encap_source_resolver::set_configured(std::optional<rib::ip6_addr> a) {
     return recompute();
 }
 
-bool encap_source_resolver::set_derivation(std::optional<rib::ip6_addr> loopback, std::optional<rib::prefix> locator) {
-    _loopback = loopback;
-    _locator = locator && locator->af == rib::family::ipv6 ? locator : std::nullopt;
-    return recompute();
-}
-
 encap_src encap_source_resolver::resolve(const rib::seg6_encap& e) const {
     if (e.source && !e.source->is_zero())
         return encap_src{e.source, encap_origin::route, std::string(route_text)};
@@ -107,18 +91,6 @@ bool encap_source_resolver::recompute() {
         } else {
             why.push_back(_configured ? fmt::format("encap-source rejected: {}", *check_encap_source(*_configured))
                                       : "no encap-source configured");
-            std::optional<std::string> bad_loopback;
-            if (_loopback && !(bad_loopback = check_encap_source(*_loopback))) {
-                g = {_loopback, encap_origin::derived,
-                     fmt::format("derived from configured loopback {}", rib::to_string(*_loopback))};
-            } else if (_locator && !check_encap_source(first_address(*_locator))) {
-                g = {first_address(*_locator), encap_origin::derived,
-                     fmt::format("derived from locator {}", rib::to_string(*_locator))};
-            } else {
-                why.push_back(bad_loopback ? fmt::format("loopback rejected: {}", *bad_loopback)
-                              : _locator   ? fmt::format("locator {} gives no usable address", rib::to_string(*_locator))
-                                           : "no loopback or locator configured to derive from");
-            }
         }
     }
     if (!g.addr) {
@@ -131,12 +103,7 @@ bool encap_source_resolver::recompute() {
     const bool moved = g.addr != _global.addr || g.origin != _global.origin;
     if (moved) {
         ++_version;
-        if (g.origin == encap_origin::derived)
-            util::log(util::level::warn,
-                      "encap-source: using {} {}; set `encap-source` in srv6d's config or FRR's "
-                      "`segment-routing srv6 encapsulation source-address` to choose it",
-                      rib::to_string(*g.addr), g.detail);
-        else if (g.origin == encap_origin::none)
+        if (g.origin == encap_origin::none)
             util::log(util::level::warn, "encap-source: none ({}): encapsulating routes will be refused", g.detail);
         else
             util::log(util::level::info, "encap-source: {}", to_string(g));

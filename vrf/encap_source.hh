@@ -3,8 +3,7 @@
 //   1. the route's own source (SEG6_IPTUNNEL_SRC, SONiC ENCAP_SRC_ADDR);
 //   2. FRR's global `segment-routing srv6 encapsulation source-address`, learned from the
 //      kernel's per-netns tunsrc that zebra sets (FPM never carries it);
-//   3. srv6d's configured `encap-source`;
-//   4. derived once from a configured address (loopback, else locator), with a warning.
+//   3. srv6d's configured `encap-source`.
 // Nothing resolvable is an explicit `none` with the reason: the compiler must refuse such a
 // nexthop rather than send packets from `::`.
 // Lives in vrf/ beside the registry because both are "bindings the control plane resolves from
@@ -22,7 +21,7 @@
 
 namespace vrf {
 
-enum class encap_origin : uint8_t { none, route, kernel_tunsrc, config, derived };
+enum class encap_origin : uint8_t { none, route, kernel_tunsrc, config };
 
 std::string_view to_string(encap_origin o);  // stable JSON names: "route", "kernel-tunsrc", ...
 
@@ -38,7 +37,7 @@ struct encap_src {
 std::string to_string(const encap_src& s);
 
 // Why `a` cannot source encapsulated packets (::, loopback, multicast, link-local, IPv4-mapped),
-// or nullopt. Applied to srv6d's own inputs (config, derivation); the route's and the kernel's
+// or nullopt. Applied to srv6d's own input (its config); the route's and the kernel's
 // values are taken as given.
 std::optional<std::string> check_encap_source(const rib::ip6_addr& a);
 
@@ -51,9 +50,6 @@ public:
     // one keeps the last value (a transient error must not rewrite every header twice).
     bool set_kernel_tunsrc(const tunsrc_reading& r);
     bool set_configured(std::optional<rib::ip6_addr> a);  // srv6d's `encap-source`
-    // Addresses to derive from when nothing else is set: the loopback wins over the locator,
-    // whose first address (prefix + 1; the prefix itself for a /128) is used.
-    bool set_derivation(std::optional<rib::ip6_addr> loopback, std::optional<rib::prefix> locator);
 
     // --- outputs
     const encap_src& global() const { return _global; }
@@ -68,8 +64,6 @@ private:
     bool _kernel_known = false;
     std::string _kernel_error;
     std::optional<rib::ip6_addr> _configured;
-    std::optional<rib::ip6_addr> _loopback;
-    std::optional<rib::prefix> _locator;
     encap_src _global;
     uint64_t _version = 0;
 };

@@ -205,8 +205,7 @@ TEST_F(TextTest, VrfInConflictShowsBothTables) {
 TEST_F(TextTest, EncapSource) {
     vrf::encap_source_resolver res;
     EXPECT_EQ(format_encap_source(render_encap_source(res, std::nullopt)),
-              "Encap source: none (kernel tunsrc not read yet, no encap-source configured, no loopback or locator "
-              "configured to derive from)\n"
+              "Encap source: none (kernel tunsrc not read yet, no encap-source configured)\n"
               "  Kernel tunsrc: unknown\n"
               "  Configured (encap.source): none\n");
     res.set_configured(rib::parse_ip6("fc00:0:1::9"));

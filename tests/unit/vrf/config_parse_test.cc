@@ -70,14 +70,5 @@ TEST(ConfigParse, Errors) {
               "vrf 'red table 10 members eth/1': member name 'eth/1' contains a character interface names cannot have");
 }
 
-TEST(ConfigParse, EncapSource) {
-    auto p = parse_encap_source(" fc00:0:1::1 ");
-    ASSERT_TRUE(p) << p.error;
-    EXPECT_EQ(rib::to_string(*p.value), "fc00:0:1::1");
-    EXPECT_EQ(parse_encap_source("10.0.0.1").error, "encap-source '10.0.0.1' is not an IPv6 address");
-    EXPECT_EQ(parse_encap_source("::").error, "encap-source :: is the unspecified address");
-    EXPECT_EQ(parse_encap_source("fe80::1").error, "encap-source fe80::1 is link-local: not routable back to this node");
-}
-
 }  // namespace
 }  // namespace vrf

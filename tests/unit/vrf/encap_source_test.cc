@@ -39,7 +39,6 @@ rib::seg6_encap encap(std::optional<const char*> src = std::nullopt) {
 // Every tier set: each one only shows when all above it are gone.
 TEST(EncapSource, Precedence) {
     encap_source_resolver r;
-    r.set_derivation(a6("fc00:ff::1"), rib::parse_prefix("fc00:0:1::/48"));
     r.set_configured(a6("fc00:c::1"));
     r.set_kernel_tunsrc(kernel_says("fc00:0:1::1"));
 
@@ -57,22 +56,12 @@ TEST(EncapSource, Precedence) {
     s = r.resolve(encap());
     EXPECT_EQ(s.origin, encap_origin::config);
     EXPECT_EQ(to_string(s), "fc00:c::1 (srv6d config encap-source)");
-    // 4a. derived from the loopback
-    r.set_configured(std::nullopt);
-    s = r.resolve(encap());
-    EXPECT_EQ(s.origin, encap_origin::derived);
-    EXPECT_EQ(to_string(s), "fc00:ff::1 (derived from configured loopback fc00:ff::1)");
-    // 4b. derived from the locator
-    r.set_derivation(std::nullopt, rib::parse_prefix("fc00:0:1::/48"));
-    s = r.resolve(encap());
-    EXPECT_EQ(to_string(s), "fc00:0:1::1 (derived from locator fc00:0:1::/48)");
     // none
-    r.set_derivation(std::nullopt, std::nullopt);
+    r.set_configured(std::nullopt);
     s = r.resolve(encap());
     EXPECT_FALSE(s.ok());
     EXPECT_EQ(s.origin, encap_origin::none);
-    EXPECT_EQ(to_string(s), "none (kernel tunsrc is unset (::), no encap-source configured, "
-                            "no loopback or locator configured to derive from)");
+    EXPECT_EQ(to_string(s), "none (kernel tunsrc is unset (::), no encap-source configured)");
     // ... while a route with its own source still resolves.
     EXPECT_EQ(r.resolve(encap("fc00:a::1")).origin, encap_origin::route);
 }
@@ -93,8 +82,7 @@ TEST(EncapSource, KernelBeatsConfigWhenBothSet) {
 TEST(EncapSource, NothingReadYet) {
     encap_source_resolver r;
     EXPECT_FALSE(r.global().ok());
-    EXPECT_EQ(r.global().detail, "kernel tunsrc not read yet, no encap-source configured, "
-                                 "no loopback or locator configured to derive from");
+    EXPECT_EQ(r.global().detail, "kernel tunsrc not read yet, no encap-source configured");
     EXPECT_EQ(r.version(), 0u);
 }
 
@@ -106,7 +94,7 @@ TEST(EncapSource, KernelReadErrors) {
     EXPECT_EQ(r.global().origin, encap_origin::config);
     r.set_configured(std::nullopt);
     EXPECT_EQ(r.global().detail, "kernel tunsrc unreadable: generic netlink family SEG6 not found, "
-                                 "no encap-source configured, no loopback or locator configured to derive from");
+                                 "no encap-source configured");
     // After a good read, a failed re-read keeps the value: no rewrite for a transient error.
     EXPECT_TRUE(r.set_kernel_tunsrc(kernel_says("fc00:0:1::1")));
     const uint64_t v = r.version();
@@ -136,29 +124,12 @@ TEST(EncapSource, VersionMovesWhenTheAddressOrOriginChanges) {
     EXPECT_EQ(r.version(), v0 + 4);
 }
 
-TEST(EncapSource, UnusableOwnInputsAreSkippedWithAReason) {
+TEST(EncapSource, UnusableConfiguredSourceIsSkippedWithAReason) {
     encap_source_resolver r;
     r.set_configured(a6("fe80::1"));
-    r.set_derivation(a6("::1"), std::nullopt);
     EXPECT_FALSE(r.global().ok());
     EXPECT_EQ(r.global().detail, "kernel tunsrc not read yet, encap-source rejected: fe80::1 is link-local: "
-                                 "not routable back to this node, loopback rejected: ::1 is the loopback address");
-    r.set_derivation(a6("::1"), rib::parse_prefix("fc00:0:7::/48"));
-    EXPECT_EQ(r.global().addr, a6("fc00:0:7::1"));  // the locator still works
-    r.set_derivation(std::nullopt, rib::parse_prefix("10.0.0.0/8"));  // not IPv6: ignored
-    EXPECT_FALSE(r.global().ok());
-}
-
-TEST(EncapSource, LocatorDerivation) {
-    encap_source_resolver r;
-    r.set_derivation(std::nullopt, rib::parse_prefix("fc00:0:1:2::/64"));
-    EXPECT_EQ(r.global().addr, a6("fc00:0:1:2::1"));  // not the subnet-router anycast address
-    r.set_derivation(std::nullopt, rib::parse_prefix("fc00:0:1:2::9/128"));
-    EXPECT_EQ(r.global().addr, a6("fc00:0:1:2::9"));
-    r.set_derivation(std::nullopt, rib::parse_prefix("ff00::/8"));
-    EXPECT_FALSE(r.global().ok());
-    EXPECT_EQ(r.global().detail, "kernel tunsrc not read yet, no encap-source configured, "
-                                 "locator ff00::/8 gives no usable address");
+                                 "not routable back to this node");
 }
 
 TEST(EncapSource, CheckAddress) {
