@@ -40,6 +40,10 @@ namespace fib {
 // publication would copy too much (the two-level form copies only the chunks a change touched).
 constexpr uint32_t lpm_flat_max_intervals = 3072;
 
+namespace detail {
+inline constexpr uint32_t lpm_flat_magic = 0x4c504d46;  // "LPMF": intact() tells a live table
+}  // namespace detail
+
 template <class K>
 class lpm_flat {
 public:
@@ -49,7 +53,8 @@ public:
     static constexpr uint32_t max_n = 0xffff;         // what a 16-bit directory entry indexes
 
     // keys[0..n) sorted, keys[0] = 0; values < esc_bit. Null if the table cannot be flat (too
-    // many entries, or a nexthop index with esc_bit set).
+    // many entries, or a nexthop index with esc_bit set). Control thread only: defined in
+    // fib/control/lpm_flat_build.cc.
     static const lpm_flat* create(const K* keys, const uint32_t* values, uint32_t n);
     static void destroy(const lpm_flat* f) noexcept;
 
