@@ -3,7 +3,8 @@
 # flags): it gets no extra unit (72 of 113 headers; the check is ~60 % cheaper).
 file(GLOB_RECURSE _srv6d_headers CONFIGURE_DEPENDS
      ${CMAKE_SOURCE_DIR}/util/*.hh ${CMAKE_SOURCE_DIR}/rib/*.hh ${CMAKE_SOURCE_DIR}/fpm/*.hh ${CMAKE_SOURCE_DIR}/vrf/*.hh ${CMAKE_SOURCE_DIR}/fib/*.hh
-     ${CMAKE_SOURCE_DIR}/forward/*.hh ${CMAKE_SOURCE_DIR}/mgmt/*.hh ${CMAKE_SOURCE_DIR}/apps/*.hh)
+     ${CMAKE_SOURCE_DIR}/forward/*.hh ${CMAKE_SOURCE_DIR}/mgmt/*.hh ${CMAKE_SOURCE_DIR}/host/*.hh
+     ${CMAKE_SOURCE_DIR}/apps/*.hh)
 set(_srcs)
 foreach(h ${_srv6d_headers})
   file(RELATIVE_PATH rel ${CMAKE_SOURCE_DIR} ${h})
@@ -22,7 +23,7 @@ foreach(h ${_srv6d_headers})
 endforeach()
 if(_srcs)
   add_library(checkheaders OBJECT EXCLUDE_FROM_ALL ${_srcs})
-  target_link_libraries(checkheaders PRIVATE srv6d_flags PkgConfig::DPDK mgmt_proto Boost::boost fmt::fmt)
+  target_link_libraries(checkheaders PRIVATE srv6d_flags PkgConfig::DPDK PkgConfig::LIBNL mgmt_proto Boost::boost fmt::fmt)
   # What is checked is that each header compiles alone, not its code: no optimizer, no debug
   # info (a quarter less time; the real TUs compile the same code with the full flags).
   target_compile_options(checkheaders PRIVATE -O0 -g0)
