@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "rib/behaviors.hh"
-#include "fpm/sonic_decode.hh"
+#include "fpm/sonic_parsers.hh"
 #include "fpm/sonic_wire.hh"
 
 namespace fpm::sonic {

@@ -6,7 +6,7 @@
 
 #include "fpm/decoder.hh"
 #include "fpm/rtnl.hh"
-#include "fpm/sonic_decode.hh"
+#include "fpm/sonic_parsers.hh"
 #include "fpm/sonic_wire.hh"
 
 namespace fpm::sonic {

@@ -3,7 +3,7 @@
 // RTA_TABLE = segment count, and an RTA_ENCAP nest with SIDLIST_NAME / SIDLIST_LEN / SIDLIST.
 #include <fmt/format.h>
 
-#include "fpm/sonic_decode.hh"
+#include "fpm/sonic_parsers.hh"
 #include "fpm/sonic_wire.hh"
 
 namespace fpm::sonic {

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "fpm/encap_pairs.hh"
-#include "fpm/sonic_decode.hh"
+#include "fpm/sonic_parsers.hh"
 #include "fpm/sonic_wire.hh"
 
 namespace fpm::sonic {

@@ -4,7 +4,7 @@
 
 #include <random>
 
-#include "nl_builder.hh"
+#include "fpm_builders.hh"
 
 namespace fpm::test {
 namespace SRV6D_UNITY_ID {

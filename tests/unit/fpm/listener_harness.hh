@@ -32,7 +32,7 @@
 #include "fpm/apply.hh"
 #include "fpm/decoder.hh"
 #include "fpm/framer.hh"
-#include "nl_builder.hh"
+#include "fpm_builders.hh"
 
 namespace fpm::listener_harness {
 

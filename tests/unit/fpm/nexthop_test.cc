@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "fpm/decoder.hh"
-#include "nl_builder.hh"
+#include "fpm_builders.hh"
 
 namespace fpm::test {
 namespace SRV6D_UNITY_ID {

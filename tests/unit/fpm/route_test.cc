@@ -3,7 +3,7 @@
 
 #include "fpm/decoder.hh"
 #include "fpm/rtnl.hh"
-#include "nl_builder.hh"
+#include "fpm_builders.hh"
 
 namespace fpm::test {
 namespace SRV6D_UNITY_ID {
