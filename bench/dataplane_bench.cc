@@ -513,7 +513,7 @@ int main(int argc, char** argv) {
     // ---- timing
     const uint64_t warmup = packets / 10;
     std::vector<figures> fig(cases.size());
-    std::vector<double> red_cfg, red_der, l2_over_v6;
+    std::vector<double> red_cfg, red_frr, l2_over_v6;
     const size_t red = 1;
     size_t l2_case = cases.size(), v6_case = cases.size();
     for (size_t i = 0; i < cases.size(); ++i) {
@@ -540,18 +540,18 @@ int main(int argc, char** argv) {
             // and the floor are: the templates are recompiled before each turn (~4 ms, untimed),
             // the packet path is the same.
             const auto source = [&](int side) {
-                vrf::tunsrc_reading frr;  // side 1: FRR's source-address, as zebra writes it
-                frr.ok = true;
+                vrf::tunsrc_reading reading;  // side 1: FRR's source-address, as zebra writes it
+                reading.ok = true;
                 if (side == 1)
-                    frr.addr = a6("fc00:1::99");
-                (void)src.set_kernel_tunsrc(frr);
+                    reading.addr = a6("fc00:1::99");
+                (void)src.set_kernel_tunsrc(reading);
                 (void)src.set_configured(side == 0 ? std::optional<rib::ip6_addr>(src_cfg) : std::nullopt);
                 c.compile(r, reg, src);
                 rcu.synchronize();
             };
-            const auto [cfg, der] = h.run_pair(h.ce, cases[red].f, packets, warmup, slices, worker_step, worker_step, source);
+            const auto [cfg, frr] = h.run_pair(h.ce, cases[red].f, packets, warmup, slices, worker_step, worker_step, source);
             red_cfg.push_back(cfg.cycles);
-            red_der.push_back(der.cycles);
+            red_frr.push_back(frr.cycles);
             source(0);  // as the other cases have it
         }
         if (only.empty() && l2_case < cases.size() && v6_case < cases.size()) {
@@ -585,10 +585,10 @@ int main(int argc, char** argv) {
     if (!red_cfg.empty()) {
         std::vector<double> ratio;
         for (size_t k = 0; k < red_cfg.size(); ++k)
-            ratio.push_back(red_cfg[k] / red_der[k]);
-        const spread cfg = spread_of(red_cfg), der = spread_of(red_der), q = spread_of(ratio);
-        std::printf("\nIPv4 -> H.Encaps.Red, source configured %.1f (%.1f-%.1f), derived %.1f (%.1f-%.1f): "
-                    "configured / derived %.3f (per repetition %.3f-%.3f)\n",
+            ratio.push_back(red_cfg[k] / red_frr[k]);
+        const spread cfg = spread_of(red_cfg), der = spread_of(red_frr), q = spread_of(ratio);
+        std::printf("\nIPv4 -> H.Encaps.Red, source configured %.1f (%.1f-%.1f), FRR's source-address %.1f (%.1f-%.1f): "
+                    "configured / FRR's %.3f (per repetition %.3f-%.3f)\n",
                     cfg.med, cfg.min, cfg.max, der.med, der.min, der.max, q.med, q.min, q.max);
     }
     if (!l2_over_v6.empty()) {
