@@ -24,6 +24,7 @@ std::string_view mode_name(rib::encap_mode m) {
     case rib::encap_mode::l2encap: return "l2encap";
     case rib::encap_mode::encap_red: return "encap.red";
     case rib::encap_mode::l2encap_red: return "l2encap.red";
+    case rib::encap_mode::inline_red: return "inline.red";
     }
     return "?";
 }

@@ -107,6 +107,7 @@ std::string_view encap_mode_name(rib::encap_mode m) {
     case rib::encap_mode::l2encap: return "H.Encaps.L2";
     case rib::encap_mode::encap_red: return "H.Encaps.Red";
     case rib::encap_mode::l2encap_red: return "H.Encaps.L2.Red";
+    case rib::encap_mode::inline_red: return "H.Insert.Red";
     }
     return "unknown";
 }

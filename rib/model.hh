@@ -57,6 +57,9 @@ enum class encap_mode : uint8_t {
     l2encap = 2,      // H.Encaps.L2
     encap_red = 3,    // H.Encaps.Red
     l2encap_red = 4,  // H.Encaps.L2.Red
+    // H.Insert.Red: srv6d's own number (the kernel has no reduced inline mode; SONiC's
+    // B6_INSERT_RED and the config name it). Never decoded from a seg6 nest.
+    inline_red = 5,
 };
 
 // Where an encapsulation source came from; precedence is resolved in issue 3's resolver.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 namespace fib {
 
@@ -17,15 +18,65 @@ std::string_view name(encap_refusal r) {
 }
 
 bool is_l2(rib::encap_mode m) { return m == rib::encap_mode::l2encap || m == rib::encap_mode::l2encap_red; }
-bool is_reduced(rib::encap_mode m) { return m == rib::encap_mode::encap_red || m == rib::encap_mode::l2encap_red; }
+bool is_reduced(rib::encap_mode m) {
+    return m == rib::encap_mode::encap_red || m == rib::encap_mode::l2encap_red || m == rib::encap_mode::inline_red;
+}
+bool is_insert(rib::encap_mode m) { return m == rib::encap_mode::inline_srh || m == rib::encap_mode::inline_red; }
+
+namespace {
+
+// H.Insert as the kernel's seg6_do_srh_inline does it with iproute2's `mode inline` SRH: the SRH
+// lists a slot for the packet's destination, then the SIDs; the destination becomes the first
+// SID. H.Insert.Red leaves the first SID out of the SRH (it is in the destination), as
+// H.Encaps.Red does (RFC 8986 §5.2). For the SIDs s[0..n-1] in visiting order:
+//   H.Insert:     [DA, s[n-1] .. s[0]], segments_left = last_entry = n
+//   H.Insert.Red: [DA, s[n-1] .. s[1]], segments_left = n, last_entry = n - 1
+// No source: the packet keeps its own.
+encap_build build_insert_template(rib::encap_mode mode, std::span<const rib::ip6_addr> segments) {
+    encap_build out;
+    if (segments.empty()) {
+        out.refusal = encap_refusal::no_segments;
+        return out;
+    }
+    const size_t n = segments.size();
+    const size_t entries = is_reduced(mode) ? n : n + 1;
+    if (entries > max_srh_segments) {
+        out.refusal = encap_refusal::too_many_segments;
+        return out;
+    }
+    auto& t = out.tmpl;
+    t.mode = static_cast<uint8_t>(mode);
+    t.insert = 1;
+    t.n_segments = static_cast<uint8_t>(n);
+    t.srh_entries = static_cast<uint8_t>(entries);
+    t.inner_proto = ipproto::ipv6;
+    t.len = static_cast<uint16_t>(ipv6_header_size + srh_fixed_size + sid_size * entries);
+    t.next_header_off = ipv6_header_size;
+    uint8_t* ip = t.bytes;
+    ip[0] = 0x60;
+    ip[6] = ipproto::routing;
+    std::copy(segments[0].bytes.begin(), segments[0].bytes.end(), ip + 24);
+    uint8_t* srh = ip + ipv6_header_size;
+    srh[0] = ipproto::ipv6;  // the packet's next header, per packet
+    srh[1] = static_cast<uint8_t>(2 * entries);
+    srh[2] = srh_routing_type;
+    srh[3] = static_cast<uint8_t>(n);
+    srh[4] = static_cast<uint8_t>(entries - 1);
+    // Segment List[0] (the packet's destination) is written per packet.
+    for (size_t i = 1; i < entries; ++i) {
+        const rib::ip6_addr& sid = segments[n - i];
+        std::copy(sid.bytes.begin(), sid.bytes.end(), srh + srh_fixed_size + sid_size * i);
+    }
+    return out;
+}
+
+}  // namespace
 
 encap_build build_encap_template(rib::encap_mode mode, std::span<const rib::ip6_addr> segments, const rib::ip6_addr& source,
                                  uint8_t inner_proto) {
     encap_build out;
-    if (mode == rib::encap_mode::inline_srh) {
-        out.refusal = encap_refusal::insert_unsupported;
-        return out;
-    }
+    if (is_insert(mode))
+        return build_insert_template(mode, segments);
     if (segments.empty()) {
         out.refusal = encap_refusal::no_segments;
         return out;
@@ -87,12 +138,44 @@ std::optional<encap_template> fail(std::string* why, std::string text) {
     return std::nullopt;
 }
 
+// An H.Insert template from the SRH alone (what `ip route ... encap seg6 mode inline` holds):
+// `in` is the SRH, Segment List[0] the slot for the packet's destination.
+std::optional<encap_template> parse_insert_template(std::span<const uint8_t> in, rib::encap_mode mode, std::string* why) {
+    if (is_reduced(mode))  // the kernel has no such mode, and the first SID is not in the SRH
+        return fail(why, "H.Insert.Red cannot be read from an SRH (its first SID is only in the destination)");
+    const size_t len = in.size();
+    if (in.data() == nullptr || len < srh_fixed_size + 2 * sid_size || (len - srh_fixed_size) % sid_size != 0)
+        return fail(why, "inline SRH length is not 8 + 16·k with k >= 2");
+    if (ipv6_header_size + len > max_encap_len)
+        return fail(why, "inline SRH longer than " + std::to_string(max_encap_len - ipv6_header_size) + " bytes");
+    const uint8_t* srh = in.data();
+    const size_t entries = (len - srh_fixed_size) / sid_size;
+    if ((static_cast<size_t>(srh[1]) + 1) * 8 != len)
+        return fail(why, "SRH hdr_ext_len does not match its length");
+    if (srh[2] != srh_routing_type)
+        return fail(why, "routing header type is not 4 (SRH)");
+    if (static_cast<size_t>(srh[4]) + 1 != entries)
+        return fail(why, "SRH last_entry does not match the segment list (TLVs are not supported)");
+    if (srh[3] != entries - 1)
+        return fail(why, "inline SRH needs segments_left == last_entry");
+    std::vector<rib::ip6_addr> sids;  // visiting order: Segment List[last] first
+    for (size_t i = entries - 1; i >= 1; --i) {
+        rib::ip6_addr a;
+        std::memcpy(a.bytes.data(), srh + srh_fixed_size + sid_size * i, sid_size);
+        sids.push_back(a);
+    }
+    auto b = build_insert_template(mode, sids);
+    if (!b.ok())
+        return fail(why, std::string(name(b.refusal)));
+    return b.tmpl;
+}
+
 }  // namespace
 
 std::optional<encap_template> parse_encap_template(std::span<const uint8_t> in, rib::encap_mode mode, std::string* why) {
     using rib::encap_mode;
-    if (mode == encap_mode::inline_srh)
-        return fail(why, "H.Insert (inline SRH) is not a headend encapsulation");
+    if (is_insert(mode))
+        return parse_insert_template(in, mode, why);
     const bool red = is_reduced(mode);
     const uint8_t* bytes = in.data();
     const size_t len = in.size();

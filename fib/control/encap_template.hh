@@ -14,7 +14,9 @@
 //                      segments_left = last_entry = n - 1. Always an SRH, even for one SID.
 //   H.Encaps.Red(.L2): DA = s[0]; the SRH omits s[0]: lists s[n-1] .. s[1],
 //                      segments_left = n - 1, last_entry = n - 2; one SID -> no SRH at all.
-//   H.Insert:          refused (srv6d does not insert SRHs into transit packets).
+//   H.Insert(.Red):    no outer header: the SRH goes after the packet's own IPv6 header, its
+//                      Segment List[0] the packet's destination, the destination s[0]
+//                      (build_insert_template in the .cc says the layout).
 #pragma once
 
 #include <cstdint>
@@ -31,7 +33,7 @@ namespace fib {
 
 enum class encap_refusal : uint8_t {
     none,
-    insert_unsupported,  // H.Insert (SEG6_IPTUN_MODE_INLINE)
+    insert_unsupported,  // H.Insert on an IPv4 route (the kernel refuses it too)
     no_segments,         // an empty SID list
     too_many_segments,   // more than max_srh_segments
     no_source,           // the encap source resolves to none: never send from ::
@@ -57,10 +59,13 @@ encap_build build_encap_template(rib::encap_mode mode, std::span<const rib::ip6_
 // H.Encaps / H.Encaps.L2: SRH with every SID, segments_left == last_entry, DA == SID[segments_left];
 // an SRH-less 40-byte template is accepted too (RFC 8986 §5.1 allows omitting a 1-SID SRH).
 // .Red: SRH without the first SID, segments_left == last_entry + 1; 1 SID: no SRH (40 bytes).
+// H.Insert: `bytes` is the SRH alone as the kernel holds it for `mode inline` (Segment List[0]
+// the slot for the destination); H.Insert.Red cannot be read back from an SRH (refused).
 std::optional<encap_template> parse_encap_template(std::span<const uint8_t> bytes, rib::encap_mode mode,
                                                    std::string* why = nullptr);
 
 bool is_l2(rib::encap_mode m);
 bool is_reduced(rib::encap_mode m);
+bool is_insert(rib::encap_mode m);  // H.Insert, H.Insert.Red
 
 }  // namespace fib

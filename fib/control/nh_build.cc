@@ -128,6 +128,12 @@ nh_built build_path_nh(rib::family af, const rib::nexthop& path, const nh_inputs
     b.fields.via = via_of(path);
     if (path.seg6) {
         b.fields.kind = nh_kind::headend;
+        // H.Insert puts an SRH into an IPv6 packet: an IPv4 route has none (the kernel refuses
+        // `mode inline` for IPv4 routes too).
+        if (is_insert(path.seg6->mode) && af == rib::family::ipv4) {
+            refuse(b, nh_refusal::encap_insert_unsupported, "IPv4 route encap: H.Insert needs an IPv6 packet");
+            return b;
+        }
         encap(b, *path.seg6, af == rib::family::ipv4 ? ipproto::ipip : ipproto::ipv6, in,
               af == rib::family::ipv4 ? "IPv4 route encap" : "IPv6 route encap");
         return b;

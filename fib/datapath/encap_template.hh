@@ -34,10 +34,16 @@ struct encap_template {
     uint8_t mode = 0;             // rib::encap_mode (SEG6_IPTUN_MODE_*)
     uint8_t l2 = 0;               // H.Encaps.L2(.Red): the whole frame is the payload (143)
     uint8_t n_segments = 0;       // SIDs in the policy
-    uint8_t srh_entries = 0;      // SIDs in the SRH (n, n - 1 for .Red, 0 when there is none)
+    uint8_t srh_entries = 0;      // SIDs in the SRH (n, n - 1 for .Red, 0 when there is none;
+                                  // H.Insert: n + 1, .Red n, the first entry the packet's DA)
     uint8_t inner_proto = 0;      // what bytes[next_header_off] was pre-filled with: 4, 41 or 143
     uint8_t next_header_off = 6;  // innermost next header: 6 (no SRH) or 40 (the SRH's)
     uint16_t len = 0;             // bytes to prepend: 40, or 40 + 8 + 16·k
+    // H.Insert(.Red): no outer header. bytes[24..40) is the new destination (the first SID),
+    // bytes[40..len) the SRH that goes after the packet's own IPv6 header; the rest of
+    // bytes[0..40) is unused (the packet keeps its source, traffic class, flow label).
+    uint8_t insert = 0;
+    uint8_t pad[7]{};
     uint8_t bytes[max_encap_len]{};
 
     std::span<const uint8_t> wire() const { return {bytes, len}; }

@@ -95,8 +95,8 @@ struct icmp_counters {
     counter no_source;     // not sent: the router has no address in the VRF to send it from
 };
 
-// rib::encap_mode values 0..4 (SEG6_IPTUNNEL_MODE_*).
-inline constexpr size_t headend_modes = 5;
+// rib::encap_mode values 0..5 (SEG6_IPTUNNEL_MODE_* and srv6d's H.Insert.Red).
+inline constexpr size_t headend_modes = 6;
 // The headend counters' slots: a power of two, so the worker indexes them by `mode & 7` with
 // no range test per packet; the compiler builds templates of the first headend_modes only.
 inline constexpr size_t headend_slots = 8;

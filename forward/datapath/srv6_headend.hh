@@ -1,4 +1,5 @@
-// SRv6 headend (RFC 8986 §5): H.Encaps, H.Encaps.Red, H.Encaps.L2, H.Encaps.L2.Red on an mbuf.
+// SRv6 headend (RFC 8986 §5): H.Encaps, H.Encaps.Red, H.Encaps.L2, H.Encaps.L2.Red on an mbuf,
+// and H.Insert / H.Insert.Red (an SRH into the packet's own IPv6 header: h_insert_push).
 // The outer IPv6 header (+ SRH) comes pre-built: the fib::encap_template stored in the nexthop; per packet we write
 // only traffic class, flow label, payload length and the inner type. Inline: this is the hot path.
 //
@@ -136,6 +137,51 @@ inline uint32_t inner_flow_hash(const rte_mbuf* m, uint16_t l3_off, bool l2) {
     return head;
 }
 
+// H.Insert / H.Insert.Red (the kernel's `encap seg6 mode inline`, seg6_do_srh_inline): the
+// template's SRH goes between the packet's IPv6 header (at `strip`, checked by the caller, in
+// the first segment) and what follows it. The header moves `srh` bytes towards the front, into
+// the headroom; the payload stays where it is. The SRH's next header is the packet's, its
+// Segment List[0] the packet's destination; the destination becomes the first SID; payload
+// length + srh; source, traffic class, flow label and hop limit stay the packet's. `l2_len`
+// as for h_encaps_push(). A short headroom or a shared buffer: the header and the SRH go into
+// a header mbuf chained in front (ctx.hdr_chained), as h_encaps_push() does.
+[[nodiscard, gnu::always_inline]] inline rte_mbuf* h_insert_push(rte_mbuf* m, uint16_t strip, const fib::encap_template& t,
+                                                                headend_ctx& ctx, drop_reason& why, uint16_t l2_len = 0) {
+    using namespace headend_detail;
+    const uint16_t srh = static_cast<uint16_t>(t.len - ip6_hdr_len);
+    uint8_t* ip = rte_pktmbuf_mtod_offset(m, uint8_t*, strip);
+    const uint32_t plen = (static_cast<uint32_t>(ip[4]) << 8 | ip[5]) + srh;
+    if (unlikely(plen > 0xffffu)) {
+        why = drop_reason::encap_mtu;
+        return nullptr;
+    }
+    alignas(16) uint8_t hdr[ip6_hdr_len];  // the header, before the SRH's bytes overwrite it
+    std::memcpy(hdr, ip, ip6_hdr_len);
+
+    rte_mbuf* head = m;
+    if (likely(RTE_MBUF_DIRECT(m) && rte_mbuf_refcnt_read(m) == 1 && m->data_off + strip >= srh + eth_reserve)) {
+        m->data_off = static_cast<uint16_t>(m->data_off + strip - srh - l2_len);
+        m->data_len = static_cast<uint16_t>(m->data_len - strip + srh + l2_len);
+        m->pkt_len = m->pkt_len - strip + srh + l2_len;
+    } else {
+        head = headend_chain(m, static_cast<uint16_t>(strip + ip6_hdr_len), t.len, ctx, why);
+        if (head == nullptr)
+            return nullptr;
+        head->data_off = static_cast<uint16_t>(head->data_off - l2_len);
+        head->data_len = static_cast<uint16_t>(head->data_len + l2_len);
+        head->pkt_len += l2_len;
+    }
+
+    uint8_t* out = rte_pktmbuf_mtod_offset(head, uint8_t*, l2_len);
+    copy_tmpl(out, t.bytes, t.len);  // the template's DA (the first SID) and SRH
+    std::memcpy(out, hdr, 24);       // the packet's version .. source
+    store_be16(out + 4, static_cast<uint16_t>(plen));
+    out[6] = fib::ipproto::routing;
+    out[ip6_hdr_len] = hdr[6];       // the SRH's next header: the packet's
+    std::memcpy(out + ip6_hdr_len + srh_fixed_len, hdr + 24, sid_len);  // Segment List[0]: its DA
+    return head;
+}
+
 // `hash` is the inner flow hash (inner_flow_hash(), or the one the forwarding stage already
 // computed for ECMP in the VRF): the outer flow label is flow_label(hash). `l2_len` (0 or up to
 // eth_reserve) more bytes are prepended in front of the outer header in the same step, for the
@@ -147,6 +193,13 @@ inline uint32_t inner_flow_hash(const rte_mbuf* m, uint16_t l3_off, bool l2) {
     const bool l2 = t.l2 != 0;
     const uint8_t* data = rte_pktmbuf_mtod(m, const uint8_t*);
     const uint16_t seg = m->data_len;
+    if (t.insert) {  // H.Insert: an IPv6 header in the first segment
+        if (l3_off >= seg || seg - l3_off < ip6_hdr_len || data[l3_off] >> 4 != 6) {
+            why = l3_off < seg && data[l3_off] >> 4 == 6 ? drop_reason::ip6_truncated : drop_reason::l3_unknown;
+            return nullptr;
+        }
+        return h_insert_push(m, l3_off, t, ctx, why, l2_len);
+    }
 
     uint8_t tc = 0;
     uint8_t inner_type = fib::ipproto::ethernet;

@@ -91,8 +91,11 @@ private:
     bool forward_checks(pkt& p, uint8_t* ip, uint32_t mtu);
     void do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next);
     struct outer_exit;  // below, with the memos
+    template <bool insert>
     void headend_push(pkt& p, const fib::encap_template& e, const outer_exit& o, uint16_t out, const uint8_t* out_eth,
                       uint16_t strip, uint8_t inner_type, uint8_t tc, uint32_t hash, pkt** next, uint16_t& n_next);
+    void do_insert(pkt& p, const fib::encap_template& e, const outer_exit& o, uint8_t* ip, uint32_t hash, pkt** next,
+                   uint16_t& n_next);
     void do_endpoint(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next);
     void do_adjacency(pkt& p, const fib::compiled_nh& nh, rib::family af, const uint8_t* addr);
     bool decap_direct(pkt& p, const rib::behavior_info& row, uint16_t vrf, pkt** next, uint16_t& n_next);

@@ -1,4 +1,5 @@
-// H.Encaps, H.Encaps.Red, H.Encaps.L2, H.Encaps.L2.Red (RFC 8986 §5) from the nexthop template.
+// H.Encaps, H.Encaps.Red, H.Encaps.L2, H.Encaps.L2.Red (RFC 8986 §5) and H.Insert(.Red) from the
+// nexthop template.
 #pragma once
 
 #include <rte_mbuf.h>
@@ -104,6 +105,8 @@ inline bool worker::direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8
         const uint32_t avail = p.m->data_len - p.l3u();
         hash = p.af == 4 ? flow_hash_ip4(ip, avail) : flow_hash_ip6(ip, avail);
     }
+    if (unlikely(e.insert))
+        return do_insert(p, e, o, ip, hash, next, n_next);
     if (e.l2) {
         // The frame as received is the payload (RFC 8986 §5.3); a decapsulated packet has none.
         if (p.l3 < eth_len)
@@ -117,7 +120,7 @@ inline bool worker::direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8
         outer_exit_of(o, hash, out, out_eth);
         if (out != port_none && p.m->pkt_len + e.len > o.mtu)
             out = port_none;
-        return headend_push(p, e, o, out, out_eth, 0, fib::ipproto::ethernet, headend_detail::inner_tc(ip, p.af), hash, next,
+        return headend_push<false>(p, e, o, out, out_eth, 0, fib::ipproto::ethernet, headend_detail::inner_tc(ip, p.af), hash, next,
                             n_next);
     }
     if (!(p.flags & f_no_ttl) && !ttl_left(ip, p.af))
@@ -131,8 +134,29 @@ inline bool worker::direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8
     const uint8_t* out_eth;
     outer_exit_of(o, hash, out, out_eth);
     // No second parse: an L3 payload's type is its family's.
-    headend_push(p, e, o, out, out_eth, l3, p.af == 4 ? fib::ipproto::ipip : fib::ipproto::ipv6,
+    headend_push<false>(p, e, o, out, out_eth, l3, p.af == 4 ? fib::ipproto::ipip : fib::ipproto::ipv6,
                  headend_detail::inner_tc(ip, p.af), hash, next, n_next);
+}
+
+// H.Insert(.Red): the SRH into the packet's own IPv6 header (h_insert_push), which is routed
+// on in the default VRF to its new destination, the first SID, as an encapsulated packet is.
+// A router hop for the packet: its hop limit checked and decremented here, once (the kernel's
+// forward after seg6_input). Too big once the SRH is in: packet too big with what fits.
+[[gnu::always_inline]] inline void worker::do_insert(pkt& p, const fib::encap_template& e, const outer_exit& o, uint8_t* ip,
+                                                    uint32_t hash, pkt** next, uint16_t& n_next) {
+    if (unlikely(p.af != 6))  // the compiler refuses H.Insert on IPv4 routes
+        return drop(p, drop_reason::refused_encap);
+    const uint16_t srh = static_cast<uint16_t>(e.len - ip6_hdr_len);
+    if (!(p.flags & f_no_ttl) && !ttl_left(ip, 6))
+        return expire(p);
+    if (p.m->pkt_len - p.l3u() + srh > o.mtu)
+        return encap_too_big(p, o.mtu > srh ? o.mtu - srh : 0);
+    if (!(p.flags & f_no_ttl))
+        dec_ttl(ip, 6);
+    uint16_t out;
+    const uint8_t* out_eth;
+    outer_exit_of(o, hash, out, out_eth);
+    headend_push<true>(p, e, o, out, out_eth, p.l3, 0, 0, hash, next, n_next);
 }
 
 // The direct exit of the flow with inner hash `hash` (port_none: none, act() routes it): the
@@ -156,13 +180,21 @@ inline bool worker::direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8
 // in the encap's own prepend (`out_eth`: the one for this flow, an ECMP group's member's).
 // Anything else (an ECMP group without direct exits, unresolved, tagged, too big for an L2
 // payload) is routed by act().
+// `insert`: H.Insert's push (h_insert_push: `inner_type` and `tc` unused) instead of the encap's.
+template <bool insert>
 [[gnu::always_inline]] inline void worker::headend_push(pkt& p, const fib::encap_template& e, const outer_exit& o, uint16_t out,
                                                        const uint8_t* out_eth, uint16_t strip, uint8_t inner_type,
                                                        uint8_t tc, uint32_t hash, pkt** next, uint16_t& n_next) {
     drop_reason why{};
+    auto push = [&](uint16_t l2_len) {
+        if constexpr (insert)
+            return h_insert_push(p.m, strip, e, _he, why, l2_len);
+        else
+            return h_encaps_push(p.m, strip, inner_type, tc, hash, e, _he, why, l2_len);
+    };
     if (out != port_none) {
         // Two copies of the push, each with its own Ethernet room as a constant.
-        rte_mbuf* head = h_encaps_push(p.m, strip, inner_type, tc, hash, e, _he, why, eth_len);
+        rte_mbuf* head = push(eth_len);
         if (head == nullptr)
             return drop(p, why);
         _c.headend[e.mode & (headend_slots - 1)].add(1);
@@ -174,7 +206,7 @@ inline bool worker::direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8
         p.m = nullptr;
         return enqueue(out, head, out);
     }
-    rte_mbuf* head = h_encaps_push(p.m, strip, inner_type, tc, hash, e, _he, why, 0);
+    rte_mbuf* head = push(0);
     if (head == nullptr)
         return drop(p, why);
     _c.headend[e.mode & (headend_slots - 1)].add(1);

@@ -403,10 +403,19 @@ TEST_F(fixture, encap_source_change_rewrites_templates_in_place) {
     EXPECT_EQ(nh_at(0, "10.6.0.1").kind(), nh_kind::headend);
 }
 
-TEST_F(fixture, insert_mode_is_refused) {
+// H.Insert compiles for IPv6 routes (no source needed: the packet keeps its own) and is
+// refused for IPv4 ones, as the kernel refuses `mode inline` on them.
+TEST_F(fixture, insert_mode_only_for_ipv6) {
     r.upsert_route(unicast("2001:db8:7::/48", {encap_path({a6("fc00:0:2::1")}, rib::encap_mode::inline_srh)}));
+    r.upsert_route(unicast("2001:db8:8::/48", {encap_path({a6("fc00:0:2::1"), a6("fc00:0:3::1")}, rib::encap_mode::inline_red)}));
+    r.upsert_route(unicast("10.7.0.0/16", {encap_path({a6("fc00:0:2::1")}, rib::encap_mode::inline_srh)}));
     ASSERT_TRUE(compile());
-    EXPECT_EQ(nh_at(0, "2001:db8:7::1").refusal(), nh_refusal::encap_insert_unsupported);
+    const auto& ins = nh_at(0, "2001:db8:7::1");
+    ASSERT_EQ(ins.kind(), nh_kind::headend) << c.reason(ins.index());
+    EXPECT_EQ(ins.encap().insert, 1);
+    EXPECT_EQ(ins.encap().srh_entries, 2);
+    EXPECT_EQ(nh_at(0, "2001:db8:8::1").encap().srh_entries, 2);
+    EXPECT_EQ(nh_at(0, "10.7.0.1").refusal(), nh_refusal::encap_insert_unsupported);
 }
 
 TEST_F(fixture, ecmp_weights_and_shared_members) {

@@ -147,8 +147,9 @@ INSTANTIATE_TEST_SUITE_P(all, encap_modes,
                                            mode_case{rib::encap_mode::l2encap_red, 8}));
 
 TEST(encap_template, refusals) {
-    EXPECT_EQ(build_encap_template(rib::encap_mode::inline_srh, sids(2), src, ipproto::ipv6).refusal,
-              encap_refusal::insert_unsupported);
+    EXPECT_EQ(build_encap_template(rib::encap_mode::inline_srh, sids(16), src, ipproto::ipv6).refusal,
+              encap_refusal::too_many_segments)
+        << "16 SIDs and the destination's slot";
     EXPECT_EQ(build_encap_template(rib::encap_mode::encap, {}, src, ipproto::ipv6).refusal, encap_refusal::no_segments);
     EXPECT_EQ(build_encap_template(rib::encap_mode::encap, sids(17), src, ipproto::ipv6).refusal,
               encap_refusal::too_many_segments);

@@ -179,6 +179,7 @@ const char* to_string(encap_mode m) {
     case encap_mode::l2encap: return "l2encap";
     case encap_mode::l2encap_red: return "l2encap_red";
     case encap_mode::inline_srh: return "inline";
+    case encap_mode::inline_red: return "inline_red";
     }
     return "?";
 }

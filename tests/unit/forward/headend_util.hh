@@ -82,6 +82,29 @@ inline bytes reference_encap(const ref_encap& r, const bytes& payload, uint8_t i
                                     inner_type);
 }
 
+// What H.Insert makes of IPv6 packet `pkt`, from the definitions: the SRH after the fixed
+// header, its next header the packet's, Segment List = [the packet's DA, Sn .. S1] (.Red:
+// [DA, Sn .. S2]), segments left n, last entry the list's; DA = S1; payload length + the SRH.
+inline bytes reference_insert(rib::encap_mode mode, const std::vector<rib::ip6_addr>& sids, const bytes& pkt) {
+    const bool red = mode == rib::encap_mode::inline_red;
+    const size_t n = sids.size();
+    const size_t entries = red ? n : n + 1;
+    bytes out(pkt.begin(), pkt.begin() + 40);
+    const size_t plen = (size_t{pkt[4]} << 8 | pkt[5]) + 8 + 16 * entries;
+    out[4] = static_cast<uint8_t>(plen >> 8);
+    out[5] = static_cast<uint8_t>(plen);
+    out[6] = 43;
+    std::copy(sids[0].bytes.begin(), sids[0].bytes.end(), out.begin() + 24);
+    const bytes srh = {pkt[6], static_cast<uint8_t>(2 * entries), 4, static_cast<uint8_t>(n),
+                       static_cast<uint8_t>(entries - 1), 0, 0, 0};
+    out.insert(out.end(), srh.begin(), srh.end());
+    out.insert(out.end(), pkt.begin() + 24, pkt.begin() + 40);  // Segment List[0]: the old DA
+    for (size_t i = n; i-- > (red ? 1 : 0);)
+        put(out, sids[i]);
+    out.insert(out.end(), pkt.begin() + 40, pkt.end());
+    return out;
+}
+
 // ---- packets
 
 struct flow4 {

@@ -242,6 +242,18 @@ TEST_F(worker_icmp_test, headend_too_big_gets_packet_too_big_for_ipv6) {
     EXPECT_EQ(sent(icmp_kind::ip6_packet_too_big), 1u);
 }
 
+// H.Insert with three SIDs: an SRH of 8 + 4·16 = 72 bytes; packet too big says 1428, as for
+// H.Encaps the size the packet may have before the SRH goes in.
+TEST_F(worker_icmp_test, insert_too_big_gets_packet_too_big) {
+    r.upsert_route(route("fd98::/16", {encap(rib::encap_mode::inline_srh, {"fc00:0:2::1", "fc00:0:9::1", "fc00:0:2::d6"})}, 10));
+    ASSERT_TRUE(c.compile(r, reg, src));
+    const bytes big = ip6_packet(64, "fd01::2", "fd98::5", {test::layer{17, bytes(1440, 0x44)}});  // 1488
+    const auto fd01_1 = a6("fd01::1");
+    expect_one(ce, eth(mac_ce_port, mac_ce1, t_ipv6, big), ce,
+               eth(mac_ce1, mac_ce_port, t_ipv6, icmp6(fd01_1.bytes.data(), big, 2, 0, 1428, 1232)));
+    EXPECT_EQ(sent(icmp_kind::ip6_packet_too_big), 1u);
+}
+
 // End.DT4: the inner TTL expires in the VRF; the error goes back through the VPN (routed in
 // red: H.Encaps.Red to fc00:0:2::d4), from red's address.
 TEST_F(worker_icmp_test, decapsulated_ttl_1_gets_time_exceeded_through_the_vpn) {

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "endpoint_pkt.hh"
+#include "tests/unit/forward/headend_util.hh"
 #include "rib/rib.hh"
 #include "fib/control/compiler.hh"
 #include "forward/datapath/flow_hash.hh"
@@ -350,6 +351,24 @@ TEST_F(worker_test, h_encaps_red_ipv4_one_sid_no_srh) {
     expect_one(ce, eth(mac_ce_port, mac_ce1, t_ipv4, ip), core, eth(mac_p, mac_core_port, t_ipv6, o));
     EXPECT_EQ(headend(rib::encap_mode::encap_red), 1u);
     EXPECT_EQ(headend(rib::encap_mode::encap), 0u);
+}
+
+// H.Insert and H.Insert.Red from VRF red: the SRH goes into the customer's own IPv6 header
+// (hop limit decremented once, as routed), which leaves to its first SID through the core.
+TEST_F(worker_test, h_insert_puts_the_srh_into_the_packet_and_sends_it_to_the_first_sid) {
+    const std::vector<rib::ip6_addr> sids = {a6("fc00:0:2::1"), a6("fc00:0:3::e")};
+    r.upsert_route(route("fd98::/16", {encap(rib::encap_mode::inline_srh, {"fc00:0:2::1", "fc00:0:3::e"})}, 10));
+    r.upsert_route(route("fd97::/16", {encap(rib::encap_mode::inline_red, {"fc00:0:2::1", "fc00:0:3::e"})}, 10));
+    ASSERT_TRUE(c.compile(r, reg, src));
+    for (const auto mode : {rib::encap_mode::inline_srh, rib::encap_mode::inline_red}) {
+        const bool reduced = mode == rib::encap_mode::inline_red;
+        const bytes ip = ip6_packet(64, "fd01::2", reduced ? "fd97::5" : "fd98::5", {test::layer{17, bytes(16, 0x33)}}, 59,
+                                    0x12345, 0xb8);
+        expect_one(ce, eth(mac_ce_port, mac_ce1, t_ipv6, ip), core,
+                   eth(mac_p, mac_core_port, t_ipv6, fwd::test::reference_insert(mode, sids, ttl_minus_one(ip))));
+        EXPECT_EQ(headend(mode), 1u);
+    }
+    EXPECT_EQ(drops(), "");
 }
 
 // VPN traffic to several remote PEs in one burst: the template changes from packet to packet,
