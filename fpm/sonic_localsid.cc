@@ -17,6 +17,7 @@ struct localsid_msg {
     std::string ifname;
     std::optional<rib::ip4_addr> nh4;
     std::optional<rib::ip6_addr> nh6;
+    std::string sidlist;  // B6_ENCAPS(_RED): the name of a SID list (4000 message)
 };
 
 bool parse_format(nl::bytes nest, decode_ctx& ctx, rib::sid_structure& out) {
@@ -60,6 +61,7 @@ bool is_param(uint16_t type) {
     case localsid_attr::nh6:
     case localsid_attr::nh4:
     case localsid_attr::ifname:
+    case localsid_attr::sidlist:
         return true;
     default:
         return false;
@@ -86,6 +88,9 @@ bool parse_param(const nl::attr& a, decode_ctx& ctx, localsid_msg& out) {
         return true;
     case localsid_attr::ifname:
         out.ifname = bounded_string(a.payload);
+        return true;
+    case localsid_attr::sidlist:
+        out.sidlist = bounded_string(a.payload);
         return true;
     case localsid_attr::nh6:
         out.nh6 = get_ip6(a.payload);
@@ -148,6 +153,7 @@ uint16_t sonic_params(const localsid_msg& m) {
     set(!m.vrf_name.empty(), sp::vrf_name);
     set(!m.ifname.empty(), sp::ifname);
     set(m.structure.has_value(), sp::structure);
+    set(!m.sidlist.empty(), sp::srh);
     return p;
 }
 
@@ -159,7 +165,7 @@ std::string sonic_names(uint16_t params) {
         std::string_view name;
     };
     constexpr entry names[] = {{sp::nh4, "NH4"}, {sp::nh6, "NH6"}, {sp::vrf_name, "VRFNAME"}, {sp::ifname, "IFNAME"},
-                               {sp::structure, "FORMAT"}};
+                               {sp::structure, "FORMAT"}, {sp::srh, "SIDLIST"}};
     std::string out;
     for (const auto& e : names)
         if (params & e.bit)
@@ -222,6 +228,17 @@ void decode_localsid(const nl::message& m, decode_ctx& ctx, std::vector<update>&
     sl.ifname = std::move(msg.ifname);
     sl.nh4 = msg.nh4;
     sl.nh6 = msg.nh6;
+    // End.B6.Encaps(.Red): the policy is the named SID list, resolved when compiled (and again
+    // when the list changes: the VPN routes steered into the binding SID stay as they are).
+    if (info && (info->allowed() & rib::sid_param::srh) && !msg.sidlist.empty()) {
+        rib::seg6_encap policy;
+        policy.mode = *msg.action == static_cast<uint32_t>(action::b6_encaps_red) ? rib::encap_mode::encap_red
+                      : *msg.action == static_cast<uint32_t>(action::b6_insert_red) ? rib::encap_mode::inline_red
+                      : info->action == rib::behavior::end_b6                        ? rib::encap_mode::inline_srh
+                                                                                     : rib::encap_mode::encap;
+        policy.sidlist_name = std::move(msg.sidlist);
+        sl.srh = std::move(policy);
+    }
     if ((sl.flavors & rib::flavor::next_csid) && msg.structure && msg.structure->block_len) {
         const rib::csid_lengths c = rib::csid_from_structure(sl.action, *msg.structure);
         sl.lcblock_bits = c.block;

@@ -43,6 +43,7 @@ constexpr uint16_t action = 3;     // u32, sonic::action numbering
 constexpr uint16_t vrfname = 4;    // NUL-terminated VRF name (End.T, DT*, uDT*)
 constexpr uint16_t nh6 = 5;
 constexpr uint16_t nh4 = 6;
+constexpr uint16_t sidlist = 10;  // B6_ENCAPS(_RED): the policy's SID list, by name (srv6d's reading, docs/fpm-dialects.md)
 constexpr uint16_t ifname = 12;  // NUL-terminated interface name (End.X, uA)
 }  // namespace localsid_attr
 

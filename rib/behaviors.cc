@@ -137,6 +137,7 @@ std::string_view name(dp_handler h) {
     case dp_handler::none: return "none";
     case dp_handler::next_segment: return "next_segment";
     case dp_handler::decap: return "decap";
+    case dp_handler::b6_encaps: return "b6_encaps";
     }
     return "?";
 }
@@ -177,8 +178,9 @@ std::string behavior_table_markdown() {
         });
         const uint16_t optional = static_cast<uint16_t>(b.optional & ~(sp::flavors | sp::structure));
         const char* vrf = b.vrf == vrf_attr::table ? "SEG6_LOCAL_TABLE" : b.vrf == vrf_attr::vrftable ? "SEG6_LOCAL_VRFTABLE" : "-";
-        const std::string to = b.adjacency ? fmt::format("adjacency ({})", words(b.adjacency, ", "))
-                                           : std::string("FIB lookup");
+        const std::string to = b.adjacency                             ? fmt::format("adjacency ({})", words(b.adjacency, ", "))
+                               : b.handler == dp_handler::b6_encaps ? std::string("FIB lookup of the policy's first SID")
+                                                                    : std::string("FIB lookup");
         const std::string csid =
             b.flavors & flavor::next_csid ? fmt::format(" ({}/{})", b.csid.block, b.csid.node_fn) : std::string();
         auto decaps = [&](const behavior_info& r) {

@@ -41,8 +41,9 @@ enum class dp_handler : uint8_t {
     none,         // no datapath code: a SID with this behavior is refused at compile time
     next_segment, // RFC 8986 §4.1-4.3 (End, End.X, End.T): next SID (SRH or NEXT-C-SID), flavors
     decap,        // RFC 8986 §4.4-4.8 (End.DX*, End.DT*): decapsulate at the end of the list
+    b6_encaps,    // RFC 8986 §4.13-4.14 (End.B6.Encaps(.Red)): End, then push the SID's policy
 };
-inline constexpr size_t dp_handler_count = 3;
+inline constexpr size_t dp_handler_count = 4;
 
 // Inner families a behavior decapsulates (for End/End.X/End.T: with the USD flavor).
 namespace decap {
@@ -132,7 +133,7 @@ inline constexpr std::array<behavior_info, 16> rows = {{
     {behavior::end_b6, "End.B6", "", "draft-filsfils-spring-srv6-net-pgm-insertion", {srh, 0}, any_sid, 0, 0, vrf_attr::none, 0,
      dp_handler::none, true, no_csid},
     {behavior::end_b6_encaps, "End.B6.Encaps", "", "RFC 8986 §4.13, .Red §4.14", {srh, 0}, any_sid, f::next_csid, 0,
-     vrf_attr::none, 0, dp_handler::none, true, csid_default},
+     vrf_attr::none, 0, dp_handler::b6_encaps, true, csid_default},
     {behavior::end_bm, "End.BM", "", "RFC 8986 §4.15", {0, 0}, any_sid, f::next_csid, 0, vrf_attr::none, 0,
      dp_handler::none, false, csid_default},
     {behavior::end_s, "End.S", "", "draft-ietf-spring-srv6-network-programming-05", {0, 0}, any_sid, 0, 0, vrf_attr::none, 0,

@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -22,8 +23,7 @@ bool number(std::string_view s, uint64_t max, uint64_t& out) {
     return !s.empty() && ec == std::errc{} && end == s.data() + s.size() && out <= max;
 }
 
-// A [sids] line may name the behaviors the dataplane runs: the contract's rows with a handler
-// (End.B6.Encaps would need a segment list, End.DX2 an L2 port, and neither runs anyway).
+// A [sids] line may name the behaviors the dataplane runs: the contract's rows with a handler.
 bool configurable(const rib::behavior_info& b) { return b.handler != rib::dp_handler::none; }
 
 std::string configurable_names() {
@@ -79,7 +79,26 @@ error parse_flavors(std::string_view list, uint32_t& out) {
 struct given {
     uint16_t present = 0;  // sid_param bits
     std::optional<uint8_t> lblen, nflen;
+    bool policy_extra = false;  // mode or src, which belong to segs
 };
+
+// "A,B,C": End.B6.Encaps's policy, in visiting order (iproute2's `srh segs`).
+error parse_segs(std::string_view list, std::vector<rib::ip6_addr>& out) {
+    while (true) {
+        const size_t comma = list.find(',');
+        const auto word = list.substr(0, comma);
+        const auto a = rib::parse_ip6(word);
+        if (!a)
+            return fmt::format("segs: '{}' is not an IPv6 address", word);
+        out.push_back(*a);
+        if (comma == std::string_view::npos)
+            break;
+        list.remove_prefix(comma + 1);
+    }
+    if (out.size() > 16)
+        return "segs: at most 16 SIDs";
+    return std::nullopt;
+}
 
 // One KEYWORD VALUE pair into `l`.
 error parse_arg(std::string_view kw, std::string_view v, const rib::behavior_info& row, rib::seg6local& l, given& g) {
@@ -124,8 +143,30 @@ error parse_arg(std::string_view kw, std::string_view v, const rib::behavior_inf
         if (!number(v, 128, n) || !rib::valid_csid_bits(static_cast<unsigned>(n)))
             return fmt::format("{} '{}' is not a multiple of 8 from 8 to 120", kw, v);
         (kw == "lblen" ? g.lblen : g.nflen) = static_cast<uint8_t>(n);
+    } else if (kw == "segs") {
+        if (!l.srh)
+            l.srh.emplace();
+        if (auto e = parse_segs(v, l.srh->segments))
+            return e;
+        g.present |= srh;
+    } else if (kw == "mode") {  // the policy's headend: H.Encaps, or H.Encaps.Red (End.B6.Encaps.Red)
+        if (v != "encap" && v != "encap.red")
+            return fmt::format("mode '{}' is not encap or encap.red", v);
+        if (!l.srh)
+            l.srh.emplace();
+        l.srh->mode = v == "encap" ? rib::encap_mode::encap : rib::encap_mode::encap_red;
+        g.policy_extra = true;
+    } else if (kw == "src") {  // the policy's outer source, over [encap] source
+        const auto a = rib::parse_ip6(v);
+        if (!a || a->is_zero())
+            return fmt::format("src '{}' is not an IPv6 address", v);
+        if (!l.srh)
+            l.srh.emplace();
+        l.srh->source = *a;
+        g.policy_extra = true;
     } else {
-        return fmt::format("unknown word '{}'; expected vrf, table, nh4, nh6, oif, flavors, lblen or nflen", kw);
+        return fmt::format(
+            "unknown word '{}'; expected vrf, table, nh4, nh6, oif, segs, mode, src, flavors, lblen or nflen", kw);
     }
     return std::nullopt;
 }
@@ -140,8 +181,12 @@ error check_against_contract(const rib::behavior_info& row, const given& g, rib:
     if (const uint16_t need = row.missing(g.present)) {
         const bool a_table = need & (table | vrftable | vrf_name);
         return fmt::format("{} needs {}", row.name,
-                           a_table ? "'table ID' or 'vrf NAME'" : "'" + rib::sid_params_to_string(need) + " ADDRESS'");
+                           a_table        ? "'table ID' or 'vrf NAME'"
+                           : need == srh  ? std::string("'segs SID,SID...'")
+                                          : "'" + rib::sid_params_to_string(need) + " ADDRESS'");
     }
+    if (g.policy_extra && !(g.present & srh))
+        return "mode and src belong to segs (End.B6.Encaps)";
     if ((g.lblen || g.nflen) && !(l.flavors & rib::flavor::next_csid))
         return "lblen and nflen belong to flavor next-csid";
     if (const uint32_t extra = l.flavors & ~row.flavors)

@@ -5,6 +5,7 @@
 //   fc00:1::d6/128 End.DT6 table 20
 //   fc00:1::e End flavors psp,usd
 //   fc00:0:1::/48 End flavors next-csid lblen 32 nflen 16
+//   fc00:1::b6 End.B6.Encaps segs fc00:0:3::e,fc00:0:2::d6 mode encap.red
 // They are bound to their VRF like zebra's (bind_sid), at run time: a VRF named here need not
 // exist when the config is read.
 #pragma once
@@ -28,6 +29,9 @@ struct sid_spec {
 //   nh4 A                 End.DX4
 //   nh6 A                 End.X, End.DX6
 //   oif IFINDEX           End.X, End.DX4, End.DX6: the egress (else the one nh4/nh6 routes through)
+//   segs A,B,...          End.B6.Encaps: its policy, the SIDs in visiting order (at most 16)
+//   mode encap|encap.red  End.B6.Encaps: H.Encaps (default) or H.Encaps.Red (End.B6.Encaps.Red)
+//   src A                 End.B6.Encaps: the policy's outer source (default: [encap] source)
 //   flavors LIST          psp,usp,usd,next-csid, those the behavior takes (rib/behaviors.hh:
 //                         End, End.X, End.T all four; End.DX*/DT* next-csid alone); next-csid
 //                         takes `lblen N nflen N` (default: the behavior's, 32 and 16)

@@ -115,6 +115,15 @@ void local_sid(nh_built& b, const rib::seg6local& l, const rib::nexthop& p, cons
     }
     s.has_vrf = 1;
     s.vrf = bound.vrf.value_or(owner);
+    // End.B6.Encaps(.Red): the SID's policy is pushed as a new outer header, built here as any
+    // headend's (the source resolved the same way), and stored in the SID's nexthop.
+    if (const rib::behavior_info* row = rib::find_behavior(l.action); row && row->handler == rib::dp_handler::b6_encaps) {
+        if (!l.srh || (l.srh->mode != rib::encap_mode::encap && l.srh->mode != rib::encap_mode::encap_red)) {
+            refuse(b, nh_refusal::sid_unsupported, "End.B6.Encaps: its policy is not an H.Encaps or H.Encaps.Red SID list");
+            return;
+        }
+        encap(b, *l.srh, ipproto::ipv6, in, "End.B6.Encaps policy");
+    }
 }
 
 }  // namespace

@@ -334,6 +334,14 @@ endpoint_result process_endpoint(rte_mbuf* m, const sid_params& p) noexcept {
         return next_segment(k, p, *row);
     case rib::dp_handler::decap:
         return decap(k, p, *row);
+    case rib::dp_handler::b6_encaps: {
+        // RFC 8986 §4.13 S01-S10 are End's (§4.1): the same code, End's row (no adjacency, no
+        // USD: at SL 0 it is refused as End's is); then the caller pushes the policy (S11-S15).
+        endpoint_result r = next_segment(k, p, *rib::find_behavior(rib::behavior::end));
+        if (r.action == endpoint_action::forward_v6)
+            r.action = endpoint_action::encap_v6;
+        return r;
+    }
     case rib::dp_handler::none:
         break;
     }
@@ -352,6 +360,8 @@ std::string_view name(endpoint_action a) {
         return "send_v4";
     case endpoint_action::send_v6:
         return "send_v6";
+    case endpoint_action::encap_v6:
+        return "encap_v6";
     case endpoint_action::drop:
         return "drop";
     }

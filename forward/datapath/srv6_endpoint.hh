@@ -43,8 +43,9 @@ struct sid_params {
 
 // The contract's handlers process_endpoint() implements (its switch); a unit test checks that
 // these are exactly the handlers behavior_table() names.
-inline constexpr std::array<rib::dp_handler, 2> implemented_handlers = {rib::dp_handler::next_segment,
-                                                                        rib::dp_handler::decap};
+inline constexpr std::array<rib::dp_handler, 3> implemented_handlers = {rib::dp_handler::next_segment,
+                                                                        rib::dp_handler::decap,
+                                                                        rib::dp_handler::b6_encaps};
 
 enum class endpoint_action : uint8_t {
     forward_v6,  // outer packet, new DA: look it up in `vrf` and transmit (hop limit done)
@@ -53,6 +54,8 @@ enum class endpoint_action : uint8_t {
     send_v4,     // IPv4 packet to the SID's adjacency (its row's: nh4 for End.DX4, nh6 for
                  // End.X + USD); TTL done
     send_v6,     // IPv6 packet to the SID's adjacency (nh6); hop limit done
+    encap_v6,    // End.B6.Encaps: End done (new DA, hop limit done); push the SID's policy as a
+                 // new outer header (the nexthop's template), then look up its first SID
     drop,        // count `reason` and free the mbuf
 };
 

@@ -1,4 +1,5 @@
-// Local SIDs (RFC 8986 §4): End, End.X, End.T, End.DX4/DX6, End.DT4/DT6/DT46 and flavors.
+// Local SIDs (RFC 8986 §4): End, End.X, End.T, End.DX4/DX6, End.DT4/DT6/DT46, End.B6.Encaps and
+// flavors.
 #pragma once
 
 #include <rte_mbuf.h>
@@ -29,6 +30,8 @@ namespace fwd {
     endpoint_result r;
     if (row != nullptr && row->handler == rib::dp_handler::next_segment && next_segment_direct(p.m, s.flavors)) {
         r = next_segment_out(*row, s.vrf);
+    } else if (row != nullptr && row->handler == rib::dp_handler::b6_encaps && next_segment_direct(p.m, s.flavors)) {
+        r = {endpoint_action::encap_v6, drop_reason::sid_unsupported, 0};
     } else {
         sid_params sp;
         sp.behavior = static_cast<rib::behavior>(s.action);
@@ -70,6 +73,14 @@ namespace fwd {
             return do_adjacency(p, nh, rib::family::ipv4, s.nh4);
         return do_adjacency(p, nh, rib::family::ipv6, s.nh6);
     }
+    case endpoint_action::encap_v6:
+        // End.B6.Encaps S11-S15: the policy's header as a headend pushes it (the outer source,
+        // hop limit and flow label its template's and the packet's flow's), to its first SID.
+        p.af = 6;
+        p.vrf = vrf::default_vrf_id;
+        p.flags |= f_no_ttl;  // the End part did the hop limit
+        p.hash = 0;
+        return do_headend(p, nh, next, n_next);
     case endpoint_action::drop: return endpoint_error(p, nh, r.reason);  // worker_icmp.hh
     }
     drop(p, drop_reason::sid_unsupported);

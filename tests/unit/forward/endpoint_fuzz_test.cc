@@ -55,9 +55,9 @@ TEST(EndpointFuzz, CorruptedPacketsStayInBoundsAndCoherent) {
     };
     const rib::behavior behaviors[] = {rib::behavior::end,     rib::behavior::end_x,   rib::behavior::end_t,
                                        rib::behavior::end_dx4, rib::behavior::end_dx6, rib::behavior::end_dt4,
-                                       rib::behavior::end_dt6, rib::behavior::end_dt46};
+                                       rib::behavior::end_dt6, rib::behavior::end_dt46, rib::behavior::end_b6_encaps};
     std::mt19937 rng(20240601);
-    size_t outcomes[6] = {};
+    size_t outcomes[7] = {};
     for (int iter = 0; iter < 40000; ++iter) {
         bytes b = seeds[rng() % seeds.size()];
         switch (rng() % 4) {

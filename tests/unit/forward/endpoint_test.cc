@@ -513,7 +513,7 @@ TEST(EndpointMalformed, HeadersSplitAcrossSegments) {
 }
 
 TEST(EndpointMalformed, UnsupportedBehavior) {
-    expect_drop(run(three_sids(1, 64, s2, inner4("10.1.0.1", "10.2.0.1")), sid(behavior::end_b6_encaps)),
+    expect_drop(run(three_sids(1, 64, s2, inner4("10.1.0.1", "10.2.0.1")), sid(behavior::end_b6)),
                 drop_reason::sid_unsupported);
 }
 

@@ -605,7 +605,8 @@ TEST(EncapTmpl, RefusesMalformedTemplates) {
         EXPECT_FALSE(fib::parse_encap_template(t, mode, &why)) << text;
         EXPECT_NE(why.find(text), std::string::npos) << why;
     };
-    refused(good, encap_mode::inline_srh, "H.Insert");
+    refused(good, encap_mode::inline_srh, "inline SRH");  // an H.Insert template is the SRH alone
+    refused(good, encap_mode::inline_red, "H.Insert.Red");
     refused(bytes(good.begin(), good.begin() + 39), encap_mode::encap, "shorter");
     refused(bytes(400, 0x60), encap_mode::encap, "longer");
     auto b = good;

@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "fib/control/encap_template.hh"
+#include "forward/datapath/flow_hash.hh"
+#include "forward/datapath/srv6_endpoint.hh"
 #include "forward/datapath/srv6_headend.hh"
 #include "tests/unit/forward/headend_util.hh"
 
@@ -223,6 +225,53 @@ TEST_F(Insert, SameBytesAsLinuxInline) {
         ASSERT_NE(out, nullptr) << name(why);
         EXPECT_EQ(to_hex(read_all(out)), to_hex(c.out));
         rte_pktmbuf_free(out);
+    }
+    EXPECT_EQ(seen, 4u) << "1, 2, 3, 8 SIDs";
+}
+
+// `encap seg6local action End.B6.Encaps srh segs ...`: the End part (process_endpoint, as the
+// worker runs it for the b6_encaps handler), then the policy's push (h_encaps of the SID's
+// template, source fc00:a::1 as the kernel's tunsrc). Every byte the kernel's but three, where
+// srv6d follows RFC 8986 §4.13 and its headend (docs/dataplane-endpoint.md), checked on both
+// sides: the inner hop limit (RFC S08 decrements it; Linux does not), the outer hop limit (the
+// template's 64; Linux the inner's, minus one as it forwards) and the outer flow label (from
+// the flow hash; Linux copies the inner's).
+TEST_F(Insert, SameBytesAsLinuxEndB6Encaps) {
+    size_t seen = 0;
+    for (const auto& c : load_kernel_cases()) {
+        if (c.mode != "b6.encaps")
+            continue;
+        SCOPED_TRACE(c.name);
+        ++seen;
+        rte_mbuf* m = make_mbuf(pkts_, c.in);
+        rte_pktmbuf_adj(m, 14);
+        sid_params sp;
+        sp.behavior = rib::behavior::end_b6_encaps;
+        const endpoint_result r = process_endpoint(m, sp);
+        ASSERT_EQ(r.action, endpoint_action::encap_v6) << name(r.action);
+        const bytes after = read_all(m);
+        const auto b = fib::build_encap_template(encap_mode::encap, c.segs, ip6("fc00:a::1"), fib::ipproto::ipv6);
+        ASSERT_TRUE(b.ok());
+        drop_reason why{};
+        rte_mbuf* out = h_encaps(m, 0, b.tmpl, ctx_, why);
+        ASSERT_NE(out, nullptr) << name(why);
+        bytes got = read_all(out);
+        rte_pktmbuf_free(out);
+        ASSERT_EQ(got.size(), c.out.size());
+        const size_t inner = b.tmpl.len;
+        const uint8_t* in_ip = c.in.data() + 14;
+        EXPECT_EQ(got[inner + 7], in_ip[7] - 1) << "inner hop limit, RFC 8986 §4.13 S08";
+        EXPECT_EQ(c.out[inner + 7], in_ip[7]) << "Linux leaves the inner hop limit";
+        EXPECT_EQ(got[7], 64) << "the template's";
+        EXPECT_EQ(c.out[7], in_ip[7] - 1) << "Linux: the inner's, forwarded";
+        const uint32_t label = flow_label(flow_hash_ip6(after.data(), static_cast<uint32_t>(after.size())));
+        EXPECT_EQ((uint32_t{got[1]} & 0xf) << 16 | uint32_t{got[2]} << 8 | got[3], label);
+        EXPECT_EQ(std::memcmp(c.out.data() + 1, in_ip + 1, 3), 0) << "Linux copies the inner's label";
+        // The rest: the kernel's.
+        got[inner + 7] = c.out[inner + 7];
+        got[7] = c.out[7];
+        std::copy(c.out.begin() + 1, c.out.begin() + 4, got.begin() + 1);
+        EXPECT_EQ(to_hex(got), to_hex(c.out));
     }
     EXPECT_EQ(seen, 4u) << "1, 2, 3, 8 SIDs";
 }

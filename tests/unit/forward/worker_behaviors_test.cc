@@ -23,7 +23,9 @@
 #include "rib/behaviors.hh"
 #include "rib/rib.hh"
 #include "fib/control/compiler.hh"
+#include "forward/datapath/flow_hash.hh"
 #include "forward/datapath/worker.hh"
+#include "tests/unit/forward/headend_util.hh"
 #include "worker_env.hh"
 
 namespace fwd {
@@ -43,6 +45,10 @@ using wtest::ttl_minus_one;
 namespace sp = rib::sid_param;
 
 constexpr uint16_t t_ipv4 = 0x0800, t_ipv6 = 0x86dd;
+constexpr const char* encap_src = "fc00:0:1::1";
+// End.B6.Encaps's policy: two SIDs, the first routed through the core.
+constexpr const char* policy_sid1 = "fc00:0:200::b";
+constexpr const char* policy_sid2 = "fc00:0:2::c";
 const mac_addr mac_core_port{{0x02, 0, 0, 0, 0x12, 0x01}};
 const mac_addr mac_ce_port{{0x02, 0, 0, 0, 0x11, 0x01}};
 const mac_addr mac_ce2_port{{0x02, 0, 0, 0, 0x13, 0x01}};
@@ -75,6 +81,7 @@ class behaviors_fixture {
 public:
     explicit behaviors_fixture(uint32_t sid_counter_slots = fib::max_sid_counters) : c(rcu, sid_counter_slots) {
         EXPECT_TRUE(reg.set(vrf::source::config, vrf::vrf_spec{"red", red_table, {}, std::nullopt}).ok());
+        EXPECT_TRUE(src.set_configured(a6(encap_src)));  // End.B6.Encaps's outer source
         red = reg.find("red")->id;
         core = make_port("core");
         ce = make_port("ce");
@@ -250,7 +257,7 @@ rib::seg6local sid_for(const rib::behavior_info& row, uint32_t flavor) {
     if (row.vrf == rib::vrf_attr::vrftable)
         l.vrftable = red_table;
     if (row.allowed() & sp::srh && !(row.allowed() & (sp::nh4 | sp::nh6)))
-        l.srh = rib::seg6_encap{rib::encap_mode::encap, {a6(next_sid)}, std::nullopt, {}};
+        l.srh = rib::seg6_encap{rib::encap_mode::encap, {a6(policy_sid1), a6(policy_sid2)}, std::nullopt, {}};
     if (row.required[0] & sp::oif)
         l.oif = if_ce;
     return l;
@@ -266,6 +273,8 @@ public:
         std::vector<shot> v;
         if (_row.handler == rib::dp_handler::next_segment)
             next_segment(v);
+        else if (_row.handler == rib::dp_handler::b6_encaps)
+            b6_encaps(v);
         else
             decap(v);
         return v;
@@ -334,6 +343,34 @@ private:
             else
                 v.push_back(dropped(what, last, drop_reason::srh_sl_zero));
         }
+    }
+
+    // RFC 8986 §4.13: End's S01-S10 (SL - 1, the next SID in the DA, hop limit - 1; NEXT-C-SID:
+    // the shift), then S11-S15: the policy's outer header with its SRH (RFC 8986 §5.1), from the
+    // configured source, traffic class and flow label from the packet (docs/dataplane-headend.md),
+    // the template's hop limit, out to its first SID.
+    void b6_encaps(std::vector<shot>& v) const {
+        const test::layer in6 = inner6("fd09::1", "fd01::2");
+        auto pushed = [](const bytes& after) {
+            test::ref_encap r;
+            r.sids = {a6(policy_sid1), a6(policy_sid2)};
+            r.src = a6(encap_src);
+            r.tc = static_cast<uint8_t>((after[0] << 4) | (after[1] >> 4));
+            r.flow_label = flow_label(flow_hash_ip6(after.data(), static_cast<uint32_t>(after.size())));
+            return test::reference_encap(r, after, 41);
+        };
+        const exit_to core{&_f.core, mac_p, mac_core_port};
+        if (csid()) {
+            const bytes in = ip6_packet(64, sender, "fc00:0:100:200::", {in6});
+            v.push_back(to("shift, then the policy", in, core, t_ipv6, pushed(ip6_packet(63, sender, "fc00:0:200::", {in6}))));
+            return;
+        }
+        const bytes in = ip6_packet(64, sender, sid_addr, {srh(1, {next_sid, sid_addr}), in6});
+        v.push_back(to("SL 1 -> 0, then the policy", in, core, t_ipv6,
+                       pushed(ip6_packet(63, sender, next_sid, {srh(0, {next_sid, sid_addr}), in6}))));
+        // S02: at SL 0 there is no next segment to steer: End's error, no policy.
+        v.push_back(dropped("SL 0", ip6_packet(64, sender, sid_addr, {srh(0, {sid_addr, sender}), in6}),
+                            drop_reason::srh_sl_zero));
     }
 
     // RFC 8986 §4.4-4.8 (NEXT-C-SID: the SID ends its container, RFC 9800 §4.1: the same).
@@ -418,6 +455,94 @@ INSTANTIATE_TEST_SUITE_P(Contract, Refused, ::testing::ValuesIn(rows_and([](cons
                              return f != 0 && !(r.flavors & f);
                          })),
                          case_name);
+
+// --- binding SIDs
+
+// The outer IPv6 header + SRH of `frame` (Ethernet first): its destination, and where the
+// packet it carries starts (after the SRH when there is one).
+struct outer_view {
+    rib::ip6_addr dst, src;
+    size_t inner = 0;
+};
+outer_view outer_of(const bytes& frame) {
+    outer_view v;
+    const uint8_t* ip = frame.data() + 14;
+    std::copy(ip + 8, ip + 24, v.src.bytes.begin());
+    std::copy(ip + 24, ip + 40, v.dst.bytes.begin());
+    v.inner = 14 + 40 + (ip[6] == 43 ? (size_t{ip[41]} + 1) * 8 : 0);
+    return v;
+}
+
+// A VPN route of VRF red steered into a policy by its binding SID (H.Encaps to [BSID, the far
+// PE's VPN SID]): the packet reaches the BSID, End moves it to the VPN SID, the policy's header
+// goes on and it leaves to the policy's first SID. Then the policy changes (another SID list,
+// .Red), from the config or SONiC's named SID list: only the BSID's nexthop is rebuilt; the VPN
+// route keeps its nexthop block, and its packets take the new policy.
+TEST(BindingSid, SteersTheVpnAndItsPolicyChangesWithoutTouchingTheVpnRoute) {
+    behaviors_fixture f;
+    const char* bsid = "fc00:0:1::b6";
+    const char* vpn_sid = "fc00:0:2::d6";
+    auto bsid_route = [&](rib::seg6_encap policy) {
+        rib::seg6local l;
+        l.action = rib::behavior::end_b6_encaps;
+        l.srh = std::move(policy);
+        return behaviors_fixture::sid_route("fc00:0:1::b6/128", l, if_core);
+    };
+    f.add(bsid_route({rib::encap_mode::encap, {a6(policy_sid1), a6(policy_sid2)}, std::nullopt, {}}));
+    rib::route vpn = behaviors_fixture::route("fd77::/64", nullptr, 0, red_table);
+    vpn.nexthops[0].seg6 = rib::seg6_encap{rib::encap_mode::encap, {a6(bsid), a6(vpn_sid)}, std::nullopt, {}};
+    f.add(vpn);
+    f.compile();
+    rib::route_key vk;
+    vk.table = red_table;
+    vk.dst = *rib::parse_prefix("fd77::/64");
+    const uint32_t vpn_nh = f.c.find(vk)->nh;
+    const fib::compiled_nh* vpn_block = &f.c.current()->nexthop(vpn_nh);
+    ASSERT_EQ(vpn_block->kind(), fib::nh_kind::headend);
+    ASSERT_EQ(f.nh_of("fc00:0:1::b6/128").kind(), fib::nh_kind::local_sid) << f.c.reason(f.nh_of("fc00:0:1::b6/128").index());
+
+    const bytes customer = ip6_packet(64, "fd01::2", "fd77::9", {test::layer{17, bytes(24, 0x77)}});
+    auto send = [&](std::vector<rib::ip6_addr> want_policy, bool red) {
+        rte_mbuf* m = test::mbuf_of(eth(mac_ce_port, mac_ce1, t_ipv6, customer));
+        ASSERT_EQ(rte_ring_enqueue(f.ce.rx, m), 0);
+        f.w->poll();
+        const auto got = wtest::out(f.core);
+        ASSERT_EQ(got.size(), 1u) << f.drops();
+        const bytes& fr = got[0];
+        const outer_view o = outer_of(fr);
+        EXPECT_EQ(o.dst, want_policy[0]);
+        EXPECT_EQ(o.src, a6(encap_src));
+        const size_t in_srh = red ? want_policy.size() - 1 : want_policy.size();
+        EXPECT_EQ(o.inner, 14 + 40 + (in_srh ? 8 + 16 * in_srh : 0));
+        // Inside: the VPN packet after End at the BSID, on its way to the far PE's VPN SID.
+        const outer_view i = outer_of(bytes(fr.begin() + static_cast<std::ptrdiff_t>(o.inner) - 14, fr.end()));
+        EXPECT_EQ(i.dst, a6(vpn_sid));
+        EXPECT_EQ(fr[o.inner + 40 + 3], 0) << "segments left 0";
+        EXPECT_EQ(fr[o.inner + 7], 63) << "End's hop limit";
+    };
+    send({a6(policy_sid1), a6(policy_sid2)}, false);
+
+    // The config (or zebra) replaces the policy: one SID, reduced.
+    f.add(bsid_route({rib::encap_mode::encap_red, {a6("fc00:0:2::e")}, std::nullopt, {}}));
+    f.compile();
+    EXPECT_EQ(f.c.find(vk)->nh, vpn_nh);
+    EXPECT_EQ(&f.c.current()->nexthop(vpn_nh), vpn_block) << "the VPN route's nexthop was rebuilt";
+    send({a6("fc00:0:2::e")}, true);
+
+    // SONiC: the policy is a named SID list (4000 messages); a change of the list reaches the
+    // BSID alone.
+    rib::seg6_encap named;
+    named.sidlist_name = "policy-a";
+    f.r.upsert_sidlist("policy-a", {a6(policy_sid2), a6(policy_sid1)});
+    f.add(bsid_route(named));
+    f.compile();
+    send({a6(policy_sid2), a6(policy_sid1)}, false);
+    f.r.upsert_sidlist("policy-a", {a6(policy_sid1)});
+    f.compile();
+    EXPECT_EQ(&f.c.current()->nexthop(vpn_nh), vpn_block);
+    send({a6(policy_sid1)}, false);
+    EXPECT_EQ(f.drops(), "");
+}
 
 // --- per-SID counters
 

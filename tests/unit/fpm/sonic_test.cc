@@ -152,7 +152,7 @@ struct action_case {
     uint32_t code;
     rib::behavior behavior;
     bool csid;
-    enum { none, with_nh6, with_nh4, with_vrf } needs;
+    enum { none, with_nh6, with_nh4, with_vrf, with_sidlist } needs;
 };
 class SonicAction : public testing::TestWithParam<action_case> {};
 
@@ -165,6 +165,8 @@ TEST_P(SonicAction, MapsToKernelBehaviorAndFlavors) {
         attrs = cat({attrs, attr(nh4, ip("192.0.2.1"))});
     if (c.needs == action_case::with_vrf)
         attrs = cat({attrs, attr(vrfname, cstr("Vrf1"))});
+    if (c.needs == action_case::with_sidlist)
+        attrs = cat({attrs, attr(10, cstr("policy1"))});
     const auto r = run({localsid(1000, "fc00:0:1:e000::", 64, attrs)});
     ASSERT_EQ(r.out.size(), 1u) << "code " << c.code;
     EXPECT_EQ(r.total(), 0u);
@@ -182,6 +184,18 @@ TEST_P(SonicAction, MapsToKernelBehaviorAndFlavors) {
     if (c.needs == action_case::with_vrf) {
         EXPECT_EQ(sl.vrf_name, "Vrf1");
     }
+    if (c.needs == action_case::with_sidlist) {  // End.B6.Encaps(.Red): the policy by name
+        ASSERT_TRUE(sl.srh.has_value());
+        EXPECT_EQ(sl.srh->sidlist_name, "policy1");
+        EXPECT_EQ(sl.srh->mode, c.code == 11 ? rib::encap_mode::encap_red : rib::encap_mode::encap);
+    }
+}
+
+// End.B6.Encaps needs its policy: a B6_ENCAPS without SIDLIST is refused with the reason.
+TEST(SonicLocalSid, B6EncapsWithoutSidListIsRefused) {
+    const auto r = run({localsid(1000, "fc00:0:1:e000::", 64, cat({format_nest(32, 16, 16, 0), attr(action, u32(10))}))});
+    EXPECT_TRUE(r.out.empty());
+    EXPECT_EQ(r.n(reason::seg6local_missing_attr), 1u);
 }
 
 using rib::behavior;
@@ -196,8 +210,8 @@ INSTANTIATE_TEST_SUITE_P(
                     action_case{7, behavior::end_dt6, false, action_case::with_vrf},
                     action_case{8, behavior::end_dt4, false, action_case::with_vrf},
                     action_case{9, behavior::end_dt46, false, action_case::with_vrf},
-                    action_case{10, behavior::end_b6_encaps, false, action_case::none},
-                    action_case{11, behavior::end_b6_encaps, false, action_case::none},
+                    action_case{10, behavior::end_b6_encaps, false, action_case::with_sidlist},
+                    action_case{11, behavior::end_b6_encaps, false, action_case::with_sidlist},
                     action_case{12, behavior::end_b6, false, action_case::none},
                     action_case{13, behavior::end_b6, false, action_case::none},
                     action_case{14, behavior::end, true, action_case::none},

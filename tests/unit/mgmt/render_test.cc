@@ -232,8 +232,8 @@ TEST_F(RenderTest, SidWithoutADatapathHandlerIsRefusedAndCountersShown) {
     b6.protocol = rib::proto::kernel;
     rib::nexthop n;
     rib::seg6local l;
-    l.action = rib::behavior::end_b6_encaps;
-    l.srh = rib::seg6_encap{rib::encap_mode::encap, {*rib::parse_ip6("fc00:0:2::1")}, std::nullopt, {}};
+    l.action = rib::behavior::end_b6;
+    l.srh = rib::seg6_encap{rib::encap_mode::inline_srh, {*rib::parse_ip6("fc00:0:2::1")}, std::nullopt, {}};
     n.local = l;
     b6.nexthops = {n};
     rib.upsert_route(b6);
@@ -247,12 +247,12 @@ TEST_F(RenderTest, SidWithoutADatapathHandlerIsRefusedAndCountersShown) {
     EXPECT_EQ(t.sids(2).prefix(), "fc00:0:1::b6/128");
     EXPECT_EQ(t.sids(2).state(), "refused");
     EXPECT_EQ(t.sids(2).refusal(), "unsupported");
-    EXPECT_EQ(t.sids(2).reason(), "End.B6.Encaps: srv6d's dataplane does not implement it");
+    EXPECT_EQ(t.sids(2).reason(), "End.B6: srv6d's dataplane does not implement it");
     EXPECT_EQ(t.sids(1).packets(), 7u);
     EXPECT_EQ(t.sids(1).bytes(), 700u);
     EXPECT_FALSE(t.sids(0).has_packets());
     const std::string text = format_sids(t);
-    EXPECT_NE(text.find("refused: End.B6.Encaps: srv6d's dataplane does not implement it"), std::string::npos) << text;
+    EXPECT_NE(text.find("refused: End.B6: srv6d's dataplane does not implement it"), std::string::npos) << text;
     EXPECT_NE(text.find("Packets"), std::string::npos) << text;
     EXPECT_NE(text.find("unsupported 1/0"), std::string::npos) << text;
 }

@@ -79,6 +79,11 @@ TEST(Contract, HandlersAndWhatTheyRead) {
             EXPECT_EQ(b.handler, dp_handler::decap);
             EXPECT_EQ(b.flavors, flavor::next_csid);  // uDX/uDT; PSP/USP/USD are End/X/T's
             break;
+        case behavior::end_b6_encaps:  // End, then the policy (RFC 8986 §4.13-4.14)
+            EXPECT_EQ(b.handler, dp_handler::b6_encaps);
+            EXPECT_EQ(b.flavors, flavor::next_csid);
+            EXPECT_EQ(b.required[0], sid_param::srh);
+            break;
         default:
             EXPECT_EQ(b.handler, dp_handler::none);
         }
@@ -119,7 +124,8 @@ TEST(Contract, Check) {
     EXPECT_EQ(check_contract(sid(behavior::end_dt4, flavor::psp)).why, contract_refusal::flavor);
     EXPECT_EQ(check_contract(sid(behavior::end_dt4, flavor::psp)).reason, "End.DT4 does not take flavor psp");
     EXPECT_EQ(check_contract(sid(behavior::end_b6)).why, contract_refusal::no_handler);
-    EXPECT_EQ(check_contract(sid(behavior::end_b6_encaps)).reason, "End.B6.Encaps: srv6d's dataplane does not implement it");
+    EXPECT_TRUE(check_contract(sid(behavior::end_b6_encaps)).ok());
+    EXPECT_EQ(check_contract(sid(behavior::end_b6_encaps, flavor::psp)).reason, "End.B6.Encaps does not take flavor psp");
     EXPECT_EQ(check_contract(sid(behavior::end_dx2)).why, contract_refusal::no_handler);
     EXPECT_EQ(check_contract(sid(behavior::end_bpf)).why, contract_refusal::no_handler);
     EXPECT_EQ(check_contract(sid(static_cast<behavior>(99))).why, contract_refusal::no_handler);

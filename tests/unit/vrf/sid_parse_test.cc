@@ -42,6 +42,22 @@ TEST(SidParse, DecapsulatingBehaviorsByVrfOrTable) {
     EXPECT_EQ(s.local.vrf_name, "blue");
 }
 
+// End.B6.Encaps(.Red): the policy as iproute2's `srh segs`, H.Encaps or H.Encaps.Red, its source.
+TEST(SidParse, BindingSidWithItsPolicy) {
+    auto s = ok("fc00:1::b6 End.B6.Encaps segs fc00:0:3::e,fc00:0:2::d6");
+    EXPECT_EQ(s.local.action, rib::behavior::end_b6_encaps);
+    ASSERT_TRUE(s.local.srh);
+    EXPECT_EQ(s.local.srh->mode, rib::encap_mode::encap);
+    EXPECT_EQ(s.local.srh->segments,
+              (std::vector<rib::ip6_addr>{*rib::parse_ip6("fc00:0:3::e"), *rib::parse_ip6("fc00:0:2::d6")}));
+    EXPECT_FALSE(s.local.srh->source);
+    s = ok("fc00:1::b7 End.B6.Encaps src fc00:0:1::1 mode encap.red segs fc00:0:3::e");
+    EXPECT_EQ(s.local.srh->mode, rib::encap_mode::encap_red);
+    EXPECT_EQ(s.local.srh->source, rib::parse_ip6("fc00:0:1::1"));
+    s = ok("fc00:1::/48 End.B6.Encaps segs fc00:0:3::e flavors next-csid");
+    EXPECT_EQ(s.local.flavors, rib::flavor::next_csid);
+}
+
 TEST(SidParse, EndpointAndCrossConnectBehaviors) {
     auto s = ok("fc00:1::e End");
     EXPECT_EQ(s.local, rib::seg6local{});
@@ -94,10 +110,13 @@ TEST(SidParse, BadLinesNameTheLineAndTheReason) {
          "sid 'fc00:1::1/64 End': 'fc00:1::1/64' has bits set beyond its length (did you mean fc00:1::/64?)"},
         {"fc00:1::1 End.DT64 vrf red",
          "sid 'fc00:1::1 End.DT64 vrf red': behavior 'End.DT64' is not one of End, End.X, End.T, End.DX6, "
-         "End.DX4, End.DT6, End.DT4, End.DT46"},
-        {"fc00:1::1 End.B6.Encaps",
-         "sid 'fc00:1::1 End.B6.Encaps': behavior 'End.B6.Encaps' is not one of End, End.X, End.T, End.DX6, "
-         "End.DX4, End.DT6, End.DT4, End.DT46"},
+         "End.DX4, End.DT6, End.DT4, End.B6.Encaps, End.DT46"},
+        {"fc00:1::1 End.B6.Encaps", "sid 'fc00:1::1 End.B6.Encaps': End.B6.Encaps needs 'segs SID,SID...'"},
+        {"fc00:1::1 End mode encap.red", "sid 'fc00:1::1 End mode encap.red': mode and src belong to segs (End.B6.Encaps)"},
+        {"fc00:1::1 End.B6.Encaps segs fc00::1,x", "sid 'fc00:1::1 End.B6.Encaps segs fc00::1,x': segs: 'x' is not an IPv6 address"},
+        {"fc00:1::1 End.B6.Encaps segs fc00::1 mode inline",
+         "sid 'fc00:1::1 End.B6.Encaps segs fc00::1 mode inline': mode 'inline' is not encap or encap.red"},
+        {"fc00:1::1 End segs fc00::1", "sid 'fc00:1::1 End segs fc00::1': End takes no srh"},
         {"fc00:1::1 End.DT46", "sid 'fc00:1::1 End.DT46': End.DT46 needs 'table ID' or 'vrf NAME'"},
         {"fc00:1::1 End.DT4 vrf red table 10", "sid 'fc00:1::1 End.DT4 vrf red table 10': give 'vrf NAME' or 'table ID', not both"},
         {"fc00:1::1 End.DT6 table ten", "sid 'fc00:1::1 End.DT6 table ten': table 'ten' is not a number from 1 to 4294967295"},
@@ -119,7 +138,7 @@ TEST(SidParse, BadLinesNameTheLineAndTheReason) {
         // The flavors a behavior takes are its contract row's: PSP/USP/USD are End, End.X, End.T's.
         {"fc00:1::1 End.DT4 table 10 flavors psp", "sid 'fc00:1::1 End.DT4 table 10 flavors psp': End.DT4 does not take flavor psp"},
         {"fc00:1::1 End.DX6 nh6 fd01::1 flavors next-csid,usd", "sid 'fc00:1::1 End.DX6 nh6 fd01::1 flavors next-csid,usd': End.DX6 does not take flavor usd"},
-        {"fc00:1::1 End bogus 1", "sid 'fc00:1::1 End bogus 1': unknown word 'bogus'; expected vrf, table, nh4, nh6, oif, flavors, lblen or nflen"},
+        {"fc00:1::1 End bogus 1", "sid 'fc00:1::1 End bogus 1': unknown word 'bogus'; expected vrf, table, nh4, nh6, oif, segs, mode, src, flavors, lblen or nflen"},
     };
     for (const auto& [line, message] : cases) {
         const auto r = parse_sid(line);
