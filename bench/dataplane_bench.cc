@@ -46,6 +46,7 @@
 #include "dataplane_harness.hh"
 #include "dataplane_workers.hh"
 #include "fib/control/compiler.hh"
+#include "fib/control/encap_template.hh"
 #include "forward/control/eal.hh"
 #include "forward/datapath/worker.hh"
 #include "rib/rib.hh"
@@ -320,6 +321,33 @@ int main(int argc, char** argv) {
         floor_ok &= fl.add6(0, p.bytes.data(), p.len, fl.add_nh(end_x_nh));
     }
     add_sid("fc00:0:1::46/128", rib::behavior::end_dt46, bt, fl.add_nh(dt46_nh));
+    {  // H.Insert, 1 SID (the kernel's `mode inline`): beside H.Encaps.V6's fd98::/16
+        const std::vector<rib::ip6_addr> one = {a6("fc00:0:2::d6")};
+        floor_nh ins = fwd_nh(core, core_gw_mac, core_mac);
+        ins.kind = floor_nh::insert;
+        const auto t = fib::build_encap_template(rib::encap_mode::inline_srh, one, {}, 41);
+        ins.len = t.tmpl.len;
+        std::memcpy(ins.tmpl, t.tmpl.bytes, t.tmpl.len);
+        both(bt, 1, "fd97::/16", {enc(rib::encap_mode::inline_srh, one)}, fl.add_nh(ins));
+    }
+    {  // End.B6.Encaps fc00:0:1::b6, its policy 2 SIDs (H.Encaps) through the core
+        const std::vector<rib::ip6_addr> policy = {a6("fc00:0:3::1"), a6("fc00:0:2::d6")};
+        rib::nexthop n;
+        n.ifindex = 12;
+        rib::seg6local l;
+        l.action = rib::behavior::end_b6_encaps;
+        l.srh = rib::seg6_encap{rib::encap_mode::encap, policy, std::nullopt, {}};
+        n.local = l;
+        rib::route x;
+        x.key.dst = *rib::parse_prefix("fc00:0:1::b6/128");
+        x.protocol = rib::proto::kernel;
+        x.nexthops = {n};
+        r.upsert_route(x);
+        floor_nh b6 = encap_nh(core, false, false, 41, policy, src_cfg);
+        b6.kind = floor_nh::b6_encaps;
+        const rib::prefix p = *rib::parse_prefix("fc00:0:1::b6/128");
+        floor_ok &= fl.add6(0, p.bytes.data(), p.len, fl.add_nh(b6));
+    }
     if (!floor_ok) {
         std::fprintf(stderr, "floor: a route was refused\n");
         return 1;
@@ -406,6 +434,9 @@ int main(int argc, char** argv) {
         {"frame -> H.Encaps.L2, 1 SID", &h.ce,
          frames([&](uint16_t i) { return e4(ip4(0x0a010002, 0x0a620000u | i, static_cast<uint16_t>(1000 + i))); })},
         {"End (SRH, SL 1 -> 0)", &h.core, frames([&](uint16_t i) { return srh_frame("fc00:0:1::1", i); })},
+        {"IPv6 -> H.Insert, 1 SID", &h.ce,
+         frames([&](uint16_t i) { return e6(ce_mac, ip6(a6("fd01::2"), with_word(a6("fd97:1::"), 14, i), 17, udp(i))); })},
+        {"End.B6.Encaps, 2-SID policy", &h.core, frames([&](uint16_t i) { return srh_frame("fc00:0:1::b6", i); })},
         {"End.X (SRH, SL 1 -> 0)", &h.core, frames([&](uint16_t i) { return srh_frame("fc00:0:1::e1", i); })},
         {"End.DT46, IPv4 inner", &h.core,
          frames([&](uint16_t i) { return e6(core_mac, ip6(src6, a6("fc00:0:1::46"), 4, ip4(0x0a090001, 0x0a010000u | i, i))); })},

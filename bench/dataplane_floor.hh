@@ -10,6 +10,8 @@
 //            template (no second lookup);
 //   end      End on an SRH: segments left - 1, the new destination, hop limit - 1, then a second
 //            bulk lookup of the new destination;
+//   insert   H.Insert: the IPv6 header moved in front of the pre-built SRH, its DA into it
+//   b6_encaps End.B6.Encaps: End as below, then the encap's push of the policy's header
 //   dt46     End.DT46: the outer IPv6 header removed, the inner packet looked up (second bulk
 //            lookup) in the VRF's table and forwarded.
 // It checks less than srv6d (no IPv4 checksum verification, no length checks beyond what it
@@ -43,7 +45,7 @@ enum class floor_lpm6 : uint8_t { lpm6, fib6 };
 using dpdk_crc = fwd::flow_detail::crc_dpdk;
 
 struct floor_nh {
-    enum kind_t : uint8_t { drop, forward, encap, end, end_x, dt46 };
+    enum kind_t : uint8_t { drop, forward, encap, end, end_x, dt46, insert, b6_encaps };
     kind_t kind = drop;
     uint16_t port = 0;           // forward, encap, end_x: egress port
     uint8_t eth[12]{};           // forward, encap, end_x: destination (the adjacency's) + source MAC
@@ -246,6 +248,41 @@ private:
             eth[13] = x.af == 4 ? 0x00 : 0xdd;
             return send(nh.port, m);
         }
+        case floor_nh::insert: {  // H.Insert: the header moves in front of the SRH, the payload stays
+            uint8_t* ip = rte_pktmbuf_mtod_offset(m, uint8_t*, x.l3);
+            if (!dec_ttl(ip, 6))
+                break;
+            alignas(16) uint8_t hdr[40];
+            std::memcpy(hdr, ip, 40);
+            const uint16_t srh = static_cast<uint16_t>(nh.len - 40);
+            rte_pktmbuf_adj(m, x.l3);
+            uint8_t* eth = reinterpret_cast<uint8_t*>(rte_pktmbuf_prepend(m, static_cast<uint16_t>(srh + 14)));
+            if (eth == nullptr)
+                break;
+            uint8_t* h = eth + 14;
+            std::memcpy(h, nh.tmpl, nh.len);
+            std::memcpy(h, hdr, 24);
+            const uint32_t plen = (uint32_t{hdr[4]} << 8 | hdr[5]) + srh;
+            h[4] = static_cast<uint8_t>(plen >> 8);
+            h[5] = static_cast<uint8_t>(plen);
+            h[6] = 43;
+            h[40] = hdr[6];
+            std::memcpy(h + 48, hdr + 24, 16);
+            std::memcpy(eth, nh.eth, 12);
+            eth[12] = 0x86;
+            eth[13] = 0xdd;
+            return send(nh.port, m);
+        }
+        case floor_nh::b6_encaps: {  // End (SL - 1, the DA, hop limit - 1), then the encap below
+            uint8_t* ip = rte_pktmbuf_mtod_offset(m, uint8_t*, x.l3);
+            uint8_t* srh = ip + 40;
+            if (ip[6] != 43 || srh[2] != 4 || srh[3] == 0 || ip[7] <= 1)
+                break;
+            const uint8_t sl = --srh[3];
+            std::memcpy(ip + 24, srh + 8 + 16 * sl, 16);
+            --ip[7];
+        }
+            [[fallthrough]];
         case floor_nh::encap: {
             uint8_t* d = rte_pktmbuf_mtod(m, uint8_t*);
             uint8_t* ip = d + x.l3;
@@ -257,7 +294,7 @@ private:
                     hash = fwd::flow_hash_eth<dpdk_crc>(d);
                 inner = fib::ipproto::ethernet;
             } else {
-                if (!dec_ttl(ip, x.af))
+                if (nh.kind == floor_nh::encap && !dec_ttl(ip, x.af))
                     break;
                 hash = fwd::flow_hash_ip<dpdk_crc>(ip, static_cast<uint32_t>(m->data_len - x.l3));
                 rte_pktmbuf_adj(m, x.l3);
