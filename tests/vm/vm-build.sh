@@ -7,8 +7,16 @@
 #   * busybox-static, kmod and iputils-ping (downloaded and unpacked; this host
 #     has neither the kmod tools nor ping, the guest gets them from the layer)
 #
+# Flavours (VM_FLAVOUR):
+#   bookworm (default)  Debian 12's 6.1 kernel; the guest runs the host's FRR 8.4.4
+#   trixie              Debian 13's 6.12 kernel and FRR 10.3: debootstrap (minbase) of a trixie
+#                       root with frr and iproute2 in $VM_CACHE/frr-root, which the guest runs
+#                       FRR from as a chroot (tests/vm/README.md); the kernel .deb is fetched
+#                       by that root's apt. Default VM_CACHE /var/tmp/srv6d-vm-trixie.
+#
 # Result, in $VM_CACHE (default /var/tmp/srv6d-vm):
-#   vmlinuz                    the Debian 6.1 kernel
+#   vmlinuz                    the Debian kernel (6.1; trixie: 6.12)
+#   frr-root/                  (trixie) the Debian 13 root FRR 10.3 runs from
 #   initrd.gz                  hand-made initramfs: busybox + 9p/virtio/overlay modules + init
 #   layer/                     a read-only overlay layer put ABOVE the host root in the
 #                              guest: usr/lib/modules/<ver> (+ modules.dep from depmod)
@@ -17,7 +25,12 @@
 # Idempotent: re-running rebuilds the initramfs; the unpacked kernel is reused.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-VM_CACHE="${VM_CACHE:-/var/tmp/srv6d-vm}"
+VM_FLAVOUR="${VM_FLAVOUR:-bookworm}"
+case "$VM_FLAVOUR" in
+bookworm) VM_CACHE="${VM_CACHE:-/var/tmp/srv6d-vm}" ;;
+trixie) VM_CACHE="${VM_CACHE:-/var/tmp/srv6d-vm-trixie}" ;;
+*) echo "vm-build: unknown VM_FLAVOUR '$VM_FLAVOUR' (bookworm, trixie)" >&2; exit 2 ;;
+esac
 mkdir -p "$VM_CACHE/debs"
 t0=$(date +%s.%N)
 
@@ -25,6 +38,19 @@ t0=$(date +%s.%N)
 if ! command -v qemu-system-x86_64 >/dev/null || ! command -v cpio >/dev/null; then
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends qemu-system-x86 cpio
+fi
+
+# 1b. trixie: a minimal Debian 13 root with FRR 10.3 (debootstrap, then that root's own apt,
+#     which orders systemd's pre-dependencies that debootstrap's --include gets wrong)
+if [ "$VM_FLAVOUR" = trixie ]; then
+	# shellcheck source=tests/vm/trixie-root.sh
+	. "$HERE/trixie-root.sh"
+	trixie_root "$VM_CACHE/frr-root"
+	KPKG="${KPKG:-$(trixie_kernel_pkg "$VM_CACHE/frr-root")}"
+	[ -n "$KPKG" ] || { echo "vm-build: no linux-image package in the trixie root's apt" >&2; exit 1; }
+	if ! ls "$VM_CACHE/debs/${KPKG}"_*.deb >/dev/null 2>&1; then
+		trixie_download "$VM_CACHE/frr-root" "$KPKG" "$VM_CACHE/debs" || exit 1
+	fi
 fi
 
 # 2. which 6.1 kernel: the one the linux-image-amd64 metapackage points at
@@ -53,7 +79,10 @@ if [ ! -f "$L/usr/lib/modules/$KVER/modules.dep" ] || [ ! -f "$VM_CACHE/vmlinuz"
 	rm -rf "$VM_CACHE/kpkg" "$L"
 	mkdir -p "$VM_CACHE/kpkg" "$L/usr/lib/modules" "$L/usr/bin" "$L/usr/sbin"
 	dpkg-deb -x "$KDEB" "$VM_CACHE/kpkg"
-	mv "$VM_CACHE/kpkg/lib/modules/$KVER" "$L/usr/lib/modules/"
+	# bookworm's package ships /lib/modules, trixie's /usr/lib/modules
+	for d in usr/lib/modules lib/modules; do
+		[ -d "$VM_CACHE/kpkg/$d/$KVER" ] && { mv "$VM_CACHE/kpkg/$d/$KVER" "$L/usr/lib/modules/"; break; }
+	done
 	cp "$VM_CACHE/kpkg/boot/vmlinuz-$KVER" "$VM_CACHE/vmlinuz"
 	cp "$VM_CACHE/kpkg/boot/config-$KVER" "$VM_CACHE/config"
 	rm -rf "$VM_CACHE/kpkg"
@@ -88,19 +117,29 @@ declare -A seen=()
 order=()
 add_mod() {
 	local name="$1" path deps d
-	path=$(grep -E "/${name}\.ko:" "$MD/modules.dep" | head -1 | cut -d: -f1)
-	[ -n "$path" ] || { echo "module $name not found" >&2; exit 1; }
+	path=$(grep -E "/${name}\.ko(\.xz|\.zst)?:" "$MD/modules.dep" | head -1 | cut -d: -f1 || true)
+	if [ -z "$path" ]; then
+		# built into this kernel (6.12: virtio_pci)
+		grep -qE "/${name}\.ko$" "$MD/modules.builtin" && return 0
+		echo "module $name not found" >&2; exit 1
+	fi
 	[ -n "${seen[$path]:-}" ] && return 0
 	seen[$path]=1
 	deps=$(grep -E "^${path}:" "$MD/modules.dep" | cut -d: -f2)
-	for d in $deps; do add_mod "$(basename "$d" .ko)"; done
+	for d in $deps; do d=$(basename "$d"); add_mod "${d%%.ko*}"; done
 	order+=("$path")
 }
 for m in virtio_pci virtio_mmio 9pnet_virtio 9p overlay; do add_mod "$m"; done
 : > "$IR/lib/modules/order"
 for p in "${order[@]}"; do
-	cp "$MD/$p" "$IR/lib/modules/"
-	basename "$p" >> "$IR/lib/modules/order"
+	# busybox's insmod takes plain .ko files only (trixie's kernel ships them xz-compressed)
+	b=$(basename "$p")
+	case "$b" in
+	*.ko.xz) xz -dc "$MD/$p" > "$IR/lib/modules/${b%.xz}"; b="${b%.xz}" ;;
+	*.ko.zst) zstd -qdc "$MD/$p" > "$IR/lib/modules/${b%.zst}"; b="${b%.zst}" ;;
+	*) cp "$MD/$p" "$IR/lib/modules/" ;;
+	esac
+	echo "$b" >> "$IR/lib/modules/order"
 done
 echo "initramfs modules: $(tr '\n' ' ' < "$IR/lib/modules/order")"
 cp "$HERE/initramfs-init.sh" "$IR/init"

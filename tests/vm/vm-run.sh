@@ -2,6 +2,7 @@
 # vm-run.sh [options] SCRIPT [ARGS...]
 #
 # Boots the Debian 6.1 kernel (it has vrf.ko) under qemu TCG (no KVM needed),
+# or with VM_FLAVOUR=trixie Debian 13's 6.12 kernel (its FRR 10.3 root is VM_FRR_ROOT in the guest),
 # with the HOST's root filesystem as the guest's read-only root (virtio-9p +
 # overlayfs with a tmpfs upper), runs SCRIPT as root inside the guest, copies
 # out its output and exit code, and powers the guest off.
@@ -27,17 +28,22 @@
 # Prerequisite: vm-build.sh (run automatically if $VM_CACHE/initrd.gz is missing).
 set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-VM_CACHE="${VM_CACHE:-/var/tmp/srv6d-vm}"
+# VM_FLAVOUR=trixie: Debian 13's kernel and the FRR 10.3 root of vm-build.sh (its own cache)
+case "${VM_FLAVOUR:=bookworm}" in
+trixie) VM_CACHE="${VM_CACHE:-/var/tmp/srv6d-vm-trixie}" ;;
+*) VM_CACHE="${VM_CACHE:-/var/tmp/srv6d-vm}" ;;
+esac
+export VM_FLAVOUR VM_CACHE
 RUN="" TMO=1800 MEM=4096 CPUS="" QUIET=0 KEXTRA="" ENVS=()
 while getopts "o:t:m:c:qk:e:" o; do
 	case "$o" in
 	o) RUN="$OPTARG" ;; t) TMO="$OPTARG" ;; m) MEM="$OPTARG" ;; c) CPUS="$OPTARG" ;;
 	q) QUIET=1 ;; k) KEXTRA="$OPTARG" ;; e) ENVS+=("$OPTARG") ;;
-	*) sed -n '2,27p' "$0"; exit 2 ;;
+	*) sed -n '2,28p' "$0"; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 1 ] || { sed -n '2,27p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,28p' "$0"; exit 2; }
 SCRIPT="$1"; shift
 [ -f "$SCRIPT" ] || { echo "vm-run: no such script: $SCRIPT" >&2; exit 2; }
 [ -n "$CPUS" ] || { CPUS=$(nproc); [ "$CPUS" -gt 4 ] && CPUS=4; }
@@ -57,6 +63,7 @@ cp "$HERE/guest-init.sh" "$RUN/guest-init.sh"
 	printf 'VM_ARGS=('; printf '%q ' "$@"; printf ')\n'
 	printf 'VM_SCRIPT_TIMEOUT=%d\n' $((TMO > 90 ? TMO - 30 : TMO))
 	printf 'VM_SCRIPT_NAME=%q\n' "$(basename "$SCRIPT")"
+	[ "$VM_FLAVOUR" = trixie ] && printf 'export VM_FRR_ROOT=%q\n' "$VM_CACHE/frr-root"
 	for e in "${ENVS[@]}"; do printf 'export %s=%q\n' "${e%%=*}" "${e#*=}"; done
 } > "$RUN/env"
 
