@@ -27,9 +27,9 @@ import subprocess
 import sys
 import time
 
-# zebra's protocol names -> the rtm_protocol zebra puts on the wire (connected routes go out
-# as "kernel", FRR zebra2proto()).
-ZEBRA_PROTO = {"kernel": 2, "connected": 2, "static": 196, "bgp": 186, "sharp": 194,
+# zebra's protocol names -> the rtm_protocol zebra puts on the wire (connected routes, and FRR
+# 10's local routes of the interface addresses, go out as "kernel", FRR zebra2proto()).
+ZEBRA_PROTO = {"kernel": 2, "connected": 2, "local": 2, "static": 196, "bgp": 186, "sharp": 194,
                "isis": 187, "ospf": 188, "ospf6": 188}
 NAME_PROTO = dict(ZEBRA_PROTO, zstatic=196, zebra=11)
 
@@ -86,6 +86,13 @@ def json_docs(text):
         docs.append(doc)
 
 
+def vtysh(ns):
+    """vtysh for the FRR of NS: the host's with pathspace NS, or RIB_COMPARE_VTYSH with {ns}
+    replaced (tests/vm's FRR 10 runs in a chroot per PE: "chroot /run/frr10/{ns} vtysh")."""
+    cmd = os.environ.get("RIB_COMPARE_VTYSH")
+    return cmd.replace("{ns}", ns).split() if cmd else ["vtysh", "-N", ns]
+
+
 def zebra_tables(ns, tables):
     """{(table, prefix): entry} of zebra's selected routes, plus notes on skipped ones."""
     out, notes, cmds = {}, [], []
@@ -99,12 +106,12 @@ def zebra_tables(ns, tables):
                 cmds.append((table, f"show {fam} route table {table} json"))
     # One vtysh for all of them (each vtysh costs ~0.4 s in the VM's emulated CPU); one per command
     # when some printed nothing and the documents cannot be told apart.
-    args = ["vtysh", "-N", ns]
+    args = vtysh(ns)
     for _, cmd in cmds:
         args += ["-c", cmd]
     docs = json_docs(run(args))
     if len(docs) != len(cmds):
-        docs = [json.loads(run(["vtysh", "-N", ns, "-c", cmd]) or "{}") for _, cmd in cmds]
+        docs = [json.loads(run(vtysh(ns) + ["-c", cmd]) or "{}") for _, cmd in cmds]
     for (table, _), doc in zip(cmds, docs):
         zebra_doc_routes(table, doc, out, notes)
     return out, notes
