@@ -5,12 +5,13 @@
 #   CE1-red  ─┐                                                   ┌─ CE2-red     (same addresses
 #   CE1-blue ─┴─ PE1: srv6d (DPDK, af_packet) + zebra ══ core ══ PE2: Linux ─┴─ CE2-blue   in both VRFs)
 #
-# It installs what is missing, builds the release flavour, brings the topology up
+# It installs what is missing, builds srv6d and srv6ctl (nothing else: the tests, benches and
+# header checks are not the demo's), brings the topology up
 # (tests/live/e2e_lib.sh, the one the end-to-end test checks), sends IPv4 and IPv6 pings both
 # ways in both VRFs, prints a summary (what FRR installed, what srv6d forwarded by behavior,
 # the outer source seen on the core link) and tears everything down.
 #
-#   sudo bash scripts/demo.sh [--hold]     --hold: keep everything up until Enter is pressed
+#   bash scripts/demo.sh [--hold]     as root (no sudo needed); --hold: keep everything up until Enter
 #   DEMO_BUILD_DIR=DIR: skip deps/build, use DIR/apps/srv6d and DIR/apps/srv6ctl
 #
 # No hugepages are needed: srv6d's EAL runs with --no-huge.
@@ -22,12 +23,12 @@ case "${1:-}" in
   "") ;;
   *) echo "usage: $0 [--hold]" >&2; exit 2 ;;
 esac
-[ "$(id -u)" -eq 0 ] || { echo "demo.sh: run as root (sudo): it creates network namespaces" >&2; exit 1; }
+[ "$(id -u)" -eq 0 ] || { echo "demo.sh: run as root: it creates network namespaces and installs packages" >&2; exit 1; }
 
 bdir="${DEMO_BUILD_DIR:-}"
 if [ -z "$bdir" ]; then
 	bash scripts/deps.sh
-	bash scripts/build.sh release
+	bash scripts/build.sh release --apps
 	bdir=build
 fi
 bdir="$(cd "$bdir" && pwd)"
