@@ -67,6 +67,18 @@ cp "$HERE/guest-init.sh" "$RUN/guest-init.sh"
 	for e in "${ENVS[@]}"; do printf 'export %s=%q\n' "${e%%=*}" "${e#*=}"; done
 } > "$RUN/env"
 
+# The guest's clock: under TCG the guest's TSC runs at the host's TSC rate, but the kernel
+# measures that rate at boot against the emulated PIT or HPET, and on a loaded host the
+# measurement can be wrong: one boot took the PIT's 660 MHz for a 2596 MHz TSC, its clock ran
+# 3.9x fast and every timeout in the guest (the script's own included) expired 3.9x early.
+# Tell it the rate instead (tsc_early_khz; tsc=reliable keeps it from being "refined"): the host's
+# invariant TSC's, or VM_TSC_KHZ.
+tsc_khz="${VM_TSC_KHZ:-}"
+if [ -z "$tsc_khz" ] && grep -qw constant_tsc /proc/cpuinfo && grep -qw nonstop_tsc /proc/cpuinfo; then
+	tsc_khz=$(awk -F': *' '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
+fi
+[ -n "$tsc_khz" ] && KEXTRA="tsc_early_khz=$tsc_khz $KEXTRA"
+
 hts() { date +%s.%N; }
 T0=$(hts)
 echo "host: start $(date -Is)" > "$RUN/host-timings.txt"
