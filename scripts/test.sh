@@ -42,7 +42,8 @@ bg=$(mktemp -d /tmp/srv6d-test.XXXXXX)
 bg_pid=$!
 status=0
 echo "== release build: the live and VM tests"
-ctest --test-dir build --output-on-failure -L 'live|vm' || status=1
+# vm-frr10 (tests/vm, FRR 10.3 in a Debian 13 VM) is outside the default set: CI's 30 minutes
+ctest --test-dir build --output-on-failure -L 'live|vm' -LE vm-frr10 || status=1
 # The rest of the release tests need the rest of the release build.
 while [ ! -s "$bg/release.rc" ] && kill -0 "$bg_pid" 2>/dev/null; do sleep 2; done
 if [ "$(cat "$bg/release.rc" 2>/dev/null)" = 0 ]; then

@@ -1,0 +1,474 @@
+#!/usr/bin/env bash
+# The FRR 10 scenario, run INSIDE the trixie VM (tests/vm/l3vpn_frr10_test.sh boots it): Debian
+# 13's FRR 10.3 bgpd SRv6 L3VPN with uSID locators and kernel VRFs on Debian 13's 6.12 kernel,
+# PE1 forwarded by srv6d (the host's build), PE2 the Linux kernel.
+#
+#   guest/l3vpn_frr10.sh BUILD_DIR          (as root; VM_FRR_ROOT = the trixie root)
+#
+# The topology is guest/l3vpn_srv6d.sh's (same namespaces, links and addresses; no IPv4 on the
+# core). Each PE runs FRR 10.3 as a Debian 13 host does: its own copy of the trixie root
+# (an overlay, a chroot), /etc/frr/daemons and /etc/frr/frr.conf, started as frr.service's
+# FRR's start-up code does (zebra, mgmtd, bgpd, staticd with the daemons file's options, then
+# `vtysh -b`), without watchfrr (frr_up says why). PE1's frr.conf is
+# frr-conf/frr10-l3vpn-pe.conf as users copy it, its daemons file what that file's header says;
+# PE2's is frr-conf/vm-frr10-pe2.conf. Network namespaces are not part of a chroot: zebra (in
+# PE1's chroot and netns) reaches srv6d (the host's build, outside the chroot, same netns) at
+# 127.0.0.1:2620, and srv6d reads the kernel's tunsrc that zebra sets in that netns.
+#
+# Checks (each a bounded, deadline-based wait; exit 0 only if every one passed):
+#   1. srv6d's VRFs come from the kernel; every SID PE1's bgpd allocated (uDT46 per VRF, End.DT46
+#      with the NEXT-C-SID flavor on FPM) is active in srv6d with the same behavior and VRF;
+#      srv6d's tables 254, red and blue equal zebra's.
+#   2. the encap source: srv6d uses FRR's `encapsulation source-address` (the kernel tunsrc
+#      zebra sets), not its own fallback, and the core capture shows it.
+#   3. CE1 <-> CE2, IPv4 and IPv6, both VRFs, both directions, through srv6d's H.Encaps(.Red)
+#      and uDT46 (its counters), isolation between the VRFs.
+#   4. BGP withdraw on PE2 (route-replace era FPM): the route leaves srv6d's vrf red and
+#      comes back.
+set -u
+BUILD="${1:?usage: l3vpn_frr10.sh BUILD_DIR}"
+export SRV6D="$BUILD/apps/srv6d" SRV6CTL="$BUILD/apps/srv6ctl"
+FRR_ROOT="${VM_FRR_ROOT:?VM_FRR_ROOT is set by vm-run.sh (VM_FLAVOUR=trixie)}"
+LIVE_DIR="${VM_REPO:?VM_REPO is set by l3vpn_frr10_test.sh}/tests/live"
+source "$LIVE_DIR/lib.sh"
+LIVE_HOME="$LIVE_DIR"
+OUT="${VM_OUT:-/tmp/vm-out}"
+mkdir -p "$OUT"
+LIVE_LOGDIR="$OUT/logs"
+
+[ "$(id -u)" -eq 0 ] || live_die "must run as root"
+for t in ethtool tcpdump modprobe jq "$LIVE_PY"; do command -v "$t" >/dev/null || live_die "missing tool: $t"; done
+[ -x "$SRV6D" ] && [ -x "$SRV6CTL" ] || live_die "srv6d / srv6ctl missing in $BUILD"
+[ -x "$FRR_ROOT/usr/lib/frr/zebra" ] || live_die "no FRR in $FRR_ROOT (VM_FLAVOUR=trixie vm-build.sh)"
+for m in vrf tun dummy veth; do modprobe "$m" || live_die "modprobe $m"; done
+live_init s6f
+FRR_VERSION=$(chroot "$FRR_ROOT" /usr/lib/frr/zebra --version 2>/dev/null | head -1)
+live_log "kernel $(uname -r), FRR: $FRR_VERSION ($(chroot "$FRR_ROOT" dpkg-query -W -f '${Version}' frr))"
+
+# ---- FRR 10.3 per PE: a chroot of its own (overlay over the trixie root) ----------------------
+pe_root() { echo "/run/frr10/$1"; }
+pe_root_up() { # pe_root_up NS: /run/frr10/NS, writable, with /proc, /dev, /run
+	local r d="/run/frr10/.$1"
+	r="$(pe_root "$1")"
+	mkdir -p "$r" "$d/upper" "$d/work"
+	mount -t overlay overlay -o "lowerdir=$FRR_ROOT,upperdir=$d/upper,workdir=$d/work" "$r" || live_die "overlay for $1"
+	mount -t proc proc "$r/proc"
+	mount --rbind /dev "$r/dev"
+	mount -t tmpfs -o mode=755 tmpfs "$r/run"
+	mkdir -p "$r/run/frr" "$r/var/log/frr"
+	chroot "$r" chown frr:frr /run/frr /var/log/frr
+}
+pe_root_down() {
+	local r
+	r="$(pe_root "$1")"
+	mountpoint -q "$r" || return 0
+	umount -l "$r/dev" "$r/proc" "$r/run" 2>/dev/null
+	umount -l "$r"
+}
+# in_pe NS CMD...: CMD in NS's netns and chroot (sysfs of that netns, as on a real host)
+in_pe() {
+	local ns="$1" r
+	r="$(pe_root "$ns")"
+	shift
+	ip netns exec "$ns" sh -c 'mount -t sysfs sysfs "$0/sys" 2>/dev/null; exec chroot "$0" "$@"' "$r" "$@"
+}
+# vty NS CMD...: vtysh of NS's FRR (its chroot's /run/frr sockets; no netns needed)
+vty() {
+	local ns="$1" c args=()
+	shift
+	for c in "$@"; do args+=(-c "$c"); done
+	chroot "$(pe_root "$ns")" vtysh "${args[@]}"
+}
+vtyc() { local ns="$1"; shift; vty "$ns" "configure terminal" "$@"; }
+export RIB_COMPARE_VTYSH="chroot /run/frr10/{ns} vtysh"
+# frr_daemons NS LINES...: /etc/frr/daemons of NS's root, Debian's with these assignments
+frr_daemons() {
+	local ns="$1" f l
+	f="$(pe_root "$ns")/etc/frr/daemons"
+	shift
+	for l in "$@"; do
+		if grep -q "^${l%%=*}=" "$f"; then
+			sed -i "s|^${l%%=*}=.*|$l|" "$f"
+		else
+			echo "$l" >>"$f"
+		fi
+	done
+}
+# frr_up NS CONF: CONF as /etc/frr/frr.conf, then FRR's own start-up code without its supervisor:
+# `watchfrr.sh start all` (frrcommon.sh's all_start: each daemon of /etc/frr/daemons with its
+# options, then `vtysh -b` applies frr.conf). frr.service's `frrinit.sh start` starts watchfrr,
+# which starts them the same way; under TCG watchfrr does not see them answer in time and
+# restarts them while they start, which raced with bgpd's SID allocations (tests/vm/README.md).
+frr_up() {
+	local r
+	r="$(pe_root "$1")"
+	cp "$2" "$r/etc/frr/frr.conf"
+	chroot "$r" chown frr:frr /etc/frr/frr.conf
+	in_pe "$1" /usr/lib/frr/watchfrr.sh start all >"$LIVE_WORK/$1-frrinit.out" 2>&1 ||
+		{ cat "$LIVE_WORK/$1-frrinit.out" >&2; live_die "FRR did not start in $1"; }
+	# a line the daemons rejected when vtysh -b applied frr.conf is fatal: the file must work as is
+	if grep -E 'No such command|Unknown command|Command incomplete|Ambiguous command|% ' "$LIVE_WORK/$1-frrinit.out" >&2; then
+		live_die "FRR in $1 rejected lines of $(basename "$2")"
+	fi
+}
+frr_dump() { # the daemons' logs and configs of each PE into the run's logs
+	local ns r
+	for ns in "$PE1" "$PE2"; do
+		r="$(pe_root "$ns")"
+		mountpoint -q "$r" || continue
+		mkdir -p "$LIVE_LOGDIR/$ns"
+		cp "$r"/var/log/frr/* "$r/etc/frr/frr.conf" "$r/etc/frr/daemons" "$LIVE_LOGDIR/$ns/" 2>/dev/null
+		vty "$ns" "show running-config" >"$LIVE_LOGDIR/$ns/running-config.txt" 2>&1
+	done
+}
+frr_down() {
+	local ns
+	for ns in "$PE1" "$PE2"; do
+		mountpoint -q "$(pe_root "$ns")" || continue
+		in_pe "$ns" /usr/lib/frr/watchfrr.sh stop all >/dev/null 2>&1
+		pe_root_down "$ns"
+	done
+}
+
+live_dump_vm() {
+	mkdir -p "$LIVE_LOGDIR"
+	cp "$LIVE_WORK"/*.txt "$LIVE_WORK"/*.out "$LIVE_WORK"/*.json "$LIVE_WORK"/*.pcap "$LIVE_WORK"/srv6d.conf "$LIVE_WORK"/srv6d.log "$LIVE_LOGDIR"/ 2>/dev/null
+	[ -S "${SRV6D_SOCK:-}" ] && for w in fpm routes sids vrfs counters neighbors encap-source; do
+		srv6ctl show "$w" >"$LIVE_LOGDIR/srv6ctl-show-$w.txt" 2>&1
+	done
+	frr_dump
+	return 0
+}
+trap 'rc=$?; live_dump_vm; frr_down; (exit $rc); live_cleanup' EXIT
+
+RESULTS=()
+result() { RESULTS+=("$*"); live_log "RESULT: $*"; }
+wait_for() { # wait_for SECONDS DESCRIPTION CMD...
+	local end=$((${EPOCHREALTIME/./} + $1 * 1000000)) what="$2"
+	shift 2
+	while :; do
+		"$@" >/dev/null 2>&1 && return 0
+		[ "${EPOCHREALTIME/./}" -lt "$end" ] || break
+		sleep 0.3
+	done
+	live_log "timeout waiting for: $what"
+	return 1
+}
+now_us() { echo "${EPOCHREALTIME/./}"; }
+ms_since() { echo $((($(now_us) - $1) / 1000)); }
+
+PE1=s6f-pe1 PE2=s6f-pe2 CE1R=s6f-ce1r CE1B=s6f-ce1b CE2R=s6f-ce2r CE2B=s6f-ce2b
+for n in "$PE1" "$PE2" "$CE1R" "$CE1B" "$CE2R" "$CE2B"; do ns_add "$n"; done
+# ---- the kernel side of both PEs, as frr10-l3vpn-pe.conf's header says -------------------------
+for n in "$PE1" "$PE2"; do
+	ip netns exec "$n" sysctl -qw net.vrf.strict_mode=1 net.ipv6.conf.all.keep_addr_on_down=1
+	ip -n "$n" link add red type vrf table 10 || live_die "VRF red in $n"
+	ip -n "$n" link add blue type vrf table 20 || live_die "VRF blue in $n"
+	ip -n "$n" link add sr0 type dummy || live_die "sr0 in $n"
+	for d in red blue sr0; do ip -n "$n" link set "$d" up; done
+done
+veth "$PE1" vr "$CE1R" r0
+veth "$PE1" vb "$CE1B" b0
+veth "$PE1" vc "$PE2" core
+veth "$PE2" cer "$CE2R" r0
+veth "$PE2" ceb "$CE2B" b0
+for d in vr vb vc; do ip netns exec "$PE1" sysctl -qw "net.ipv6.conf.$d.disable_ipv6=1"; done
+for p in "$CE1R:r0" "$CE1B:b0" "$PE2:core"; do ip netns exec "${p%%:*}" ethtool -K "${p#*:}" tx off >/dev/null 2>&1; done
+for ce in "$CE1R:r0" "$CE1B:b0"; do
+	addr "${ce%%:*}" "${ce#*:}" 10.1.0.2/24
+	addr "${ce%%:*}" "${ce#*:}" fd01::2/64
+	ip -n "${ce%%:*}" route add default via 10.1.0.1
+	ip -n "${ce%%:*}" -6 route add default via fd01::1
+done
+for ce in "$CE2R:r0" "$CE2B:b0"; do
+	addr "${ce%%:*}" "${ce#*:}" 10.2.0.2/24
+	addr "${ce%%:*}" "${ce#*:}" fd02::2/64
+	ip -n "${ce%%:*}" route add default via 10.2.0.1
+	ip -n "${ce%%:*}" -6 route add default via fd02::1
+done
+ip -n "$PE2" link set cer master red
+ip -n "$PE2" link set ceb master blue
+for i in cer ceb; do addr "$PE2" "$i" 10.2.0.1/24; addr "$PE2" "$i" fd02::1/64; done
+addr "$PE2" core fc00:12::2/64
+live_log "topology: 6 namespaces, VRFs red/10 and blue/20 and sr0 in both PEs, strict mode"
+
+# ---- PE1: srv6d (frr-conf/srv6d-l3vpn-pe.conf's shape, with af_packet ports) ---------------------
+PORT=2620
+SRV6D_SOCK="$LIVE_WORK/srv6d.sock"
+# FRR's source-address (kernel tunsrc) must win over srv6d's own fallback
+FRR_SRC=fc00:1::1 FALLBACK_SRC=fc00:1::99
+# zebra runs as the trixie root's frr user, whose uid this (the host's) passwd does not name frr:
+# srv6d admits it by uid (fpm.allow-user takes names or uids)
+FRR_UID=$(chroot "$FRR_ROOT" id -u frr) || live_die "no user frr in the trixie root"
+cat >"$LIVE_WORK/srv6d.conf" <<EOF
+[fpm]
+listen = 127.0.0.1
+port = $PORT
+allow-user = frr root $FRR_UID
+resync-quiet-ms = 5000
+[mgmt]
+socket = $SRV6D_SOCK
+[log]
+level = debug
+[eal]
+args = -l 0 --no-pci --no-huge --no-shconf -m 256 --no-telemetry --iova-mode=va --log-level=lib.eal:error
+[dataplane]
+enabled = true
+mbufs = 8191
+idle-sleep = 1000
+port = cr net_af_packet0,iface=vr tap=tcr vrf=red
+port = cb net_af_packet1,iface=vb tap=tcb vrf=blue
+port = core net_af_packet2,iface=vc tap=tcore
+[encap]
+source = $FALLBACK_SRC
+EOF
+ip netns exec "$PE1" "$SRV6D" -c "$LIVE_WORK/srv6d.conf" >>"$LIVE_WORK/srv6d.log" 2>&1 &
+SRV6D_PID=$!
+LIVE_PIDS+=("$SRV6D_PID")
+t=$(now_us)
+until [ -S "$SRV6D_SOCK" ] && ip -n "$PE1" link show tcore >/dev/null 2>&1; do
+	kill -0 "$SRV6D_PID" 2>/dev/null || { tail -30 "$LIVE_WORK/srv6d.log" >&2; live_die "srv6d exited"; }
+	[ "$(ms_since "$t")" -lt 90000 ] || { tail -30 "$LIVE_WORK/srv6d.log" >&2; live_die "srv6d did not come up"; }
+	sleep 0.3
+done
+live_log "srv6d up after $(ms_since "$t") ms"
+ip -n "$PE1" link set tcr master red
+ip -n "$PE1" link set tcb master blue
+for t in tcr tcb tcore; do ip -n "$PE1" link set "$t" up; done
+
+# ---- FRR 10.3 on both PEs ----------------------------------------------------------------------
+pe_root_up "$PE1"
+pe_root_up "$PE2"
+# PE1: the daemons file frr10-l3vpn-pe.conf's header asks for (+ the daemons' logs for the run)
+zopts=$(sed -n 's|^! /etc/frr/daemons: zebra_options="\(.*\)"$|\1|p' "$VM_REPO/frr-conf/frr10-l3vpn-pe.conf")
+[ -n "$zopts" ] || live_die "frr10-l3vpn-pe.conf's header has no zebra_options"
+logs='--log file:/var/log/frr/frr.log --log-level debug'
+# isisd too, for the IS-IS part (5.), configured at run time as an operator would add it
+frr_daemons "$PE1" bgpd=yes staticd=yes isisd=yes "zebra_options=\"$zopts\"" "frr_global_options=\"$logs\""
+frr_daemons "$PE2" bgpd=yes staticd=yes isisd=yes "frr_global_options=\"$logs\""
+T_BGP=$(now_us)
+# both PEs at once (TCG: each frrinit.sh takes about a minute)
+frr_up "$PE2" "$VM_REPO/frr-conf/vm-frr10-pe2.conf" &
+pe2_up=$!
+frr_up "$PE1" "$VM_REPO/frr-conf/frr10-l3vpn-pe.conf"
+wait "$pe2_up" || live_die "FRR did not start on PE2"
+live_log "FRR up on both PEs after $(ms_since "$T_BGP") ms"
+# the run's record: frr.conf's `log syslog` replaced the daemons' --log file target (no syslog here)
+for ns in "$PE1" "$PE2"; do
+	vtyc "$ns" "log file /var/log/frr/frr.log informational" >/dev/null
+done
+if [ -n "${FRR10_DEBUG:-}" ]; then
+	vtyc "$PE1" "log file /var/log/frr/frr.log debugging" "debug zebra kernel" "debug zebra rib" "debug zebra srv6" \
+		"debug bgp zebra" "debug bgp vpn leak-from-vrf" >/dev/null
+	sleep 20
+	for ns in "$PE1" "$PE2"; do
+		vty "$ns" "show ipv6 route" "show ipv6 route fcbb:bbbb:1:2::/128" "show ipv6 route fcbb:bbbb:1:1::/128" \
+			"show bgp segment-routing srv6" "show segment-routing srv6 sid" "show interface brief" "show vrf" >"$LIVE_WORK/$ns-debug.txt" 2>&1
+		ip -n "$ns" -d link show >>"$LIVE_WORK/$ns-debug.txt" 2>&1
+		ip -n "$ns" -6 route show table all >>"$LIVE_WORK/$ns-debug.txt" 2>&1
+	done
+	ip -n "$PE1" -6 route add fcbb:bbbb:1:99::/128 encap seg6local action End.DT46 vrftable 20 dev blue >>"$LIVE_WORK/$PE1-debug.txt" 2>&1
+	echo "manual DT46 vrftable 20: rc=$?" >>"$LIVE_WORK/$PE1-debug.txt"
+	ip -n "$PE1" -6 route add fcbb:bbbb:1:98::/128 encap seg6local action End.DT46 vrftable 10 dev red >>"$LIVE_WORK/$PE1-debug.txt" 2>&1
+	echo "manual DT46 vrftable 10: rc=$?" >>"$LIVE_WORK/$PE1-debug.txt"
+	ps -eo pid,ppid,args | grep -E "frr|zebra|bgpd|watchfrr" >>"$LIVE_WORK/$PE1-debug.txt"
+	exit 1
+fi
+rib_compare fpm --connections 1 --connected --timeout 60 >/dev/null || live_die "zebra did not connect to srv6d"
+for ns in "$PE1" "$PE2"; do
+	vty "$ns" "show version" "show running-config" "show segment-routing srv6 locator" \
+		"show segment-routing srv6 manager" "show fpm status" >"$LIVE_WORK/$ns-show-start.txt" 2>&1
+done
+bgp_up() { vty "$1" "show bgp summary json" | jq -e '[.. | .state? // empty] | any(. == "Established")' >/dev/null; }
+check "BGP session PE1-PE2 established" wait_for 120 "BGP Established" bgp_up "$PE1"
+live_log "BGP established $(ms_since "$T_BGP") ms after FRR start"
+
+# ---- 1. VRFs and bgpd's SIDs in srv6d ------------------------------------------------------------
+vrf_kernel() {
+	srv6ctl show vrfs --json | jq -e --arg n "$1" --argjson t "$2" \
+		'[.. | objects | select(.name? == $n)][0] | (tostring | contains("kernel")) and (tostring | contains("active")) and (tostring | contains($t | tostring))' >/dev/null
+}
+check "srv6d learned VRF red = table 10 from the kernel VRF device" wait_for 10 "red in show vrfs" vrf_kernel red 10
+check "srv6d learned VRF blue = table 20 from the kernel VRF device" wait_for 10 "blue in show vrfs" vrf_kernel blue 20
+
+# zebra's local SIDs (its main table's seg6local routes): "SID/LEN ACTION TABLE PROTOCOL" lines
+zebra_sids() { # zebra_sids NS
+	vty "$1" "show ipv6 route json" | jq -r '.[][] | select(.selected) | .prefix as $p | .protocol as $pr | .nexthops[]? |
+		select(.seg6local) | "\($p) \(.seg6local.action) \(.seg6localContext.table // .seg6localContext.vrfTable // "-") \($pr)"' | sort -u
+}
+sids_ready() { zebra_sids "$1" >"$LIVE_WORK/$1-sids.txt" && [ "$(grep -c ' bgp$' "$LIVE_WORK/$1-sids.txt")" -ge 2 ]; }
+# sids_match: every SID bgpd, isisd or staticd gave PE1's zebra is active in srv6d with the same
+# behavior and, for the decapsulating ones, the same VRF (the test of docs/verify.md's SID check)
+vrf_of_table() { case "$1" in 10) echo red ;; 20) echo blue ;; 254 | 0) echo default ;; *) echo "table-$1" ;; esac; }
+sids_match() {
+	local p a t pr v bad=0
+	zebra_sids "$PE1" | grep -E ' (bgp|isis|static)$' >"$LIVE_WORK/sids-zebra.txt"
+	srv6ctl show sids --json >"$LIVE_WORK/sids.json" || return 1
+	[ -s "$LIVE_WORK/sids-zebra.txt" ] || return 1
+	while read -r p a t pr; do
+		v=-
+		[ "$t" = - ] || v=$(vrf_of_table "$t")
+		jq -e --arg p "$p" --arg a "$a" --arg v "$v" '.sids[] | select(.prefix == $p and .state == "active" and
+			(tostring | contains($a)) and ($v == "-" or (.vrf // "default") == $v))' "$LIVE_WORK/sids.json" >/dev/null ||
+			{ echo "zebra's $pr SID $p $a (vrf $v) is not active in srv6d as such"; bad=1; }
+	done <"$LIVE_WORK/sids-zebra.txt"
+	return $bad
+}
+check "PE1's bgpd allocated a SID per VRF (zebra has them)" wait_for 90 "2 bgp SIDs on PE1" sids_ready "$PE1"
+check "PE2's bgpd allocated a SID per VRF" wait_for 60 "2 bgp SIDs on PE2" sids_ready "$PE2"
+for ns in "$PE1" "$PE2"; do
+	live_log "$ns SIDs (zebra): $(tr '\n' ';' <"$LIVE_WORK/$ns-sids.txt")"
+done
+sid_of() { awk -v t="$2" '$3 == t && $4 == "bgp" { sub("/.*", "", $1); print $1; exit }' "$LIVE_WORK/$1-sids.txt"; }
+S1R=$(sid_of "$PE1" 10) S1B=$(sid_of "$PE1" 20) S2R=$(sid_of "$PE2" 10) S2B=$(sid_of "$PE2" 20)
+live_log "bgpd's SIDs: PE1 red $S1R blue $S1B; PE2 red $S2R blue $S2B"
+check "every SID of PE1's zebra (bgpd's uDT46 per VRF) is active in srv6d, same behavior and VRF" \
+	wait_for 60 "SIDs in srv6d" sids_match
+sids_match >&2
+# FRR 10.3's bgpd sends its per-VRF SIDs of a usid locator as plain End.DT46 (no flavor; FRR 10.7
+# adds NEXT-C-SID): record what came
+check "PE1's per-VRF SIDs are End.DT46 in srv6d (one SID for IPv4 and IPv6 of each VRF)" eval \
+	"jq -e --arg r '$S1R/128' --arg b '$S1B/128' '[.sids[] | select(.prefix == \$r or .prefix == \$b) | select(tostring | contains(\"End.DT46\"))] | length == 2' '$LIVE_WORK/sids.json' >/dev/null"
+result "FRR 10.3 bgpd's per-VRF SIDs on the usid locator, as srv6d got them: $(jq -c --arg r "$S1R/128" '[.sids[] | select(.prefix == $r)][0] | del(.packets, .bytes)' "$LIVE_WORK/sids.json")"
+routes() { srv6ctl show routes --json >"$LIVE_WORK/routes.json"; }
+has_route() { # has_route TABLE PREFIX [TEXT]: in the last `routes`
+	jq -e --arg t "$1" --arg p "$2" --arg s "${3:-}" \
+		'.[$t][]? | select(.prefix == $p) | select($s == "" or (tostring | contains($s)))' "$LIVE_WORK/routes.json" >/dev/null
+}
+route_in() { routes && has_route "$@"; }
+vpn_routes() {
+	routes && has_route 10 10.2.0.0/24 "$S2R" && has_route 10 fd02::/64 "$S2R" &&
+		has_route 20 10.2.0.0/24 "$S2B" && has_route 20 fd02::/64 "$S2B" && has_route 10 10.1.0.0/24 && has_route 20 fd01::/64
+}
+check "the VPN routes are in srv6d's VRF tables with PE2's uDT46 SIDs" wait_for 60 "VPN routes in srv6d" vpn_routes
+live_log "VPN routes in srv6d $(ms_since "$T_BGP") ms after FRR start"
+for ns in "$PE1" "$PE2"; do
+	vty "$ns" "show bgp segment-routing srv6" "show segment-routing srv6 locator" "show bgp ipv4 vpn" "show bgp ipv6 vpn" \
+		"show ip route vrf red" "show ipv6 route vrf red" "show ipv6 route" "show ipv6 route json" >"$LIVE_WORK/$ns-show-sids.txt" 2>&1
+	ip -n "$ns" -6 route show table all >"$LIVE_WORK/$ns-kernel-routes6.txt" 2>&1
+	ip -n "$ns" route show table all >"$LIVE_WORK/$ns-kernel-routes4.txt" 2>&1
+done
+srv6ctl show sids >&2
+check "srv6d's tables 254, 10 (red) and 20 (blue) equal zebra's" \
+	rib_compare routes --ns "$PE1" --tables 254,10=red,20=blue --timeout 30
+# docs/verify.md's FRR 10 outputs: vtysh next to srv6ctl on PE1
+{
+	for c in "show bgp ipv4 vpn" "show bgp ipv6 vpn" "show segment-routing srv6 locator" "show segment-routing srv6 manager" \
+		"show bgp segment-routing srv6" "show ip route vrf red" "show ipv6 route vrf red" "show bgp vrf red ipv6" "show fpm status"; do
+		echo "\$ vtysh -c '$c'"
+		vty "$PE1" "$c"
+	done
+	for c in "show sids" "show routes vrf red" "show route 10.2.0.2 vrf red" "show route fd02::2 vrf red" "show encap-source" "show fpm"; do
+		echo "\$ srv6ctl $c"
+		# shellcheck disable=SC2086 # words
+		srv6ctl $c
+	done
+} >"$LIVE_WORK/verify-pe1.txt" 2>&1
+
+# ---- 2. the encap source: FRR's source-address, through the kernel's tunsrc ----------------------
+check "srv6d's encap source is FRR's source-address $FRR_SRC (kernel tunsrc), not its fallback $FALLBACK_SRC" eval \
+	"srv6ctl show encap-source --json | tee '$LIVE_WORK/encap-source.json' | jq -e '(tostring | contains(\"$FRR_SRC\")) and (tostring | test(\"tunsrc\"))' >/dev/null"
+srv6ctl show encap-source >&2
+
+# ---- 3. traffic ----------------------------------------------------------------------------------
+check "PE1's kernel reaches PE2 across srv6d's core port" ping6 "$PE1" fc00:12::2 2
+warm() { wait_for 60 "warm-up: $*" "$@"; }
+for ce in "$CE1R" "$CE1B"; do warm ping4 "$ce" 10.2.0.2 1; warm ping6 "$ce" fd02::2 1; done
+for ce in "$CE2R" "$CE2B"; do warm ping4 "$ce" 10.1.0.2 1; warm ping6 "$ce" fd01::2 1; done
+counters() { srv6ctl show counters --json >"$LIVE_WORK/counters.json"; }
+cnt() { # cnt PORT|SID FIELD: from the last `counters` (a SID by its address, any length)
+	jq -r --arg n "$1" \
+		'([.ports[]? | select(.name == $n) | .'"$2"'] + [.sids[]? | select(.prefix | startswith($n + "/")) | .'"$2"'] + ["0"])[0] | tonumber' "$LIVE_WORK/counters.json"
+}
+LIVE_CAP_WAIT=15
+LIVE_CAP_SETTLE=0.5
+n_echo() { grep -cE "$2" "$LIVE_WORK/$1.txt"; }
+# H.Encaps.Red with one SID has no SRH: the outer next header is then IPv4 (4) or IPv6 (41)
+SRV6_FILTER="ip6 and (ip6[6] == 43 or ip6[6] == 4 or ip6[6] == 41)"
+outer() { grep -cE "IP6 $FRR_SRC > $1: (RT6 \\(.*\\) )?$2" "$LIVE_WORK/core.txt"; }
+for vrf in red blue; do
+	if [ $vrf = red ]; then
+		c1=$CE1R c2=$CE2R o1=$CE1B o2=$CE2B oif=b0 s1=$S1R s2=$S2R so=$S1B port=cr
+	else
+		c1=$CE1B c2=$CE2B o1=$CE1R o2=$CE2R oif=r0 s1=$S1B s2=$S2B so=$S1R port=cb
+	fi
+	srv6ctl clear counters >/dev/null
+	cap_start "$PE2" core "$LIVE_WORK/core.pcap" "$SRV6_FILTER"
+	cap_start "$o2" "$oif" "$LIVE_WORK/other2.pcap" icmp or icmp6
+	cap_start "$o1" "$oif" "$LIVE_WORK/other1.pcap" icmp or icmp6
+	check "$vrf: CE1 -> CE2 IPv4 (srv6d H.Encaps, PE2 uDT46)" ping4 "$c1" 10.2.0.2
+	check "$vrf: CE1 -> CE2 IPv6 (srv6d H.Encaps, PE2 uDT46)" ping6 "$c1" fd02::2
+	check "$vrf: CE2 -> CE1 IPv4 (PE2 H.Encaps, srv6d uDT46)" ping4 "$c2" 10.1.0.2
+	check "$vrf: CE2 -> CE1 IPv6 (PE2 H.Encaps, srv6d uDT46)" ping6 "$c2" fd01::2
+	cap_stop
+	for f in core other1 other2; do cap_read "$LIVE_WORK/$f.pcap" >"$LIVE_WORK/$f.txt" 2>/dev/null; cp "$LIVE_WORK/$f.txt" "$LIVE_WORK/$vrf-$f.txt"; done
+	srv6ctl show counters >"$LIVE_WORK/counters-$vrf.txt"
+	check "srv6d forwarded $vrf: its uDT46 $s1 decapsulated 6, port $port sent 12, the other VRF's SID idle" eval \
+		'counters && [ "$(cnt "$s1" packets)" -ge 6 ] && [ "$(cnt "$port" txPackets)" -ge 12 ] && [ "$(cnt core txPackets)" -ge 12 ] &&
+		 [ "$(cnt "$so" packets)" -eq 0 ]'
+	check "core capture ($vrf): both families leave PE1 from FRR's source-address $FRR_SRC to PE2's $s2" eval \
+		'[ "$(outer "$s2" "IP 10.1.0.2 > 10.2.0.2: ICMP echo request")" -ge 3 ] && [ "$(outer "$s2" "IP6 fd01::2 > fd02::2: ICMP6, echo request")" -ge 3 ]'
+	check "core capture ($vrf): PE2's replies go to PE1's $s1 from fc00:2::1" eval \
+		'grep -qE "IP6 fc00:2::1 > $s1: .*IP 10.2.0.2 > 10.1.0.2: ICMP echo reply" "$LIVE_WORK/core.txt" &&
+		 grep -qE "IP6 fc00:2::1 > $s1: .*IP6 fd02::2 > fd01::2: ICMP6, echo reply" "$LIVE_WORK/core.txt"'
+	check "isolation ($vrf): nothing reached the other VRF's CEs" eval \
+		'[ "$(n_echo other1 echo)" -eq 0 ] && [ "$(n_echo other2 echo)" -eq 0 ]'
+done
+
+# ---- 4. BGP withdraw on PE2 and re-advertise -----------------------------------------------------
+T_DEL=$(now_us)
+vtyc "$PE2" "router bgp 65002 vrf red" "address-family ipv4 unicast" "no redistribute connected" >/dev/null
+check "BGP withdraw on PE2: 10.2.0.0/24 left srv6d's vrf red" wait_for 60 "10.2.0.0/24 gone" eval '! route_in 10 10.2.0.0/24'
+result "withdraw: srv6ctl showed 10.2.0.0/24 gone from vrf red $(ms_since "$T_DEL") ms after the vtysh command on PE2"
+check "vrf blue kept its 10.2.0.0/24" route_in 20 10.2.0.0/24
+check "CE1-red no longer reaches 10.2.0.2" eval '! ping4 "$CE1R" 10.2.0.2 1'
+T_ADD=$(now_us)
+vtyc "$PE2" "router bgp 65002 vrf red" "address-family ipv4 unicast" "redistribute connected" >/dev/null
+check "re-advertised: 10.2.0.0/24 back in srv6d's vrf red with PE2's SID" wait_for 60 "10.2.0.0/24 back" route_in 10 10.2.0.0/24 "$S2R"
+result "re-advertise: srv6ctl showed it back $(ms_since "$T_ADD") ms after the command"
+check "CE1-red reaches 10.2.0.2 again" wait_for 30 "traffic back" ping4 "$CE1R" 10.2.0.2 1
+check "srv6d's tables equal zebra's after the withdraw and re-advertise" \
+	rib_compare routes --ns "$PE1" --tables 254,10=red,20=blue --timeout 30
+
+# ---- 5. IS-IS SRv6 instead of the static routes to the other PE's locator ----------------------
+# isisd on the core link with the locator: it advertises the locator (the other PE's route to it)
+# and allocates uN (End, NEXT-C-SID) for the node and uA (End.X) for the adjacency
+isis_conf() { # isis_conf NS NET
+	vtyc "$1" "router isis 1" "net $2" "is-type level-2-only" "segment-routing srv6" "locator MAIN" "exit" "exit" \
+		"interface tcore" "ipv6 router isis 1" "isis network point-to-point" "exit" \
+		"interface lo" "ipv6 router isis 1" "isis passive" "exit" >"$LIVE_WORK/$1-isis-conf.out" 2>&1
+}
+isis_conf "$PE1" 49.0001.0000.0000.0001.00
+vtyc "$PE2" "router isis 1" "net 49.0001.0000.0000.0002.00" "is-type level-2-only" "segment-routing srv6" "locator MAIN" "exit" "exit" \
+	"interface core" "ipv6 router isis 1" "isis network point-to-point" "exit" \
+	"interface lo" "ipv6 router isis 1" "isis passive" "exit" >"$LIVE_WORK/$PE2-isis-conf.out" 2>&1
+if grep -E '%' "$LIVE_WORK/$PE1-isis-conf.out" "$LIVE_WORK/$PE2-isis-conf.out" >&2; then
+	live_log "FRR rejected IS-IS SRv6 lines (above)"
+fi
+isis_up() { vty "$PE1" "show isis neighbor json" | grep -q '"Up"\|"state":"Up"\|Up'; }
+check "IS-IS adjacency PE1-PE2 up" wait_for 120 "IS-IS up" isis_up
+T_ISIS=$(now_us)
+vtyc "$PE1" "no ipv6 route fcbb:bbbb:2::/48 fc00:12::2" >/dev/null
+vtyc "$PE2" "no ipv6 route fcbb:bbbb:1::/48 fc00:12::1" >/dev/null
+isis_route() { routes && jq -e '."254"[]? | select(.prefix == "fcbb:bbbb:2::/48") | select(tostring | test("187|isis"))' "$LIVE_WORK/routes.json" >/dev/null; }
+check "PE2's locator fcbb:bbbb:2::/48 reaches srv6d from isisd (static route removed)" wait_for 90 "isis locator route" isis_route
+result "IS-IS: PE2's locator in srv6d from isisd $(ms_since "$T_ISIS") ms after the static routes were removed"
+isis_sids() { zebra_sids "$PE1" >"$LIVE_WORK/$PE1-sids-isis.txt" && grep -q ' isis$' "$LIVE_WORK/$PE1-sids-isis.txt"; }
+check "PE1's isisd allocated its SIDs (uN, uA)" wait_for 60 "isis SIDs" isis_sids
+live_log "PE1 SIDs with IS-IS: $(tr '\n' ';' <"$LIVE_WORK/$PE1-sids-isis.txt")"
+check "every SID of PE1's zebra (bgpd's and isisd's) is active in srv6d, same behavior and VRF" \
+	wait_for 60 "SIDs in srv6d" sids_match
+sids_match >&2
+srv6ctl show sids >&2
+check "isisd's End.X (uA) for the adjacency is active in srv6d" eval \
+	"jq -e '[.sids[] | select(.state == \"active\" and (tostring | contains(\"End.X\")))] | length >= 1' '$LIVE_WORK/sids.json' >/dev/null"
+check "red: CE1 <-> CE2 over the IS-IS route, both families" eval \
+	'warm ping4 "$CE1R" 10.2.0.2 1 && ping4 "$CE1R" 10.2.0.2 && ping6 "$CE1R" fd02::2 && ping4 "$CE2R" 10.1.0.2 && ping6 "$CE2R" fd01::2'
+check "srv6d's tables equal zebra's with IS-IS" rib_compare routes --ns "$PE1" --tables 254,10=red,20=blue --timeout 30
+vty "$PE1" "show isis neighbor" "show isis segment-routing srv6 node" "show isis database detail" "show ipv6 route isis" \
+	>"$LIVE_WORK/$PE1-show-isis.txt" 2>&1
+
+srv6ctl show fpm >"$LIVE_WORK/fpm.txt" 2>&1
+live_log "---- summary ----"
+for r in "${RESULTS[@]}"; do live_log "$r"; done
+live_finish
