@@ -153,7 +153,7 @@ void worker::process(rte_mbuf** pkts, uint16_t n, uint16_t in_port, const fib::d
     } else if (type == ether_ipv6) {
         af = 6;
     } else {
-        if (type == ether_arp)
+        if (type == ether_arp || osi_llc(d, m->data_len))
             punt(p);
         else
             drop(p, drop_reason::l3_unknown);

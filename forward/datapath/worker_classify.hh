@@ -98,6 +98,13 @@ inline bool for_other_station(const uint8_t* eth, uint64_t mine) {
     return (eth[0] & 1) == 0 && mac_word(eth) != mine;
 }
 
+// An IEEE 802.3 frame (a length where the ethertype would be) with OSI's LLC header (DSAP =
+// SSAP = 0xfe, UI): an IS-IS PDU (ISO 10589), for isisd behind the port's TAP mirror. `len`: the
+// frame's bytes in the first segment.
+inline bool osi_llc(const uint8_t* eth, uint32_t len) {
+    return len >= 17 && load_be16(eth + 12) <= 1500 && eth[14] == 0xfe && eth[15] == 0xfe && eth[16] == 0x03;
+}
+
 // The frame almost every packet is, decided with few branches: unicast to the port's address
 // (`mine`: mac_word() of it), not tagged (`vlan_flag`: RTE_MBUF_F_RX_VLAN_STRIPPED where the
 // port strips tags, else 0), IPv4 without options and with a good checksum or IPv6 without a

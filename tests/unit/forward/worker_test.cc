@@ -940,6 +940,9 @@ TEST_F(worker_test, host_path_unresolved_neighbor_and_foreign_port_go_to_the_hos
         in_frame(ip4_packet("192.0.2.7", "10.40.0.1", 64), t_ipv4),
         in_frame(ip4_packet("192.0.2.7", "10.41.0.1", 64), t_ipv4),
         eth(mac_core_port, mac_remote, 0x0806, bytes(28)),                              // ARP
+        // IS-IS hello to AllL2ISs: 802.3 length, LLC fe fe 03, the PDU (isisd is behind the TAP)
+        eth(mac_addr{{0x09, 0x00, 0x2b, 0x00, 0x00, 0x15}}, mac_remote, 0x0017,
+            test::from_hex("fefe03" "831b0100110100000000000200010000001e05d7")),
         eth(mac_core_port, mac_remote, t_ipv6, ip6_packet(255, "fe80::2", "ff02::1:ff00:1", {})),  // ND
         in_frame(ip4_packet("192.0.2.7", "10.12.0.1", 64), t_ipv4),                     // us, no route
     };
@@ -948,7 +951,7 @@ TEST_F(worker_test, host_path_unresolved_neighbor_and_foreign_port_go_to_the_hos
     w->poll();
     const auto got = out(tap);
     ASSERT_EQ(got.size(), frames.size()) << drops();
-    // Punted as received; the order is the worker's (ARP/ND at parsing, the rest after lookup).
+    // Punted as received; the order is the worker's (ARP/ND/IS-IS at parsing, the rest after lookup).
     std::multiset<std::string> want_set, got_set;
     for (size_t i = 0; i < frames.size(); ++i) {
         want_set.insert(test::hex(frames[i]));
