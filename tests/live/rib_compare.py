@@ -158,8 +158,15 @@ def srv6ctl(args, what):
     return json.loads(run([args.srv6ctl, "--socket", args.socket, "show", *what, "--json"]))
 
 
+# srv6ctl names an End / End.X / End.DT* with the NEXT-C-SID flavor by its RFC 9800 name (uN,
+# uA, uDT46...); zebra names the action (End, End.X, End.DT46) and shows the flavor apart
+USID_NAMES = {"un": "end", "ua": "end.x", "udt4": "end.dt4", "udt6": "end.dt6", "udt46": "end.dt46",
+              "udx4": "end.dx4", "udx6": "end.dx6", "ut": "end.t"}
+
+
 def norm_behavior(b):
-    return str(b).replace("_", ".").lower()
+    b = str(b).replace("_", ".").lower()
+    return USID_NAMES.get(b, b)
 
 
 def proto_number(p):
