@@ -63,6 +63,8 @@ std::string cli_error(const po::error& e) {
 
 }  // namespace
 
+std::string_view version() { return SRV6D_VERSION; }
+
 config default_config() {
     config c;
     c.eal_args = fwd::default_eal_args();

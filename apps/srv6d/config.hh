@@ -70,6 +70,9 @@ struct config {
     std::string config_file;                // the file that was read; empty when none
 };
 
+// srv6d's version ("0.1"), as --version says it.
+std::string_view version();
+
 // A config with every default, eal_args included.
 config default_config();
 

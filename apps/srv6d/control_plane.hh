@@ -80,7 +80,9 @@ struct control_plane {
     std::optional<fpm::listener> listener;
     std::optional<::mgmt::server> mgmt;  // ::mgmt: srv6d::mgmt is the generated protobuf namespace
     std::optional<::mgmt::metrics_server> metrics;  // metrics.listen set
-    std::string scrape() const;
+    std::string scrape(::mgmt::exposition_format f) const;
+    // When this srv6d started (seconds since the epoch): srv6d_start_time_seconds.
+    const double started_at = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
     boost::asio::signal_set signals{io, SIGINT, SIGTERM, SIGHUP};
     void reload();
     std::string status() const;

@@ -187,7 +187,7 @@ bool control_plane::start_metrics() {
     if (!cfg.metrics_listen)
         return true;
     try {
-        metrics.emplace(io, *cfg.metrics_listen, [this] { return scrape(); });
+        metrics.emplace(io, *cfg.metrics_listen, [this](::mgmt::exposition_format f) { return scrape(f); });
     } catch (const std::exception& e) {
         log(level::error, "{}", e.what());
         return false;
