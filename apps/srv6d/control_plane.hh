@@ -22,6 +22,7 @@
 #include "apps/srv6d/bindings.hh"
 #include "apps/srv6d/config.hh"
 #include "apps/srv6d/paced_compile.hh"
+#include "apps/srv6d/refusal_log.hh"
 #include "apps/srv6d/route_answer.hh"
 #include "apps/srv6d/runtime.hh"
 #include "apps/srv6d/trace_answer.hh"
@@ -65,6 +66,7 @@ struct control_plane {
     // a QSBR grace period. Declared after the RIB and bindings they read, so destroyed first.
     fib::qsbr_domain rcu{max_workers};
     fib::compiler compiler{rcu};
+    refusal_log refusals;  // what the compiler leaves unforwarded, told when it grows
     static constexpr uint32_t max_workers = 16;
     // The workers read the compiler's tables: declared after it, so stopped and gone first.
     std::optional<fwd::dataplane> dp;

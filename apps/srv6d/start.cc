@@ -19,6 +19,8 @@ bool control_plane::compile_now(size_t batch) {
         const auto& st = compiler.stats();
         log(level::debug, "fib: published compiled tables #{} ({} updates in this batch, {} route updates, {} LPM changes)",
             st.publications, batch, st.route_updates, st.lpm_changes);
+        for (const auto& [lvl, line] : refusals.update(st, compiler.unbound_tables()))
+            log(lvl, "{}", line);
     }
     // Tables published two-level under churn are flattened once quiet: compile again a pacer
     // interval later (nothing else to do then; a handful of such compiles after a burst).
