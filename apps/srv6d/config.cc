@@ -8,7 +8,12 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sched.h>
+
+#include <algorithm>
 #include <cerrno>
+#include <charconv>
+#include <optional>
 #include <cstring>
 #include <sstream>
 #include <string_view>
@@ -64,6 +69,69 @@ std::string cli_error(const po::error& e) {
 }  // namespace
 
 std::string_view version() { return SRV6D_VERSION; }
+
+namespace {
+// "0-3,6" -> {0,1,2,3,6}; nullopt when it is not such a list (DPDK's --lcores maps, masks).
+std::optional<std::vector<unsigned>> cpu_list(std::string_view s) {
+    std::vector<unsigned> out;
+    while (!s.empty()) {
+        const auto comma = s.find(',');
+        const std::string_view item = s.substr(0, comma);
+        s = comma == std::string_view::npos ? std::string_view{} : s.substr(comma + 1);
+        const auto dash = item.find('-');
+        unsigned a = 0, b = 0;
+        auto num = [](std::string_view t, unsigned& v) {
+            const auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+            return !t.empty() && ec == std::errc{} && p == t.data() + t.size() && v < 4096;
+        };
+        if (!num(item.substr(0, dash), a))
+            return std::nullopt;
+        b = a;
+        if (dash != std::string_view::npos && (!num(item.substr(dash + 1), b) || b < a))
+            return std::nullopt;
+        for (unsigned c = a; c <= b; ++c)
+            out.push_back(c);
+    }
+    return out;
+}
+}  // namespace
+
+host_check check_host(const config& cfg, const std::string& allowed_cpus, const std::string& hugepages_dir,
+                      const std::string& mounts) {
+    host_check out;
+    if (!cfg.dataplane_enabled)
+        return out;
+    if (auto e = fwd::eal_preflight(cfg.eal_args, hugepages_dir, mounts); !e.empty()) {
+        // The one refusal of eal.args alone; the others are this host's pages and mounts.
+        if (e.find("cannot be combined") != std::string::npos)
+            out.error = std::move(e);
+        else
+            out.warnings.push_back(std::move(e));
+    }
+    std::string allowed = allowed_cpus;
+    if (allowed.empty()) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        if (sched_getaffinity(0, sizeof set, &set) != 0)
+            return out;
+        allowed = fwd::cpu_list(set);
+    }
+    const auto ok = cpu_list(allowed);
+    for (size_t i = 0; ok && i + 1 < cfg.eal_args.size(); ++i) {
+        if (cfg.eal_args[i] != "-l")
+            continue;
+        const auto want = cpu_list(cfg.eal_args[i + 1]);
+        if (!want)
+            continue;  // a form this check does not read: EAL will
+        for (const unsigned c : *want)
+            if (std::find(ok->begin(), ok->end(), c) == ok->end()) {
+                out.warnings.push_back(fmt::format("eal.args: lcore {} of '-l {}' is not a CPU srv6d may use here (CPUs {})",
+                                                   c, cfg.eal_args[i + 1], allowed));
+                break;
+            }
+    }
+    return out;
+}
 
 config default_config() {
     config c;

@@ -273,6 +273,37 @@ TEST(Config, EalPreflightSaysWhatIsMissing) {
     std::filesystem::remove_all(dir);
 }
 
+// --check-config's look at the EAL settings: a pair DPDK refuses anywhere is an error; what this
+// host lacks (pages, a mount, the lcores' CPUs) a warning each.
+TEST(Config, CheckHostReadsTheEalSettings) {
+    const auto dir = std::filesystem::temp_directory_path() / ("srv6d_ch_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir / "hugepages-2048kB");
+    std::ofstream(dir / "hugepages-2048kB" / "free_hugepages") << "0\n";
+    std::ofstream(dir / "mounts") << "proc /proc proc rw 0 0\n";
+    config c = default_config();
+    auto h = check_host(c, "0-1", dir.string(), (dir / "mounts").string());
+    EXPECT_EQ(h.error, "");
+    ASSERT_EQ(h.warnings.size(), 1u);
+    EXPECT_NE(h.warnings[0].find("no free hugepages"), std::string::npos) << h.warnings[0];
+    std::ofstream(dir / "hugepages-2048kB" / "free_hugepages") << "64\n";
+    EXPECT_TRUE(check_host(c, "0-1", dir.string(), (dir / "mounts").string()).warnings.empty());
+    c.eal_args = {"-l", "0,2-3", "--in-memory"};
+    h = check_host(c, "0-1", dir.string(), (dir / "mounts").string());
+    ASSERT_EQ(h.warnings.size(), 1u);
+    EXPECT_EQ(h.warnings[0], "eal.args: lcore 2 of '-l 0,2-3' is not a CPU srv6d may use here (CPUs 0-1)");
+    c.eal_args = {"-l", "0", "--no-pci"};
+    h = check_host(c, "0-1", dir.string(), (dir / "mounts").string());
+    ASSERT_EQ(h.warnings.size(), 1u);
+    EXPECT_NE(h.warnings[0].find("no hugetlbfs mounted"), std::string::npos) << h.warnings[0];
+    c.eal_args = {"-l", "0", "--in-memory", "--no-huge", "-m", "256"};
+    EXPECT_NE(check_host(c, "0-1", dir.string(), (dir / "mounts").string()).error.find("cannot be combined"),
+              std::string::npos);
+    c.dataplane_enabled = false;  // no EAL at all
+    h = check_host(c, "0-1", dir.string(), (dir / "mounts").string());
+    EXPECT_TRUE(h.error.empty() && h.warnings.empty());
+    std::filesystem::remove_all(dir);
+}
+
 TEST(Config, ResyncMaxBelowQuietIsAnError) {
     const auto r = run({"--fpm.resync-quiet-ms", "2000", "--fpm.resync-max-ms", "1000"});
     ASSERT_EQ(r.what, action::error);
