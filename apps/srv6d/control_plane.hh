@@ -129,6 +129,8 @@ struct control_plane {
     }
     void fill_counters(::mgmt::pb::Counters& c) const;
     interface_names interface_names_of() const;
+    // The RIB's ifindexes came from a remote zebra: this host's kernel does not name them.
+    bool remote_zebra = false;
     ::mgmt::sid_counter_reader sid_counters() const;
     bool compile_now(size_t batch);
 };

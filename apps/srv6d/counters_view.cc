@@ -27,6 +27,7 @@ std::string dpdk_version() {
 // The kernel's names (ifindexes are the kernel's: zebra's nexthops name them) and srv6d's ports.
 interface_names control_plane::interface_names_of() const {
     interface_names n;
+    n.foreign = remote_zebra;
     n.kernel = [](uint32_t ifindex) {
         char buf[IF_NAMESIZE] = {};
         return ::if_indextoname(ifindex, buf) ? std::string(buf) : std::string();

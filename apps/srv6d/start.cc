@@ -30,6 +30,9 @@ bool control_plane::compile_now(size_t batch) {
 bool control_plane::start() {
     vrfs.on_synced([this] {
         compiles.changed(0);  // RIB burst (counted below), VRF or encap source change
+        // Whose ifindexes the RIB holds: the talking peer's (kept after it leaves).
+        if (session.connected && session.talking)
+            remote_zebra = session.peer_identity.starts_with("remote");
         if (dp)  // a VRF change moves ports between VRFs (cheap when nothing moved)
             dp->update_vrfs([this](const std::string& n) { return active_vrf(n); });
         rcu.reclaim();
@@ -151,13 +154,7 @@ bool control_plane::start_mgmt() {
             view.route_lookup = [this](const ::mgmt::pb::ShowRoute& q, ::mgmt::pb::Response& r) {
                 answer_show_route(q, compiler, vrfs.registry(), rib, interface_names_of(), r);
             };
-            view.ifname = [names = interface_names_of()](uint32_t ifindex) {
-                std::string n = names.kernel(ifindex);
-                if (n.empty())
-                    if (auto p = names.port(ifindex))
-                        n = *p;
-                return n;
-            };
+            view.ifname = [names = interface_names_of()](uint32_t ifindex) { return names.name(ifindex); };
             if (dp) {
                 view.clear_counters = [this] { dp->clear_counters(); };
                 view.sid_counters = [this] { return sid_counters(); };
