@@ -16,11 +16,47 @@ endif()
 if(TARGET srv6ctl)
   install(TARGETS srv6ctl RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
-install(FILES man/srv6d.8 man/srv6ctl.8 DESTINATION ${CMAKE_INSTALL_MANDIR}/man8)
-install(FILES man/srv6d.conf.5 DESTINATION ${CMAKE_INSTALL_MANDIR}/man5)
 install(FILES dist/bash-completion/srv6ctl dist/bash-completion/srv6d
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
-install(FILES README.md docs/operating.md docs/srv6d.md docs/srv6ctl.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+# Man pages gzip -9n compressed, and the docs as Debian installs them (dist/doc/install_docs.py:
+# over 4 kB compressed, links to what is not installed made plain text): README, the operator's
+# docs (not the developers': testing, CONTRIBUTING, bench history), the example configs under
+# frr-conf/ (README's links name them there), the copyright file.
+file(GLOB _srv6d_docs RELATIVE ${CMAKE_SOURCE_DIR} CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/docs/*.md
+     ${CMAKE_SOURCE_DIR}/frr-conf/*)
+list(FILTER _srv6d_docs EXCLUDE REGEX "^docs/(testing|CONTRIBUTING|bench-history)\\.md$")
+list(PREPEND _srv6d_docs README.md)
+find_package(Python3 COMPONENTS Interpreter REQUIRED)
+set(_srv6d_python ${Python3_EXECUTABLE})
+set(_srv6d_mandir ${CMAKE_INSTALL_MANDIR})
+set(_srv6d_docdir ${CMAKE_INSTALL_DOCDIR})
+configure_file(dist/doc/changelog.in ${CMAKE_BINARY_DIR}/dist/doc/changelog @ONLY)
+install(CODE "
+  set(_src \"${CMAKE_SOURCE_DIR}\")
+  set(_bin \"${CMAKE_BINARY_DIR}\")
+  set(_py \"${_srv6d_python}\")
+  set(_docs \"${_srv6d_docs}\")
+  set(_mandir \"${_srv6d_mandir}\")
+  set(_docdir \"${_srv6d_docdir}\")
+" ALL_COMPONENTS)
+install(CODE [[
+  set(_root "$ENV{DESTDIR}${CMAKE_INSTALL_PREFIX}")
+  foreach(_m srv6d.8 srv6ctl.8 srv6d.conf.5)
+    string(REGEX REPLACE "^.*\\.([0-9])$" "man\\1" _sec ${_m})
+    file(MAKE_DIRECTORY ${_root}/${_mandir}/${_sec})
+    message(STATUS "Installing: ${_root}/${_mandir}/${_sec}/${_m}.gz")
+    execute_process(COMMAND gzip -9nc ${_src}/man/${_m} OUTPUT_FILE ${_root}/${_mandir}/${_sec}/${_m}.gz
+                    COMMAND_ERROR_IS_FATAL ANY)
+  endforeach()
+  message(STATUS "Installing: ${_root}/${_docdir} (docs)")
+  execute_process(COMMAND ${_py} ${_src}/dist/doc/install_docs.py ${_src} ${_root}/${_docdir} ${_docs}
+                  COMMAND_ERROR_IS_FATAL ANY)
+  # Debian's changelog (dpkg's format, its version the package's) and the copyright file.
+  execute_process(COMMAND gzip -9nc ${_bin}/dist/doc/changelog OUTPUT_FILE ${_root}/${_docdir}/changelog.gz
+                  COMMAND_ERROR_IS_FATAL ANY)
+  file(INSTALL DESTINATION ${CMAKE_INSTALL_PREFIX}/${_docdir} TYPE FILE FILES ${_src}/dist/doc/copyright)
+]])
 
 set(_srv6d_src ${CMAKE_SOURCE_DIR})
 set(_srv6d_bin ${CMAKE_BINARY_DIR})

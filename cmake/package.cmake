@@ -5,7 +5,10 @@
 # maintainer scripts are small and ours (dist/deb/).
 set(CPACK_PACKAGE_NAME srv6d)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
-set(CPACK_PACKAGE_CONTACT "srv6d maintainers <root@localhost>")
+set(CPACK_PACKAGE_CONTACT "srv6d developers <srv6d@users.noreply.invalid>")
+# Stripped binaries; their debug info in srv6d-dbgsym (a .ddeb, as Debian's dh_strip makes), for
+# gdb and crash reports (/usr/lib/debug/.build-id/...).
+set(CPACK_DEBIAN_DEBUGINFO_PACKAGE ON)
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "SRv6 L3VPN forwarding backend for FRR (FPM, DPDK)")
 set(CPACK_PACKAGE_DESCRIPTION
 "srv6d receives FRR zebra's routes, nexthops and SRv6 local SIDs over FPM,

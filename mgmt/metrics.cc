@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 namespace mgmt {
 namespace {
 
@@ -29,13 +31,57 @@ void single(std::vector<metric_family>& out, std::string name, std::string help,
     family(out, std::move(name), std::move(help), std::move(type)).add({}, v);
 }
 
+// HELP text: backslash and newline escaped (both formats).
+std::string escape_help(std::string_view v) {
+    std::string out;
+    for (const char c : v) {
+        if (c == '\\')
+            out += "\\\\";
+        else if (c == '\n')
+            out += "\\n";
+        else
+            out += c;
+    }
+    return out;
+}
+
 }  // namespace
 
-void metric_family::add(std::vector<std::pair<std::string, std::string>> labels, uint64_t v) {
+std::string metric_value::text() const {
+    if (!real)
+        return std::to_string(integer);
+    if (std::isnan(*real))
+        return "NaN";
+    if (std::isinf(*real))
+        return *real > 0 ? "+Inf" : "-Inf";
+    return fmt::format("{}", *real);
+}
+
+namespace {
+std::string label_text(const std::vector<std::pair<std::string, std::string>>& labels) {
     std::string text;
     for (const auto& [k, val] : labels)
         text += fmt::format("{}{}=\"{}\"", text.empty() ? "" : ",", k, escape_label(val));
-    samples.emplace_back(std::move(text), v);
+    return text;
+}
+}  // namespace
+
+void metric_family::add(std::vector<std::pair<std::string, std::string>> labels, uint64_t v) {
+    samples.emplace_back(label_text(labels), metric_value{v, std::nullopt});
+}
+
+void metric_family::add_real(std::vector<std::pair<std::string, std::string>> labels, double v) {
+    samples.emplace_back(label_text(labels), metric_value{0, v});
+}
+
+exposition_format negotiate(std::string_view accept) {
+    return accept.find("application/openmetrics-text") != std::string_view::npos ? exposition_format::openmetrics
+                                                                                   : exposition_format::prometheus;
+}
+
+std::string_view content_type(exposition_format f) {
+    return f == exposition_format::openmetrics ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
+                                               : "text/plain; version=0.0.4; charset=utf-8";
 }
 
 void counter_metrics(const pb::Counters& c, std::vector<metric_family>& out) {
@@ -126,9 +172,20 @@ void fpm_metrics(const pb::FpmStatus& s, std::vector<metric_family>& out) {
     single(out, "srv6d_fpm_bytes_total", "FPM bytes received", "counter", in.bytes());
     single(out, "srv6d_fpm_messages_total", "Messages decoded from FPM frames", "counter", in.messages());
     single(out, "srv6d_fpm_updates_total", "RIB updates decoded", "counter", in.updates());
-    auto& r = family(out, "srv6d_fpm_reasons_total", "FPM messages skipped or refused, by reason", "counter");
+    // kind: "error" (malformed or refused: logged as a warning) or "ignored" (not for srv6d).
+    auto& r = family(out, "srv6d_fpm_reasons_total", "FPM messages skipped or refused, by reason and kind", "counter");
     for (const auto& c : in.reasons())
-        r.add({{"reason", c.name()}, {"error", c.error() ? "true" : "false"}}, c.count());
+        r.add({{"reason", c.name()}, {"kind", c.error() ? "error" : "ignored"}}, c.count());
+    // While zebra is connected: how long it has been, and since its last valid frame (a stuck
+    // zebra stays connected but goes quiet).
+    auto& age = family(out, "srv6d_fpm_session_age_seconds", "Age of the FPM connection (while connected)", "gauge");
+    auto& idle = family(out, "srv6d_fpm_last_frame_age_seconds",
+                        "Seconds since the FPM connection's last valid frame (or its admission), while connected", "gauge");
+    if (s.connected()) {
+        age.add({}, s.connected_seconds());
+        if (s.has_idle_seconds())
+            idle.add({}, s.idle_seconds());
+    }
     const auto& rib = s.rib();
     auto& size = family(out, "srv6d_rib_entries", "RIB entries, by kind", "gauge");
     size.add({{"kind", "routes"}}, rib.routes());
@@ -156,13 +213,21 @@ void memory_metrics(const pb::Memory& m, std::vector<metric_family>& out) {
            m.pooled_bytes());
 }
 
-std::string exposition(const std::vector<metric_family>& fams) {
+std::string exposition(const std::vector<metric_family>& fams, exposition_format fmt_) {
     std::string out;
     for (const auto& f : fams) {
-        out += fmt::format("# HELP {} {}\n# TYPE {} {}\n", f.name, f.help, f.name, f.type);
+        // OpenMetrics names a counter's family without the _total its samples carry; 0.0.4 names
+        // it as its samples (the Prometheus parser then types them), so the TYPE lines differ.
+        std::string_view family = f.name;
+        if (fmt_ == exposition_format::openmetrics && f.type == "counter" && family.ends_with("_total"))
+            family.remove_suffix(6);
+        out += fmt::format("# HELP {} {}\n# TYPE {} {}\n", family, escape_help(f.help), family, f.type);
         for (const auto& [labels, v] : f.samples)
-            out += labels.empty() ? fmt::format("{} {}\n", f.name, v) : fmt::format("{}{{{}}} {}\n", f.name, labels, v);
+            out += labels.empty() ? fmt::format("{} {}\n", f.name, v.text())
+                                  : fmt::format("{}{{{}}} {}\n", f.name, labels, v.text());
     }
+    if (fmt_ == exposition_format::openmetrics)
+        out += "# EOF\n";
     return out;
 }
 

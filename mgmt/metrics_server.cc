@@ -3,6 +3,7 @@
 
 #include "mgmt/metrics_server.hh"
 
+#include <cctype>
 #include <charconv>
 #include <system_error>
 
@@ -21,9 +22,9 @@ using tcp = asio::ip::tcp;
 
 namespace detail {
 struct metrics_state : std::enable_shared_from_this<metrics_state> {
-    metrics_state(asio::io_context& io_, std::function<std::string()> b) : io(io_), body(std::move(b)), acceptor(io_) {}
+    metrics_state(asio::io_context& io_, std::function<std::string(exposition_format)> b) : io(io_), body(std::move(b)), acceptor(io_) {}
     asio::io_context& io;
-    std::function<std::string()> body;
+    std::function<std::string(exposition_format)> body;
     tcp::acceptor acceptor;
     bool closed = false;
     void accept();
@@ -33,6 +34,25 @@ struct metrics_state : std::enable_shared_from_this<metrics_state> {
 namespace {
 
 constexpr size_t max_request = 8192;  // a scraper's GET is a few hundred bytes
+
+// The value of header `name` (lower case) in a request head, or "".
+std::string header(const std::string& head, std::string_view name) {
+    size_t pos = head.find("\r\n");
+    while (pos != std::string::npos && pos + 2 < head.size()) {
+        const size_t start = pos + 2, end = head.find("\r\n", start);
+        const std::string line = head.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        const auto colon = line.find(':');
+        if (colon == name.size()) {
+            bool same = true;
+            for (size_t i = 0; i < colon && same; ++i)
+                same = std::tolower(static_cast<unsigned char>(line[i])) == name[i];
+            if (same)
+                return line.substr(colon + 1);
+        }
+        pos = end;
+    }
+    return {};
+}
 
 // One request, one answer, then the connection closes (HTTP/1.1 `Connection: close`).
 class http_conn : public std::enable_shared_from_this<http_conn> {
@@ -63,8 +83,8 @@ private:
                 _timer.cancel();
             return;
         }
-        std::string line(asio::buffers_begin(_in.data()), asio::buffers_end(_in.data()));
-        line.resize(line.find("\r\n"));
+        const std::string head(asio::buffers_begin(_in.data()), asio::buffers_end(_in.data()));
+        const std::string line = head.substr(0, head.find("\r\n"));
         // "GET /metrics HTTP/1.1": the method, the path (a query string is ignored), the version.
         const auto sp1 = line.find(' '), sp2 = line.rfind(' ');
         const std::string method = line.substr(0, sp1);
@@ -74,8 +94,10 @@ private:
             reply("405 Method Not Allowed", "text/plain", "only GET\n");
         else if (path != "/metrics")
             reply("404 Not Found", "text/plain", "metrics are at /metrics\n");
-        else
-            reply("200 OK", "text/plain; version=0.0.4; charset=utf-8", _st->body(), method == "HEAD");
+        else {
+            const auto f = negotiate(header(head, "accept"));
+            reply("200 OK", content_type(f), _st->body(f), method == "HEAD");
+        }
     }
 
     void reply(std::string_view status, std::string_view type, const std::string& body, bool head = false) {
@@ -134,7 +156,7 @@ std::optional<listen_addr> parse_listen(const std::string& s) {
     return a;
 }
 
-metrics_server::metrics_server(asio::io_context& io, const listen_addr& at, std::function<std::string()> body)
+metrics_server::metrics_server(asio::io_context& io, const listen_addr& at, std::function<std::string(exposition_format)> body)
     : _state(std::make_shared<detail::metrics_state>(io, std::move(body))) {
     auto& st = *_state;
     const tcp::endpoint ep(asio::ip::make_address(at.host), at.port);

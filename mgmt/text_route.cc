@@ -10,11 +10,12 @@ namespace {
 std::string interface(const pb::LookupPath& p) {
     if (p.ifindex() == 0)
         return {};
-    std::string name = p.ifname().empty() ? "?" : p.ifname();
-    std::string out = fmt::format(", dev {} (ifindex {}", name, p.ifindex());
+    // No name: the number alone, as show routes prints it.
+    std::string out = p.ifname().empty() ? fmt::format(", ifindex {}", p.ifindex())
+                                         : fmt::format(", dev {} (ifindex {}", p.ifname(), p.ifindex());
     if (p.has_port())
-        out += ", port " + p.port();
-    return out + ")";
+        out += p.ifname().empty() ? " (port " + p.port() : ", port " + p.port();
+    return out + (p.ifname().empty() && !p.has_port() ? "" : ")");
 }
 
 std::string format_lookup_path(const pb::LookupPath& p) {

@@ -17,8 +17,9 @@ PKGS=(
   frr iproute2 ethtool tcpdump python3 python3-scapy jq procps
   # the metrics test parses the scrape with the Prometheus client's own parser
   python3-prometheus-client
-  # packaging and service tests: dpkg-shlibdeps, systemd-analyze, the completion framework
-  dpkg-dev systemd bash-completion
+  # packaging and service tests: dpkg-shlibdeps, systemd-analyze, the completion framework,
+  # Debian's package checker
+  dpkg-dev systemd bash-completion lintian
 )
 
 missing=()

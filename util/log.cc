@@ -29,6 +29,9 @@ struct site_state {
 std::mutex g_repeat_mutex;
 repeat_policy g_policy;
 std::unordered_map<const void*, site_state> g_sites;
+// Every rate_limit's state (under g_repeat_mutex): the flush drops those whose limit is gone
+// once nothing they held back is left to tell.
+std::vector<std::shared_ptr<rate_limit::state>> g_limits;
 
 // sd_journal_send drops a message silently when no journald listens: then the stderr line.
 bool journal_available() {
@@ -188,6 +191,59 @@ void write_limited(const void* site, level l, std::string_view msg) {
     write(l, std::string(msg) + suppressed_note(suppressed));
 }
 
+struct rate_limit::state {
+    repeat_policy policy;
+    repeat_filter filter;
+    level lvl = level::warn;
+    std::string last;  // the last line held back
+    bool gone = false; // its rate_limit was destroyed
+};
+
+namespace {
+std::shared_ptr<rate_limit::state> new_limit(std::chrono::milliseconds interval) {
+    auto st = std::make_shared<rate_limit::state>();
+    st->policy = {1, interval};
+    std::lock_guard lock(g_repeat_mutex);
+    g_limits.push_back(st);
+    return st;
+}
+
+std::string summary(uint64_t n, std::string_view last) {
+    return fmt::format("{} similar message{} suppressed, the last: {}", n, n == 1 ? "" : "s", last);
+}
+}  // namespace
+
+rate_limit::rate_limit() : rate_limit(std::chrono::seconds(10)) {}
+rate_limit::rate_limit(std::chrono::milliseconds interval) : _state(new_limit(interval)) {}
+rate_limit::rate_limit(const rate_limit& o) : _state(new_limit(o._state->policy.window)) {}
+rate_limit& rate_limit::operator=(const rate_limit& o) {
+    if (this != &o) {
+        rate_limit copy(o);
+        std::swap(_state, copy._state);
+    }
+    return *this;
+}
+rate_limit::~rate_limit() {
+    std::lock_guard lock(g_repeat_mutex);
+    _state->gone = true;
+}
+
+bool rate_limit::allow(uint64_t& suppressed) {
+    std::lock_guard lock(g_repeat_mutex);
+    return _state->filter.offer(std::chrono::steady_clock::now(), _state->policy, suppressed);
+}
+
+bool rate_limit::offer(level l, std::string_view msg, uint64_t& suppressed) {
+    std::lock_guard lock(g_repeat_mutex);
+    if (_state->filter.offer(std::chrono::steady_clock::now(), _state->policy, suppressed)) {
+        _state->last.clear();
+        return true;
+    }
+    _state->lvl = l;
+    _state->last.assign(msg);
+    return false;
+}
+
 void flush_suppressed(bool all) {
     const auto now = all ? std::chrono::steady_clock::time_point::max() : std::chrono::steady_clock::now();
     std::vector<std::pair<level, std::string>> out;
@@ -196,13 +252,22 @@ void flush_suppressed(bool all) {
         for (auto& [site, s] : g_sites) {
             uint64_t n = 0;
             if (s.filter.take_expired(now, g_policy, n)) {
-                out.emplace_back(s.lvl, fmt::format("{} similar message{} suppressed, the last: {}", n, n == 1 ? "" : "s", s.last));
+                out.emplace_back(s.lvl, summary(n, s.last));
                 s.last.clear();
             }
         }
+        std::erase_if(g_limits, [&](const std::shared_ptr<rate_limit::state>& st) {
+            uint64_t n = 0;
+            if (st->filter.take_expired(now, st->policy, n)) {
+                out.emplace_back(st->lvl, summary(n, st->last));
+                st->last.clear();
+            }
+            return st->gone && st->filter.held() == 0;
+        });
     }
     for (const auto& [l, m] : out)
-        write(l, m);
+        if (l <= current_level())
+            write(l, m);
 }
 
 std::string suppressed_note(uint64_t n) {

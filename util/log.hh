@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <ctime>
 #include <fmt/format.h>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -86,27 +87,38 @@ void log(level l, fmt::format_string<Args...> f, Args&&... args) {
 std::string suppressed_note(uint64_t n);
 
 // A call site's own, stricter limit: one line per interval (the repeat filter with a burst of
-// one), for sites a peer can make fire at will (malformed FPM input, the mgmt socket).
+// one), for sites a peer can make fire at will (malformed FPM input, the mgmt socket). Every
+// limit is known to flush_suppressed(), which tells what it held back once its interval is over,
+// as for the call sites' repeat filters, even after the limit is gone (a closed connection's).
+// A copy is a new site with the same interval.
 class rate_limit {
 public:
-    rate_limit() = default;
-    explicit rate_limit(std::chrono::milliseconds interval) : _policy{1, interval} {}
+    rate_limit();
+    explicit rate_limit(std::chrono::milliseconds interval);
+    rate_limit(const rate_limit& o);
+    rate_limit& operator=(const rate_limit& o);
+    ~rate_limit();
     // True if the caller should log now; `suppressed` is how many were held back since the last one.
-    bool allow(uint64_t& suppressed) { return _filter.offer(std::chrono::steady_clock::now(), _policy, suppressed); }
+    bool allow(uint64_t& suppressed);
+    // As allow(), and when held back remembers `msg` at `l` as the last one for the summary.
+    bool offer(level l, std::string_view msg, uint64_t& suppressed);
+
+    struct state;  // registered with flush_suppressed() for as long as a limit holds it
 
 private:
-    repeat_policy _policy{1, std::chrono::seconds(10)};
-    repeat_filter _filter;
+    std::shared_ptr<state> _state;
 };
 
 // log() through `limit` instead of the call site's repeat filter: one line per interval, the
-// next one saying how many were held back.
+// next one (or flush_suppressed(), if none comes) saying how many were held back.
 template <typename... Args>
 void log_limited(rate_limit& limit, level lvl, fmt::format_string<Args...> f, Args&&... args) {
     uint64_t held = 0;
-    if (lvl > current_level() || !limit.allow(held))
+    if (lvl > current_level())
         return;
-    write(lvl, fmt::format(f, std::forward<Args>(args)...) + suppressed_note(held));
+    std::string msg = fmt::format(f, std::forward<Args>(args)...);
+    if (limit.offer(lvl, msg, held))
+        write(lvl, msg + suppressed_note(held));
 }
 
 }  // namespace util

@@ -97,10 +97,11 @@ void bindings::rib_changed() {
 
 void bindings::sync_now() {
     for (const auto& c : sync_sids(_sids, _rib, _reg)) {
-        // Binding news (refused, bound to a VRF) is worth a line; plain SIDs coming and going
-        // are routine (every replay) and only logged at debug.
+        // Binding news is worth a line: a refused SID (unbound table, unknown VRF, unsupported
+        // behavior) drops what zebra asked for, a warning; one bound to a VRF is info. Plain
+        // SIDs coming and going are routine (every replay) and only logged at debug.
         const bool news = c.after && (!c.after->active || c.after->vrf);
-        log(news ? level::info : level::debug, "{}", describe(c, _sids));
+        log(!news ? level::debug : c.after->active ? level::info : level::warn, "{}", describe(c, _sids));
     }
     for (const auto& line : shadow_changes(_rib, _shadowed))
         log(level::info, "{}", line);

@@ -1,12 +1,19 @@
 #include "apps/srv6d/config.hh"
 
+#include "apps/srv6d/config_file.hh"
 #include "apps/srv6d/config_keys.hh"
 
 #include <boost/program_options.hpp>
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <sched.h>
+
+#include <algorithm>
 #include <cerrno>
+#include <charconv>
+#include <optional>
 #include <cstring>
 #include <sstream>
 #include <string_view>
@@ -49,21 +56,6 @@ private:
     std::string _name;
 };
 
-// Errors of a config file, with a hint where the INI syntax is the likely cause.
-std::string file_error(const std::string& file, const po::error& e) {
-    const auto* u = dynamic_cast<const po::unknown_option*>(&e);
-    if (u) {
-        const std::string opt = u->get_option_name();
-        if (opt.size() > 4 && opt.ends_with(".vrf"))
-            return fmt::format("{}: 'vrf = ...' in [{}]: vrf lines go before the first [section]", file,
-                               opt.substr(0, opt.size() - 4));
-        if (opt == "sid" || (opt.ends_with(".sid") && opt != "sids.sid"))
-            return fmt::format("{}: 'sid = ...' outside [sids]: sid lines go in the [sids] section", file);
-        return fmt::format("{}: {}", file, unknown_key_error(opt));
-    }
-    return fmt::format("{}: {}", file, e.what());
-}
-
 // A command-line error; an unknown --key names the nearest valid one.
 std::string cli_error(const po::error& e) {
     if (const auto* u = dynamic_cast<const po::unknown_option*>(&e)) {
@@ -75,6 +67,71 @@ std::string cli_error(const po::error& e) {
 }
 
 }  // namespace
+
+std::string_view version() { return SRV6D_VERSION; }
+
+namespace {
+// "0-3,6" -> {0,1,2,3,6}; nullopt when it is not such a list (DPDK's --lcores maps, masks).
+std::optional<std::vector<unsigned>> cpu_list(std::string_view s) {
+    std::vector<unsigned> out;
+    while (!s.empty()) {
+        const auto comma = s.find(',');
+        const std::string_view item = s.substr(0, comma);
+        s = comma == std::string_view::npos ? std::string_view{} : s.substr(comma + 1);
+        const auto dash = item.find('-');
+        unsigned a = 0, b = 0;
+        auto num = [](std::string_view t, unsigned& v) {
+            const auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+            return !t.empty() && ec == std::errc{} && p == t.data() + t.size() && v < 4096;
+        };
+        if (!num(item.substr(0, dash), a))
+            return std::nullopt;
+        b = a;
+        if (dash != std::string_view::npos && (!num(item.substr(dash + 1), b) || b < a))
+            return std::nullopt;
+        for (unsigned c = a; c <= b; ++c)
+            out.push_back(c);
+    }
+    return out;
+}
+}  // namespace
+
+host_check check_host(const config& cfg, const std::string& allowed_cpus, const std::string& hugepages_dir,
+                      const std::string& mounts) {
+    host_check out;
+    if (!cfg.dataplane_enabled)
+        return out;
+    if (auto e = fwd::eal_preflight(cfg.eal_args, hugepages_dir, mounts); !e.empty()) {
+        // The one refusal of eal.args alone; the others are this host's pages and mounts.
+        if (e.find("cannot be combined") != std::string::npos)
+            out.error = std::move(e);
+        else
+            out.warnings.push_back(std::move(e));
+    }
+    std::string allowed = allowed_cpus;
+    if (allowed.empty()) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        if (sched_getaffinity(0, sizeof set, &set) != 0)
+            return out;
+        allowed = fwd::cpu_list(set);
+    }
+    const auto ok = cpu_list(allowed);
+    for (size_t i = 0; ok && i + 1 < cfg.eal_args.size(); ++i) {
+        if (cfg.eal_args[i] != "-l")
+            continue;
+        const auto want = cpu_list(cfg.eal_args[i + 1]);
+        if (!want)
+            continue;  // a form this check does not read: EAL will
+        for (const unsigned c : *want)
+            if (std::find(ok->begin(), ok->end(), c) == ok->end()) {
+                out.warnings.push_back(fmt::format("eal.args: lcore {} of '-l {}' is not a CPU srv6d may use here (CPUs {})",
+                                                   c, cfg.eal_args[i + 1], allowed));
+                break;
+            }
+    }
+    return out;
+}
 
 config default_config() {
     config c;
@@ -114,7 +171,10 @@ parse_result parse_args(int argc, const char* const* argv) {
     po::options_description all;
     all.add(generic).add(settings);
 
-    po::variables_map cli, file;
+    po::variables_map cli;
+    // The file's values of each key, with their lines (config_file.hh).
+    std::map<std::string, std::vector<const config_line*>> file;
+    config_text text;
     try {
         // An empty positional list makes a stray word an error instead of being ignored.
         const po::positional_options_description none;
@@ -164,14 +224,28 @@ parse_result parse_args(int argc, const char* const* argv) {
             r.text = fmt::format("cannot read config file '{}': {}", r.cfg.config_file, std::strerror(errno));
             return r;
         }
-        try {
-            po::store(po::parse_config_file(in, settings, false), file);
-        } catch (const po::error& e) {
+        std::ostringstream body;
+        body << in.rdbuf();
+        text = read_config_text(body.str());
+        if (text.error_line) {
             r.what = action::error;
-            r.text = file_error(r.cfg.config_file, e);
+            r.text = fmt::format("{}:{}: {}", r.cfg.config_file, text.error_line, text.error);
             return r;
         }
+        for (const auto& l : text.settings)
+            file[l.key].push_back(&l);
     }
+    // Where a value came from, for its error: "FILE:LINE: " or "" (the command line).
+    auto at = [&](const config_line* l) {
+        return l ? fmt::format("{}:{}: ", r.cfg.config_file, l->line) : std::string();
+    };
+    // The file's line of the first (or `i`th) value of `key`, when the value came from the file.
+    auto line_of = [&](const std::string& key, size_t i = 0) -> const config_line* {
+        if (cli.count(key))
+            return nullptr;
+        const auto it = file.find(key);
+        return it != file.end() && i < it->second.size() ? it->second[i] : nullptr;
+    };
     // Plain keys first, then the repeatable ones, each in table order (ports before neighbors).
     for (const bool repeatable : {false, true}) {
         for (const auto& k : config_keys()) {
@@ -179,17 +253,20 @@ parse_result parse_args(int argc, const char* const* argv) {
                 continue;
             // The command line's value (or lines) replace the file's.
             const std::string key = k.key();
-            const bool from_cli = cli.count(key) > 0;
-            const auto& vm = from_cli ? cli : file;
-            if (!vm.count(key))
-                continue;
-            const auto values = repeatable ? vm[key].as<std::vector<std::string>>()
-                                           : std::vector<std::string>{vm[key].as<std::string>()};
-            for (const auto& v : values) {
+            std::vector<std::pair<std::string, const config_line*>> values;
+            if (cli.count(key)) {
+                for (auto& v : repeatable ? cli[key].as<std::vector<std::string>>()
+                                          : std::vector<std::string>{cli[key].as<std::string>()})
+                    values.emplace_back(std::move(v), nullptr);
+            } else if (const auto it = file.find(key); it != file.end()) {
+                for (const auto* l : it->second)
+                    values.emplace_back(l->value, l);
+            }
+            for (const auto& [v, l] : values) {
                 auto err = k.apply(r.cfg, key, v);
                 if (!err.empty()) {
                     r.what = action::error;
-                    r.text = from_cli ? err : fmt::format("{}: {}", r.cfg.config_file, err);
+                    r.text = at(l) + err;
                     return r;
                 }
             }
@@ -198,24 +275,32 @@ parse_result parse_args(int argc, const char* const* argv) {
     // Sub-ports name their parents, VLAN ids are unique per parent, MTUs fit.
     if (std::string err; !fwd::check_ports(r.cfg.ports, err)) {
         r.what = action::error;
-        r.text = err;
+        // The error names the port ("sub-port ce0.100: ...", "port ce0 is ..."): its line.
+        const config_line* l = nullptr;
+        for (size_t i = 0; i < r.cfg.ports.size() && !l; ++i)
+            if (err.starts_with("sub-port " + r.cfg.ports[i].name + ":") ||
+                err.starts_with("port " + r.cfg.ports[i].name + " "))
+                l = line_of("dataplane.port", i);
+        r.text = at(l) + err;
         return r;
     }
     // Every neighbor names a configured port.
-    for (const auto& n : r.cfg.neighbors) {
+    for (size_t i = 0; i < r.cfg.neighbors.size(); ++i) {
+        const auto& n = r.cfg.neighbors[i];
         bool known = false;
         for (const auto& p : r.cfg.ports)
             known |= p.name == n.port;
         if (!known) {
             r.what = action::error;
-            r.text = fmt::format("neighbor on port '{}': no such port (dataplane.port lines name them)", n.port);
+            r.text = at(line_of("dataplane.neighbor", i)) +
+                     fmt::format("neighbor on port '{}': no such port (dataplane.port lines name them)", n.port);
             return r;
         }
     }
     // A cap below the quiet time would make the quiet time meaningless: say so rather than guess.
     if (r.cfg.resync_max < r.cfg.resync_quiet) {
         r.what = action::error;
-        r.text = fmt::format("fpm.resync-max-ms ({}) must not be smaller than fpm.resync-quiet-ms ({})",
+        r.text = at(line_of("fpm.resync-max-ms") ? line_of("fpm.resync-max-ms") : line_of("fpm.resync-quiet-ms")) + fmt::format("fpm.resync-max-ms ({}) must not be smaller than fpm.resync-quiet-ms ({})",
                              r.cfg.resync_max.count(), r.cfg.resync_quiet.count());
         return r;
     }

@@ -70,6 +70,9 @@ struct config {
     std::string config_file;                // the file that was read; empty when none
 };
 
+// srv6d's version ("0.1"), as --version says it.
+std::string_view version();
+
 // A config with every default, eal_args included.
 config default_config();
 
@@ -84,6 +87,20 @@ struct parse_result {
 
 // Command line first, then the file named by -c/--config: a key given on the command line wins.
 parse_result parse_args(int argc, const char* const* argv);
+
+// What --check-config checks of the EAL settings beyond the key table, with the dataplane
+// enabled. `error`: eal.args DPDK refuses wherever it runs (--in-memory with --no-huge).
+// `warnings`: what would stop the EAL on this host now (no free hugepages, neither a hugetlbfs
+// mount nor --in-memory, lcores of `-l LIST` that are not CPUs this process may use): the
+// file may be meant for another host, or pages reserved before srv6d starts. `allowed_cpus`
+// ("0-3,6", empty: sched_getaffinity's) and the directories are parameters for tests.
+struct host_check {
+    std::string error;
+    std::vector<std::string> warnings;
+};
+host_check check_host(const config& cfg, const std::string& allowed_cpus = {},
+                      const std::string& hugepages_dir = "/sys/kernel/mm/hugepages",
+                      const std::string& mounts = "/proc/mounts");
 
 // One "section.key" = value, validated into `cfg` by its row of the key table (config_keys.hh);
 // returns an error message or "" when valid. Exposed so that tests can check each key's rules

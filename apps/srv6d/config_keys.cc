@@ -307,19 +307,52 @@ const config_key* find_config_key(std::string_view key) {
     return nullptr;
 }
 
+namespace {
+// Near enough to be a typo of it, not another word altogether.
+size_t typo_bound(std::string_view s) { return std::max<size_t>(3, s.size() / 3) + 1; }
+}  // namespace
+
 std::string unknown_key_error(std::string_view key) {
-    std::string near, all;
-    size_t best = std::max<size_t>(3, key.size() / 3) + 1;  // a typo, not another key altogether
+    std::string near;
+    size_t best = typo_bound(key);
     for (const auto& k : table) {
         const std::string name = k.key();
-        all += (all.empty() ? "" : ", ") + name;
         if (const size_t d = distance(key, name); d < best) {
             best = d;
             near = name;
         }
     }
-    return fmt::format("unknown setting '{}'{}; settings: {}", key,
-                       near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near), all);
+    if (!near.empty())
+        return fmt::format("unknown setting '{}' (did you mean '{}'?)", key, near);
+    const auto dot = key.find('.');
+    const std::string_view section = dot == std::string_view::npos ? std::string_view{} : key.substr(0, dot);
+    std::string names;
+    for (const auto& k : table)
+        if (!section.empty() && section == k.section)
+            names += fmt::format("{}{}", names.empty() ? "" : ", ", k.name);
+    if (!names.empty())
+        return fmt::format("unknown setting '{}' ([{}] has: {})", key, section, names);
+    return fmt::format("unknown setting '{}' (sections: {}; srv6d --help lists every key)", key, section_list());
+}
+
+std::string nearest_section(std::string_view name) {
+    std::string near;
+    size_t best = 3;  // sections are short words: "fmp" is fpm, "xyz" is none
+    for (const auto& k : table)
+        if (*k.section)
+            if (const size_t d = distance(name, k.section); d < best) {
+                best = d;
+                near = k.section;
+            }
+    return near;
+}
+
+std::string section_list() {
+    std::string out;
+    for (const auto& k : table)
+        if (*k.section && out.find(fmt::format("[{}]", k.section)) == std::string::npos)
+            out += fmt::format("{}[{}]", out.empty() ? "" : " ", k.section);
+    return out;
 }
 
 }  // namespace srv6d

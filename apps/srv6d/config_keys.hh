@@ -30,7 +30,13 @@ std::span<const config_key> config_keys();
 
 const config_key* find_config_key(std::string_view key);
 
-// "unknown setting 'fpm.prot' (did you mean 'fpm.port'?); settings: fpm.listen, ..."
+// "unknown setting 'fpm.prot' (did you mean 'fpm.port'?)"; without a near one, the keys of its
+// section ("[fpm] has: listen, port, ...") or the sections: a short line, not every key.
 std::string unknown_key_error(std::string_view key);
+
+// The section nearest to a mistyped one ("fmp" -> "fpm"), or "" when none is near.
+std::string nearest_section(std::string_view name);
+// "[fpm] [mgmt] [rib] ...": every section, in table order.
+std::string section_list();
 
 }  // namespace srv6d

@@ -22,6 +22,7 @@
 #include "apps/srv6d/bindings.hh"
 #include "apps/srv6d/config.hh"
 #include "apps/srv6d/paced_compile.hh"
+#include "apps/srv6d/refusal_log.hh"
 #include "apps/srv6d/route_answer.hh"
 #include "apps/srv6d/runtime.hh"
 #include "apps/srv6d/trace_answer.hh"
@@ -65,6 +66,7 @@ struct control_plane {
     // a QSBR grace period. Declared after the RIB and bindings they read, so destroyed first.
     fib::qsbr_domain rcu{max_workers};
     fib::compiler compiler{rcu};
+    refusal_log refusals;  // what the compiler leaves unforwarded, told when it grows
     static constexpr uint32_t max_workers = 16;
     // The workers read the compiler's tables: declared after it, so stopped and gone first.
     std::optional<fwd::dataplane> dp;
@@ -80,7 +82,9 @@ struct control_plane {
     std::optional<fpm::listener> listener;
     std::optional<::mgmt::server> mgmt;  // ::mgmt: srv6d::mgmt is the generated protobuf namespace
     std::optional<::mgmt::metrics_server> metrics;  // metrics.listen set
-    std::string scrape() const;
+    std::string scrape(::mgmt::exposition_format f) const;
+    // When this srv6d started (seconds since the epoch): srv6d_start_time_seconds.
+    const double started_at = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
     boost::asio::signal_set signals{io, SIGINT, SIGTERM, SIGHUP};
     void reload();
     std::string status() const;
@@ -125,6 +129,8 @@ struct control_plane {
     }
     void fill_counters(::mgmt::pb::Counters& c) const;
     interface_names interface_names_of() const;
+    // The RIB's ifindexes came from a remote zebra: this host's kernel does not name them.
+    bool remote_zebra = false;
     ::mgmt::sid_counter_reader sid_counters() const;
     bool compile_now(size_t batch);
 };

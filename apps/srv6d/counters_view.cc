@@ -3,6 +3,7 @@
 #include "apps/srv6d/control_plane.hh"
 
 #include <net/if.h>
+#include <rte_version.h>
 
 #include <memory>
 
@@ -13,10 +14,20 @@
 #include "rib/behaviors.hh"
 
 namespace srv6d {
+namespace {
+// "22.11.4": rte_version() says "DPDK 22.11.4".
+std::string dpdk_version() {
+    std::string_view v = rte_version();
+    if (v.starts_with("DPDK "))
+        v.remove_prefix(5);
+    return std::string(v);
+}
+}  // namespace
 
 // The kernel's names (ifindexes are the kernel's: zebra's nexthops name them) and srv6d's ports.
 interface_names control_plane::interface_names_of() const {
     interface_names n;
+    n.foreign = remote_zebra;
     n.kernel = [](uint32_t ifindex) {
         char buf[IF_NAMESIZE] = {};
         return ::if_indextoname(ifindex, buf) ? std::string(buf) : std::string();
@@ -35,17 +46,24 @@ interface_names control_plane::interface_names_of() const {
 
 // The metrics endpoint's body: what `show counters`, `show fpm` and `show memory` answer, and the
 // compiler's.
-std::string control_plane::scrape() const {
+std::string control_plane::scrape(::mgmt::exposition_format f) const {
     std::vector<::mgmt::metric_family> fams;
+    ::mgmt::build_metrics(version(), dpdk_version(), started_at, fams);
+    ::mgmt::process_metrics(fams);
     ::mgmt::pb::Counters c;
     fill_counters(c);
+    // Every drop reason has its sample, 0 without a dataplane (docs/observability.md): a query
+    // or alert on one reason finds it whatever the configuration.
+    if (!dp)
+        for (size_t i = 0; i < fwd::drop_reason_count; ++i)
+            c.add_drops()->set_reason(std::string(fwd::name(static_cast<fwd::drop_reason>(i))));
     ::mgmt::counter_metrics(c, fams);
     ::mgmt::fpm_metrics(::mgmt::render_fpm(session, stats, rib), fams);
     compile_metrics(compiler.stats(), fams);
     ::mgmt::pb::Memory mem;
     fill_memory(mem);
     ::mgmt::memory_metrics(mem, fams);
-    return ::mgmt::exposition(fams);
+    return ::mgmt::exposition(fams, f);
 }
 
 // One snapshot of the workers' counters, read per SID through the compiler's slot of it.

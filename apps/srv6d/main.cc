@@ -14,6 +14,16 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "srv6d: %s\n", r.text.c_str());
             return 1;
         }
+        // The EAL settings: refused anywhere (an error), or not startable on this host now (a
+        // warning: the file may be for another host, pages may be reserved before srv6d starts).
+        const auto host = srv6d::check_host(r.cfg);
+        if (!host.error.empty()) {
+            std::fprintf(stderr, "srv6d: %s: %s\n", r.cfg.config_file.c_str(), host.error.c_str());
+            return 1;
+        }
+        for (const auto& w : host.warnings)
+            std::fprintf(stderr, "srv6d: %s: warning: on this host, srv6d would not start its dataplane: %s\n",
+                         r.cfg.config_file.c_str(), w.c_str());
         std::printf("srv6d: %s: configuration OK\n", r.cfg.config_file.c_str());
         return 0;
     }

@@ -49,8 +49,7 @@ void answer_show_route(const ::mgmt::pb::ShowRoute& req, const fib::compiler& c,
             lp.set_gateway(rib::to_string(*p.gateway));
         lp.set_ifindex(p.ifindex);
         if (p.ifindex) {
-            if (names.kernel)
-                lp.set_ifname(names.kernel(p.ifindex));
+            lp.set_ifname(names.kernel_name(p.ifindex));
             if (names.port)
                 if (auto port = names.port(p.ifindex))
                     lp.set_port(*port);

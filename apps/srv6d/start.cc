@@ -19,6 +19,8 @@ bool control_plane::compile_now(size_t batch) {
         const auto& st = compiler.stats();
         log(level::debug, "fib: published compiled tables #{} ({} updates in this batch, {} route updates, {} LPM changes)",
             st.publications, batch, st.route_updates, st.lpm_changes);
+        for (const auto& [lvl, line] : refusals.update(st, compiler.unbound_tables()))
+            log(lvl, "{}", line);
     }
     // Tables published two-level under churn are flattened once quiet: compile again a pacer
     // interval later (nothing else to do then; a handful of such compiles after a burst).
@@ -28,6 +30,9 @@ bool control_plane::compile_now(size_t batch) {
 bool control_plane::start() {
     vrfs.on_synced([this] {
         compiles.changed(0);  // RIB burst (counted below), VRF or encap source change
+        // Whose ifindexes the RIB holds: the talking peer's (kept after it leaves).
+        if (session.connected && session.talking)
+            remote_zebra = session.peer_identity.starts_with("remote");
         if (dp)  // a VRF change moves ports between VRFs (cheap when nothing moved)
             dp->update_vrfs([this](const std::string& n) { return active_vrf(n); });
         rcu.reclaim();
@@ -149,13 +154,7 @@ bool control_plane::start_mgmt() {
             view.route_lookup = [this](const ::mgmt::pb::ShowRoute& q, ::mgmt::pb::Response& r) {
                 answer_show_route(q, compiler, vrfs.registry(), rib, interface_names_of(), r);
             };
-            view.ifname = [names = interface_names_of()](uint32_t ifindex) {
-                std::string n = names.kernel(ifindex);
-                if (n.empty())
-                    if (auto p = names.port(ifindex))
-                        n = *p;
-                return n;
-            };
+            view.ifname = [names = interface_names_of()](uint32_t ifindex) { return names.name(ifindex); };
             if (dp) {
                 view.clear_counters = [this] { dp->clear_counters(); };
                 view.sid_counters = [this] { return sid_counters(); };
@@ -187,7 +186,7 @@ bool control_plane::start_metrics() {
     if (!cfg.metrics_listen)
         return true;
     try {
-        metrics.emplace(io, *cfg.metrics_listen, [this] { return scrape(); });
+        metrics.emplace(io, *cfg.metrics_listen, [this](::mgmt::exposition_format f) { return scrape(f); });
     } catch (const std::exception& e) {
         log(level::error, "{}", e.what());
         return false;

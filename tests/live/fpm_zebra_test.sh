@@ -86,6 +86,9 @@ check "1. one FPM connection, replay swept once" rib_compare fpm --connections 1
 # No VRF is configured: End.DT6 table 100 is installed but refused, with the reason.
 check "1. End.DT6 table 100 refused: no VRF" sid_state fc00:0:1::5/128 refused
 check "1. show sids says why" eval 'srv6ctl show sids | grep -F "refused: table 100 is not bound to any VRF"'
+# What zebra asked for and srv6d does not do is a warning (journalctl -p warning shows it).
+check "1. the refused SID is a warning in the log" \
+	grep -qE " warn  sid fc00:0:1::5/128[^:]*: refused: table 100 is not bound to any VRF" "$LIVE_WORK/srv6d.log"
 check "1. End.X needs no VRF: active" sid_state fc00:0:1::2/128 active
 # The encap source follows the kernel's tunsrc (FRR's source-address lands there), re-read every 2 s.
 check "1. no encap source yet" encap_is none none

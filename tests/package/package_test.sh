@@ -5,7 +5,9 @@
 # conffile), every file in its FHS place, the unit verified by systemd-analyze, the man pages
 # rendered without warnings, the bash completion completing, and the installed binaries run:
 # --version, --help, --check-config on the installed config, and the unit's ExecStart under a
-# NOTIFY_SOCKET (tests/service/notify_reload_test.py).
+# NOTIFY_SOCKET (tests/service/notify_reload_test.py). Debian's own checks too: stripped
+# binaries with their debug info in srv6d-dbgsym, man pages and docs compressed, a copyright
+# file, the project's Maintainer, every link of an installed doc resolving, lintian clean.
 # usage: package_test.sh BUILD_DIR
 set -euo pipefail
 build=$(realpath "$1")
@@ -22,7 +24,9 @@ if ! (cd "$build" && cpack -G DEB -B "$work/out") >"$work/cpack.log" 2>&1; then
   cat "$work/cpack.log"; echo "FAIL cpack -G DEB"; exit 1
 fi
 deb=$(ls "$work"/out/srv6d_*.deb)
-ok "cpack built $(basename "$deb")"
+ok "cpack built $(basename "$deb") ($(stat -c %s "$deb") bytes)"
+dbg=$(ls "$work"/out/srv6d-dbgsym_*.ddeb 2>/dev/null || true)
+expect "cpack built the srv6d-dbgsym package" test -n "$dbg"
 
 # --- control fields
 field() { dpkg-deb -f "$deb" "$1"; }
@@ -40,6 +44,7 @@ for d in "${deps[@]}"; do
   dpkg-query -W -f='${Status}' "$name" 2>/dev/null | grep -q "install ok installed" || fail "dependency $name is not installed here"
 done
 expect "Recommends frr, dpdk" test "$(field Recommends)" = "frr, dpdk"
+expect "Maintainer is the project's" test "$(field Maintainer)" = "srv6d developers <srv6d@users.noreply.invalid>"
 mkdir "$work/ctrl"
 dpkg-deb -e "$deb" "$work/ctrl"
 expect "conffiles is /etc/srv6d/srv6d.conf" test "$(cat "$work/ctrl/conffiles")" = /etc/srv6d/srv6d.conf
@@ -51,11 +56,48 @@ done
 root=$work/root
 dpkg-deb -x "$deb" "$root"
 for f in usr/sbin/srv6d usr/bin/srv6ctl etc/srv6d/srv6d.conf lib/systemd/system/srv6d.service \
-         usr/share/man/man8/srv6d.8 usr/share/man/man8/srv6ctl.8 usr/share/man/man5/srv6d.conf.5 \
+         usr/share/man/man8/srv6d.8.gz usr/share/man/man8/srv6ctl.8.gz usr/share/man/man5/srv6d.conf.5.gz \
          usr/share/bash-completion/completions/srv6ctl usr/share/bash-completion/completions/srv6d \
-         usr/share/doc/srv6d/operating.md usr/share/doc/srv6d/README.md; do
+         usr/share/doc/srv6d/docs/operating.md.gz usr/share/doc/srv6d/README.md.gz usr/share/doc/srv6d/copyright \
+         usr/share/doc/srv6d/changelog.gz; do
   expect "/$f" test -f "$root/$f"
 done
+# Stripped: no .debug_info in the package's binaries; their debug info in srv6d-dbgsym, under
+# the build id gdb looks for.
+for b in usr/sbin/srv6d usr/bin/srv6ctl; do
+  expect "/$b is stripped" bash -c '! readelf -S "$1" | grep -q "\.debug_info"' _ "$root/$b"
+  id=$(readelf -n "$root/$b" | sed -n 's/.*Build ID: //p')
+  expect "/$b's debug info in srv6d-dbgsym" grep -q "usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug" <<<"$(dpkg-deb -c "$dbg")"
+done
+# Every link of an installed doc resolves in the installed tree (to the file or its .gz):
+# install_docs.py makes links to what is not installed plain text.
+expect "every link of the installed docs resolves" python3 - "$root/usr/share/doc/srv6d" <<'PY'
+import gzip, os, re, sys
+top = sys.argv[1]
+bad = []
+for d, _, files in os.walk(top):
+    for f in files:
+        p = os.path.join(d, f)
+        if not (f.endswith(".md") or f.endswith(".md.gz")):
+            continue
+        text = (gzip.open(p, "rt") if f.endswith(".gz") else open(p)).read()
+        for t in re.findall(r"\[[^\]]*\]\(([^)\s]+)\)", text):
+            path = t.split("#", 1)[0]
+            if not path or re.match(r"^[a-z]+:", t):
+                continue
+            q = os.path.normpath(os.path.join(d, path))
+            if not (os.path.exists(q) or os.path.exists(q + ".gz")):
+                bad.append(f"{os.path.relpath(p, top)}: {t}")
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+# lintian, pedantic: no finding (overrides none; what it found first is fixed: systemctl in the
+# maintainer scripts went through deb-systemd-invoke/-helper as dh_installsystemd's do).
+if lintian --pedantic --fail-on error,warning,info,pedantic "$deb" >"$work/lintian.log" 2>&1 && ! grep -q '^[EWIPX]:' "$work/lintian.log"; then
+  ok "lintian --pedantic: no finding"
+else
+  cat "$work/lintian.log"; fail "lintian --pedantic"
+fi
 expect "nothing under /usr/local" test ! -e "$root/usr/local"
 expect "the packaged config is the sample" cmp -s "$root/etc/srv6d/srv6d.conf" "$src/etc/srv6d.conf"
 unit=$root/lib/systemd/system/srv6d.service
@@ -77,7 +119,7 @@ else
 fi
 
 # --- man pages: rendered, no warnings
-for m in man8/srv6d.8 man8/srv6ctl.8 man5/srv6d.conf.5; do
+for m in man8/srv6d.8.gz man8/srv6ctl.8.gz man5/srv6d.conf.5.gz; do
   out=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$root/usr/share/man/$m" 2>&1 >/dev/null || echo "man failed")
   expect "man $m renders without warnings" test -z "$out"
   [[ -z $out ]] || echo "$out"

@@ -18,7 +18,7 @@ std::map<std::string, uint64_t> flatten(const std::vector<::mgmt::metric_family>
     std::map<std::string, uint64_t> m;
     for (const auto& f : fams)
         for (const auto& [labels, v] : f.samples)
-            m[labels.empty() ? f.name : f.name + "{" + labels + "}"] = v;
+            m[labels.empty() ? f.name : f.name + "{" + labels + "}"] = v.integer;
     return m;
 }
 

@@ -151,7 +151,44 @@ TEST(Config, UnknownKeyInFileIsAnError) {
     temp_file f("[fpm]\nprot = 2620\n");
     const auto r = run({"-c", f.path()});
     ASSERT_EQ(r.what, action::error);
-    EXPECT_NE(r.text.find("fpm.prot"), std::string::npos) << r.text;
+    EXPECT_EQ(r.text, f.path() + ":2: unknown setting 'fpm.prot' (did you mean 'fpm.port'?)");
+}
+
+// Every error of a file names FILE:LINE (as vtysh's `line N:`), bare lines included, and never
+// Boost's own text.
+TEST(Config, EveryFileErrorNamesItsLine) {
+    const std::pair<const char*, const char*> bad[] = {
+        {"# c\n\ngarbage here\n", ":3: 'garbage here' is not 'key = value', a [section] or a # comment"},
+        {"[fpm]\nport 2621\n", ":2: 'port 2621' is not 'key = value' (did you mean 'port = 2621'?)"},
+        {"[fmp]\nport = 1\n", ":1: unknown section [fmp] (did you mean [fpm]?)"},
+        {"[zzz]\n", ":1: unknown section [zzz] (sections: [fpm] [mgmt]"},
+        {"[fpm\n", ":1: '[fpm' is not a [section] line"},
+        {"[fpm]\n = 3\n", ":2: '= 3' has no key before its '='"},
+        {"[fpm]\nport = 1\nlisten = ::1\nport = 2\n", ":4: fpm.port is set twice (first on line 2)"},
+        {"[fpm]\nlevel = debug\n", ":2: unknown setting 'fpm.level': level belongs in [log]"},
+        {"[fpm]\n\nport = x\n", ":3: invalid value 'x' for fpm.port"},
+        {"[fpm]\nresync-quiet-ms = 5000\nresync-max-ms = 100\n", ":3: fpm.resync-max-ms (100) must not be smaller"},
+        {"[dataplane]\nport = a net_null0\n\nport = a.1 vlan=10 parent=b\n", ":4: sub-port a.1: parent 'b'"},
+        {"[dataplane]\nport = a net_null0\nneighbor = a 10.0.0.3 02:00:00:00:00:01\nneighbor = b 10.0.0.3 "
+         "02:00:00:00:00:01\n",
+         ":4: neighbor on port 'b': no such port"},
+    };
+    for (const auto& [text, want] : bad) {
+        temp_file f(text);
+        const auto r = run({"-c", f.path()});
+        EXPECT_EQ(r.what, action::error) << text;
+        EXPECT_EQ(r.text.rfind(f.path() + want, 0), 0u) << text << " -> " << r.text;
+        EXPECT_EQ(r.text.find("the options configuration file"), std::string::npos) << r.text;
+    }
+    // The same value on the command line names no line.
+    const auto r = run({"--fpm.port", "x"});
+    EXPECT_EQ(r.text.rfind("invalid value 'x' for fpm.port", 0), 0u) << r.text;
+    // Comments after values, blanks, CRLF line ends: what Boost's parser accepted.
+    temp_file ok("[fpm]   \r\n  port = 2621 # the test port\r\n[log]\nlevel=debug\n");
+    const auto o = run({"-c", ok.path()});
+    ASSERT_EQ(o.what, action::run) << o.text;
+    EXPECT_EQ(o.cfg.fpm_port, 2621);
+    EXPECT_EQ(o.cfg.log_level, util::level::debug);
 }
 
 TEST(Config, UnknownOptionIsAnError) {
@@ -236,6 +273,37 @@ TEST(Config, EalPreflightSaysWhatIsMissing) {
     std::filesystem::remove_all(dir);
 }
 
+// --check-config's look at the EAL settings: a pair DPDK refuses anywhere is an error; what this
+// host lacks (pages, a mount, the lcores' CPUs) a warning each.
+TEST(Config, CheckHostReadsTheEalSettings) {
+    const auto dir = std::filesystem::temp_directory_path() / ("srv6d_ch_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir / "hugepages-2048kB");
+    std::ofstream(dir / "hugepages-2048kB" / "free_hugepages") << "0\n";
+    std::ofstream(dir / "mounts") << "proc /proc proc rw 0 0\n";
+    config c = default_config();
+    auto h = check_host(c, "0-1", dir.string(), (dir / "mounts").string());
+    EXPECT_EQ(h.error, "");
+    ASSERT_EQ(h.warnings.size(), 1u);
+    EXPECT_NE(h.warnings[0].find("no free hugepages"), std::string::npos) << h.warnings[0];
+    std::ofstream(dir / "hugepages-2048kB" / "free_hugepages") << "64\n";
+    EXPECT_TRUE(check_host(c, "0-1", dir.string(), (dir / "mounts").string()).warnings.empty());
+    c.eal_args = {"-l", "0,2-3", "--in-memory"};
+    h = check_host(c, "0-1", dir.string(), (dir / "mounts").string());
+    ASSERT_EQ(h.warnings.size(), 1u);
+    EXPECT_EQ(h.warnings[0], "eal.args: lcore 2 of '-l 0,2-3' is not a CPU srv6d may use here (CPUs 0-1)");
+    c.eal_args = {"-l", "0", "--no-pci"};
+    h = check_host(c, "0-1", dir.string(), (dir / "mounts").string());
+    ASSERT_EQ(h.warnings.size(), 1u);
+    EXPECT_NE(h.warnings[0].find("no hugetlbfs mounted"), std::string::npos) << h.warnings[0];
+    c.eal_args = {"-l", "0", "--in-memory", "--no-huge", "-m", "256"};
+    EXPECT_NE(check_host(c, "0-1", dir.string(), (dir / "mounts").string()).error.find("cannot be combined"),
+              std::string::npos);
+    c.dataplane_enabled = false;  // no EAL at all
+    h = check_host(c, "0-1", dir.string(), (dir / "mounts").string());
+    EXPECT_TRUE(h.error.empty() && h.warnings.empty());
+    std::filesystem::remove_all(dir);
+}
+
 TEST(Config, ResyncMaxBelowQuietIsAnError) {
     const auto r = run({"--fpm.resync-quiet-ms", "2000", "--fpm.resync-max-ms", "1000"});
     ASSERT_EQ(r.what, action::error);
@@ -301,14 +369,14 @@ TEST(Config, VrfInsideASectionIsExplained) {
     temp_file f("[fpm]\nport = 2620\nvrf = red table 10\n");
     const auto r = run({"-c", f.path()});
     ASSERT_EQ(r.what, action::error);
-    EXPECT_EQ(r.text, f.path() + ": 'vrf = ...' in [fpm]: vrf lines go before the first [section]");
+    EXPECT_EQ(r.text, f.path() + ":3: 'vrf = ...' in [fpm]: vrf lines go before the first [section]");
 }
 
 TEST(Config, InvalidVrfInFileNamesTheFile) {
     temp_file f("vrf = red table 0\n");
     const auto r = run({"-c", f.path()});
     ASSERT_EQ(r.what, action::error);
-    EXPECT_EQ(r.text.rfind(f.path() + ": vrf 'red table 0': ", 0), 0u) << r.text;
+    EXPECT_EQ(r.text.rfind(f.path() + ":1: vrf 'red table 0': ", 0), 0u) << r.text;
 }
 
 TEST(Config, SidLinesInTheirSection) {
@@ -342,7 +410,7 @@ TEST(Config, InvalidSidLinesRefuseToStart) {
     temp_file f("[sids]\nsid = fc00:1::d46 End.DT46\n");
     auto r = run({"-c", f.path()});
     ASSERT_EQ(r.what, action::error);
-    EXPECT_EQ(r.text, f.path() + ": sid 'fc00:1::d46 End.DT46': End.DT46 needs 'table ID' or 'vrf NAME'");
+    EXPECT_EQ(r.text, f.path() + ":2: sid 'fc00:1::d46 End.DT46': End.DT46 needs 'table ID' or 'vrf NAME'");
 
     r = run({"--sids.sid", "fc00:1::1 End", "--sids.sid", "fc00:1::1/128 End.DT6 table 10"});
     ASSERT_EQ(r.what, action::error);
@@ -351,11 +419,11 @@ TEST(Config, InvalidSidLinesRefuseToStart) {
     temp_file outside("sid = fc00:1::1 End\n");
     r = run({"-c", outside.path()});
     ASSERT_EQ(r.what, action::error);
-    EXPECT_EQ(r.text, outside.path() + ": 'sid = ...' outside [sids]: sid lines go in the [sids] section");
+    EXPECT_EQ(r.text, outside.path() + ":1: 'sid = ...' outside [sids]: sid lines go in the [sids] section");
     temp_file wrong("[fpm]\nsid = fc00:1::1 End\n");
     r = run({"-c", wrong.path()});
     ASSERT_EQ(r.what, action::error);
-    EXPECT_EQ(r.text, wrong.path() + ": 'sid = ...' outside [sids]: sid lines go in the [sids] section");
+    EXPECT_EQ(r.text, wrong.path() + ":2: 'sid = ...' outside [sids]: sid lines go in the [sids] section");
 }
 
 TEST(Config, HelpAndVersion) {

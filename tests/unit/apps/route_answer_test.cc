@@ -57,6 +57,25 @@ struct fixture : ::testing::Test {
     }
 };
 
+// From a remote zebra an ifindex is another host's: this host's kernel name of it is not shown
+// (it would be an unrelated interface), srv6d's port of it is.
+TEST_F(fixture, foreign_ifindexes_are_not_named_by_this_kernel) {
+    r.upsert_route(unicast("10.1.0.0/16", {via("192.0.2.1", 3)}));
+    r.upsert_route(unicast("10.2.0.0/16", {via("192.0.2.9", 4)}));
+    names.kernel = [](uint32_t i) { return i == 3 ? std::string("eth1") : i == 4 ? std::string("ifb1") : std::string(); };
+    names.foreign = true;
+    auto resp = ask("10.1.7.7");
+    EXPECT_EQ(resp.route().paths(0).ifname(), "");
+    EXPECT_EQ(resp.route().paths(0).port(), "p1");
+    EXPECT_EQ(names.name(3), "p1");
+    resp = ask("10.2.7.7");
+    EXPECT_EQ(resp.route().paths(0).ifname(), "");
+    EXPECT_EQ(names.name(4), "") << "ifindex 4 is shown as a number";
+    names.foreign = false;
+    EXPECT_EQ(names.name(4), "ifb1");
+    EXPECT_EQ(ask("10.2.7.7").route().paths(0).ifname(), "ifb1");
+}
+
 TEST_F(fixture, forward_path_with_interface_names) {
     r.upsert_route(unicast("10.1.0.0/16", {via("192.0.2.1", 3)}));
     r.upsert_route(unicast("10.1.2.0/24", {via("192.0.2.9", 4)}));

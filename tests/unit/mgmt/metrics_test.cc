@@ -75,7 +75,7 @@ std::map<std::string, std::string> parse_strict(const std::string& body) {
     static const std::regex help(R"(# HELP ([a-zA-Z_:][a-zA-Z0-9_:]*) .+)");
     static const std::regex type(R"(# TYPE ([a-zA-Z_:][a-zA-Z0-9_:]*) (counter|gauge))");
     static const std::regex sample(
-        R"(([a-zA-Z_:][a-zA-Z0-9_:]*)(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\["\\n])*")(,[a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\["\\n])*")*\})? ([0-9]+))");
+        R"(([a-zA-Z_:][a-zA-Z0-9_:]*)(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\["\\n])*")(,[a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\["\\n])*")*\})? ([0-9]+(\.[0-9]+)?(e\+[0-9]+)?))");
     std::map<std::string, std::string> out;
     std::istringstream in(body);
     std::string line, family;
@@ -89,7 +89,7 @@ std::map<std::string, std::string> parse_strict(const std::string& body) {
             family = m[1];
         } else if (std::regex_match(line, m, sample)) {
             EXPECT_EQ(m[1], family) << line;
-            out[m[1].str() + m[2].str()] = m[m.size() - 1];
+            out[m[1].str() + m[2].str()] = m[7];
         } else {
             ADD_FAILURE() << "not exposition format: " << line;
         }
@@ -139,14 +139,19 @@ TEST(Metrics, ScrapeOverHttpParsesStrictlyAndWithThePrometheusParser) {
     r->set_name("frame_bad_version");
     r->set_error(true);
     fpm.mutable_rib()->set_routes(12);
+    fpm.set_connected_seconds(75);
+    fpm.set_idle_seconds(3);
     fpm_metrics(fpm, fams);
+    build_metrics("0.1", "22.11.4", 1796361766.25, fams);
+    process_metrics(fams);
     const std::string text = exposition(fams);
+    const std::string om = exposition(fams, exposition_format::openmetrics);
 
     asio::io_context io;
     int scrapes = 0;
-    metrics_server srv(io, *parse_listen("127.0.0.1:0"), [&] {
+    metrics_server srv(io, *parse_listen("127.0.0.1:0"), [&](exposition_format f) {
         ++scrapes;
-        return text;
+        return exposition(fams, f);
     });
     const uint16_t port = srv.port();
     ASSERT_NE(port, 0);
@@ -154,6 +159,10 @@ TEST(Metrics, ScrapeOverHttpParsesStrictlyAndWithThePrometheusParser) {
     std::thread t([&] { io.run(); });
 
     const auto ok = scrape(port, "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: */*\r\n\r\n");
+    // What Prometheus 2.x sends: OpenMetrics preferred.
+    const auto prom = scrape(port, "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nACCEPT: application/openmetrics-text;"
+                                   "version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;"
+                                   "version=0.0.4;q=0.5,*/*;q=0.1\r\n\r\n");
     const auto notfound = scrape(port, "GET / HTTP/1.1\r\nHost: x\r\n\r\n");
     const auto post = scrape(port, "POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
     const auto big = scrape(port, "GET /metrics HTTP/1.1\r\nX: " + std::string(10000, 'a') + "\r\n\r\n");
@@ -167,7 +176,13 @@ TEST(Metrics, ScrapeOverHttpParsesStrictlyAndWithThePrometheusParser) {
     EXPECT_EQ(notfound.status, "HTTP/1.1 404 Not Found");
     EXPECT_EQ(post.status, "HTTP/1.1 405 Method Not Allowed");
     EXPECT_EQ(big.status, "HTTP/1.1 431 Request Header Fields Too Large");
-    EXPECT_EQ(scrapes, 1);
+    EXPECT_EQ(scrapes, 2);
+    EXPECT_EQ(prom.status, "HTTP/1.1 200 OK");
+    EXPECT_NE(prom.headers.find("Content-Type: application/openmetrics-text; version=1.0.0"), std::string::npos)
+        << prom.headers;
+    EXPECT_EQ(prom.body.substr(0, prom.body.find("process_")), om.substr(0, om.find("process_")));
+    EXPECT_TRUE(prom.body.ends_with("\n# EOF\n"));
+    EXPECT_NE(om.find("# TYPE srv6d_drops counter\nsrv6d_drops_total{"), std::string::npos) << om;
 
     const auto m = parse_strict(ok.body);
     EXPECT_EQ(m.at("srv6d_port_rx_packets_total{port=\"core\",vrf=\"default\"}"), "18446744073709551615");
@@ -186,25 +201,46 @@ TEST(Metrics, ScrapeOverHttpParsesStrictlyAndWithThePrometheusParser) {
     EXPECT_EQ(m.at("srv6d_headend_packets_total{behavior=\"H.Encaps\"}"), "9");
     EXPECT_EQ(m.at("srv6d_fpm_frames_total"), "42");
     EXPECT_EQ(m.at("srv6d_fpm_connected"), "1");
-    EXPECT_EQ(m.at("srv6d_fpm_reasons_total{reason=\"frame_bad_version\",error=\"true\"}"), "0");
+    EXPECT_EQ(m.at("srv6d_fpm_reasons_total{reason=\"frame_bad_version\",kind=\"error\"}"), "0");
+    EXPECT_EQ(text.find("=\"true\""), std::string::npos) << "no boolean labels";
+    EXPECT_EQ(m.at("srv6d_fpm_session_age_seconds"), "75");
+    EXPECT_EQ(m.at("srv6d_fpm_last_frame_age_seconds"), "3");
+    EXPECT_EQ(m.at("srv6d_build_info{version=\"0.1\",dpdk=\"22.11.4\"}"), "1");
+    EXPECT_EQ(m.at("srv6d_start_time_seconds"), "1796361766.25");
+    for (const char* p : {"process_cpu_seconds_total", "process_resident_memory_bytes", "process_virtual_memory_bytes",
+                          "process_start_time_seconds", "process_open_fds", "process_max_fds"})
+        EXPECT_EQ(m.count(p), 1u) << p;
+    EXPECT_GT(std::stoull(m.at("process_resident_memory_bytes")), 1u << 20);
+    EXPECT_GT(std::stoull(m.at("process_open_fds")), 2u);
     EXPECT_EQ(m.at("srv6d_rib_entries{kind=\"routes\"}"), "12");
 
     // The Prometheus client's parser (python3-prometheus-client, scripts/deps.sh) reads it too;
     // Debian's python3, where that package lives, whatever python3 comes first in PATH.
     const std::string file = ::testing::TempDir() + "srv6d-metrics.txt";
+    const std::string om_file = ::testing::TempDir() + "srv6d-metrics.om";
     std::ofstream(file) << ok.body;
+    std::ofstream(om_file) << prom.body;
+    // Both parsers of the Prometheus client: the 0.0.4 text one on the plain scrape, the
+    // OpenMetrics one (strict: family names, counters' _total, # EOF) on the negotiated one; every
+    // family typed as declared (a counter's samples read as the counter's, not "unknown").
     const std::string cmd =
         "/usr/bin/python3 -c 'import sys\n"
         "from prometheus_client.parser import text_string_to_metric_families as p\n"
+        "from prometheus_client.openmetrics.parser import text_string_to_metric_families as om\n"
         "fams = list(p(open(sys.argv[1]).read()))\n"
-        "s = {x.name + str(sorted(x.labels.items())): x.value for f in fams for x in f.samples}\n"
-        "assert s[\"srv6d_drops_total[(\\x27reason\\x27, \\x27no_route\\x27)]\"] == 3, s\n"
-        "print(len(fams))' " + file;
+        "ofams = list(om(open(sys.argv[2]).read()))\n"
+        "for fs in (fams, ofams):\n"
+        "  assert all(f.type in (\"counter\", \"gauge\") for f in fs), [(f.name, f.type) for f in fs]\n"
+        "  s = {x.name + str(sorted(x.labels.items())): x.value for f in fs for x in f.samples}\n"
+        "  assert s[\"srv6d_drops_total[(\\x27reason\\x27, \\x27no_route\\x27)]\"] == 3, s\n"
+        "  assert s[\"process_start_time_seconds[]\"] > 1.7e9, s\n"
+        "assert len(fams) == len(ofams)\n"
+        "print(len(fams))' " + file + " " + om_file;
     FILE* py = ::popen(cmd.c_str(), "r");
     ASSERT_NE(py, nullptr);
     char buf[64] = {};
     const bool got = std::fgets(buf, sizeof buf, py) != nullptr;
-    EXPECT_EQ(::pclose(py), 0) << "the Prometheus parser refused the scrape";
+    EXPECT_EQ(::pclose(py), 0) << "a Prometheus parser refused the scrape";
     ASSERT_TRUE(got);
     EXPECT_EQ(std::stoul(buf), fams.size());
 }

@@ -174,6 +174,36 @@ TEST(Log, RateLimitedSiteWritesOneLinePerInterval) {
     EXPECT_EQ(util::suppressed_note(0), "");
 }
 
+// A rate-limited site that floods and stops is still told about: flush_suppressed() writes its
+// count once its interval is over, even when the limit itself is gone (a closed connection's
+// decoder), as for the repeat filter's sites.
+TEST(Log, RateLimitedSiteFloodIsSummarisedByTheFlush) {
+    capture_stderr cap;
+    util::set_target(util::target::stderr_lines);
+    util::set_level(util::level::info);
+    {
+        util::rate_limit frames{30ms};
+        for (int i = 0; i < 30; ++i)
+            util::log_limited(frames, util::level::warn, "fpm: bad frame {}", i);
+        util::flush_suppressed();
+        EXPECT_EQ(count_of(cap.text(), "suppressed"), 0u) << "the interval is not over";
+    }
+    std::this_thread::sleep_for(40ms);
+    util::flush_suppressed();
+    const std::string out = cap.text();
+    EXPECT_EQ(count_of(out, "fpm: bad frame"), 2u) << out;
+    EXPECT_NE(out.find("warn  29 similar messages suppressed, the last: fpm: bad frame 29\n"), std::string::npos) << out;
+    util::flush_suppressed(true);
+    EXPECT_EQ(count_of(cap.text(), "suppressed, the last: fpm: bad frame"), 1u) << "told once";
+    // A copy is a site of its own.
+    util::rate_limit a{1h};
+    uint64_t held = 0;
+    EXPECT_TRUE(a.allow(held));
+    util::rate_limit b = a;
+    EXPECT_TRUE(b.allow(held));
+    EXPECT_FALSE(a.allow(held));
+}
+
 TEST(Log, DebugLinesAreNeverHeldBack) {
     capture_stderr cap;
     util::set_target(util::target::stderr_lines);
