@@ -117,6 +117,7 @@ bool dataplane::open(const dataplane_options& o, const vrf_resolver& vrf_of, std
         _parent.push_back(-1);
         _vrf_ok.push_back(0);
         _link_up.push_back(1);
+        _carrier.push_back(spec.tap.empty() ? nullptr : std::make_unique<tap_carrier>(spec.tap));
         log(level::info, "dataplane: port {} = DPDK port {} ({}), mac {}, ifindex {}{}, vrf {}{}{}", spec.name,
             h.port_id, spec.devargs, to_string(h.mac), pi.ifindex,
             pi.ifindex == 0 ? " (no kernel interface: no route can name it)" : "",

@@ -21,6 +21,7 @@
 #include "forward/datapath/adjacency.hh"
 #include "forward/datapath/counters.hh"
 #include "forward/control/port.hh"
+#include "forward/control/tap_carrier.hh"
 #include "forward/control/trace_hub.hh"
 #include "forward/datapath/resolve_queue.hh"
 
@@ -200,7 +201,10 @@ private:
     uint64_t _resolve_sent = 0, _resolve_limited = 0, _resolve_failed = 0;
     kernel_view _kernel;
     rte_mempool* _pool = nullptr;
+    rte_mempool* _frag_pool = nullptr;  // indirect mbufs: IPv4 fragments at the headend
     std::vector<rte_mempool*> _hdr_pools;
+    // Per port, as _ports: the carrier of its own TAP mirror (null: none, or a VLAN device).
+    std::vector<std::unique_ptr<tap_carrier>> _carrier;
     struct worker_slot;
     std::vector<std::unique_ptr<worker_slot>> _workers;
     std::unique_ptr<trace_hub> _trace;
