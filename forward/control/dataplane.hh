@@ -88,6 +88,7 @@ struct counters_snapshot {
     std::function<std::pair<uint64_t, uint64_t>(uint32_t slot, uint32_t gen)> sid;
     uint64_t sid_overflow_packets = 0;
     uint64_t headend_chained = 0;
+    uint64_t ip4_fragmented = 0, ip4_fragments = 0;  // IPv4 fragmentation at the headend
     std::array<uint64_t, headend_modes> headend{};  // packets encapsulated, by rib::encap_mode
     // Neighbor resolution for rewritten packets: requests the workers queued, those refused by
     // a full queue, and what the control thread did with them (count_resolutions).
