@@ -13,7 +13,8 @@
 # The VRFs themselves are srv6d's config (a table per VRF; zebra knows tables only):
 #   vrf = red table 10
 #   vrf = blue table 20
-# and each customer port names its VRF: port = cr net_af_packet0,iface=vr tap=tcr vrf=red.
+# and each customer port names its VRF: port = cr net_af_xdp0,iface=vr tap=tcr vrf=red
+# (net_af_xdp passes the customers' IPv4 fragments; docs/host-path.md).
 # The encap source is srv6d's `[encap] source = fc00:1::1` (zebra sends none over FPM), or
 # `ip sr tunsrc set fc00:1::1` in zebra's namespace, which srv6d reads every 2 s and prefers.
 #

@@ -144,6 +144,9 @@ void counter_metrics(const pb::Counters& c, std::vector<metric_family>& out) {
         he.add({{"behavior", h.behavior()}}, h.packets());
     single(out, "srv6d_headend_chained_total", "H.Encaps packets that needed a header mbuf", "counter",
            c.headend_chained());
+    single(out, "srv6d_ip4_fragmented_total", "IPv4 packets without DF fragmented at the headend", "counter",
+           c.ip4_fragmented());
+    single(out, "srv6d_ip4_fragments_total", "Fragments the headend made of them", "counter", c.ip4_fragments());
     auto& ic = family(out, "srv6d_icmp_sent_total", "ICMP messages the workers sent, by kind", "counter");
     for (const auto& i : c.icmp().sent())
         ic.add({{"message", i.message()}}, i.packets());

@@ -66,6 +66,9 @@ std::string format_counters(const pb::Counters& c) {
             out += fmt::format("  {:<20} {:>12}  {}\n", d.reason(), d.packets(), d.description());
     if (c.headend_chained())
         out += fmt::format("H.Encaps with a chained header mbuf: {}\n", c.headend_chained());
+    if (c.ip4_fragmented())
+        out += fmt::format("IPv4 fragmented at the headend: {} packets into {} fragments\n", c.ip4_fragmented(),
+                           c.ip4_fragments());
     const auto& ic = c.icmp();
     uint64_t icmp_sent = 0;
     for (const auto& k : ic.sent())

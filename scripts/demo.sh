@@ -3,7 +3,7 @@
 # DPDK against the Linux kernel as the remote PE, in throw-away network namespaces:
 #
 #   CE1-red  ─┐                                                   ┌─ CE2-red     (same addresses
-#   CE1-blue ─┴─ PE1: srv6d (DPDK, af_packet) + zebra ══ core ══ PE2: Linux ─┴─ CE2-blue   in both VRFs)
+#   CE1-blue ─┴─ PE1: srv6d (DPDK, af_xdp/af_packet) + zebra ══ core ══ PE2: Linux ─┴─ CE2-blue   in both VRFs)
 #
 # It installs what is missing, builds srv6d and srv6ctl (nothing else: the tests, benches and
 # header checks are not the demo's), brings the topology up
@@ -50,6 +50,9 @@ live_init "s6demo-$$"
 section() { printf '\n\033[1m==== %s\033[0m\n' "$*"; }
 
 live_log "bringing up CE1-red/blue, PE1 (srv6d + zebra), PE2 (Linux kernel), CE2-red/blue"
+# The customer ports on net_af_xdp: net_af_packet has the kernel reassemble the customers' IPv4
+# fragments before srv6d sees them (docs/host-path.md "IPv4 fragments and the PMDs").
+E2E_CR_DEV="net_af_xdp0,iface=vr" E2E_CB_DEV="net_af_xdp1,iface=vb"
 e2e_up
 wait_until 20 "PE1's routes and SIDs in srv6d" e2e_state_ok || live_die "srv6d did not get PE1's state from zebra"
 # the core neighbor: the kernel resolves it through the core port's TAP, srv6d mirrors it

@@ -128,6 +128,8 @@ void control_plane::fill_counters(::mgmt::pb::Counters& c) const {
     }
     c.set_sid_overflow_packets(s.sid_overflow_packets);
     c.set_headend_chained(s.headend_chained);
+    c.set_ip4_fragmented(s.ip4_fragmented);
+    c.set_ip4_fragments(s.ip4_fragments);
     auto* nr = c.mutable_neigh_resolution();
     nr->set_queued(s.resolve_queued);
     nr->set_queue_full(s.resolve_lost);

@@ -41,6 +41,8 @@ dataplane::~dataplane() {
         rte_ring_free(r);
     for (auto* hp : _hdr_pools)
         rte_mempool_free(hp);
+    if (_frag_pool)
+        rte_mempool_free(_frag_pool);
     if (_pool)
         rte_mempool_free(_pool);
 }
@@ -58,6 +60,12 @@ bool dataplane::open(const dataplane_options& o, const vrf_resolver& vrf_of, std
     _pool = rte_pktmbuf_pool_create("srv6d_pkts", o.mbufs, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, socket);
     if (_pool == nullptr) {
         err = "dataplane: cannot allocate " + std::to_string(o.mbufs) + " mbufs (hugepages reserved?)";
+        return false;
+    }
+    // Data room 0: an IPv4 fragment's data is the packet's own, attached (worker_frag.hh).
+    _frag_pool = rte_pktmbuf_pool_create("srv6d_frag", o.mbufs, 256, 0, 0, socket);
+    if (_frag_pool == nullptr) {
+        err = "dataplane: cannot allocate " + std::to_string(o.mbufs) + " indirect mbufs";
         return false;
     }
     for (unsigned w = 0; w < n_workers; ++w) {
@@ -117,6 +125,7 @@ bool dataplane::open(const dataplane_options& o, const vrf_resolver& vrf_of, std
         _parent.push_back(-1);
         _vrf_ok.push_back(0);
         _link_up.push_back(1);
+        _carrier.push_back(spec.tap.empty() ? nullptr : std::make_unique<tap_carrier>(spec.tap));
         log(level::info, "dataplane: port {} = DPDK port {} ({}), mac {}, ifindex {}{}, vrf {}{}{}", spec.name,
             h.port_id, spec.devargs, to_string(h.mac), pi.ifindex,
             pi.ifindex == 0 ? " (no kernel interface: no route can name it)" : "",
@@ -149,6 +158,7 @@ bool dataplane::open(const dataplane_options& o, const vrf_resolver& vrf_of, std
                                            _hdr_pools[w], *slot->counters, _resolve[w],
                                            _trace->worker(w));
         slot->w->set_icmp_limit(o.icmp_rate, o.icmp_burst);
+        slot->w->set_frag_pool(_frag_pool);
         _workers.push_back(std::move(slot));
     }
     update_vrfs(vrf_of);

@@ -21,6 +21,7 @@
 #include "forward/datapath/adjacency.hh"
 #include "forward/datapath/counters.hh"
 #include "forward/control/port.hh"
+#include "forward/control/tap_carrier.hh"
 #include "forward/control/trace_hub.hh"
 #include "forward/datapath/resolve_queue.hh"
 
@@ -87,6 +88,7 @@ struct counters_snapshot {
     std::function<std::pair<uint64_t, uint64_t>(uint32_t slot, uint32_t gen)> sid;
     uint64_t sid_overflow_packets = 0;
     uint64_t headend_chained = 0;
+    uint64_t ip4_fragmented = 0, ip4_fragments = 0;  // IPv4 fragmentation at the headend
     std::array<uint64_t, headend_modes> headend{};  // packets encapsulated, by rib::encap_mode
     // Neighbor resolution for rewritten packets: requests the workers queued, those refused by
     // a full queue, and what the control thread did with them (count_resolutions).
@@ -200,7 +202,10 @@ private:
     uint64_t _resolve_sent = 0, _resolve_limited = 0, _resolve_failed = 0;
     kernel_view _kernel;
     rte_mempool* _pool = nullptr;
+    rte_mempool* _frag_pool = nullptr;  // indirect mbufs: IPv4 fragments at the headend
     std::vector<rte_mempool*> _hdr_pools;
+    // Per port, as _ports: the carrier of its own TAP mirror (null: none, or a VLAN device).
+    std::vector<std::unique_ptr<tap_carrier>> _carrier;
     struct worker_slot;
     std::vector<std::unique_ptr<worker_slot>> _workers;
     std::unique_ptr<trace_hub> _trace;

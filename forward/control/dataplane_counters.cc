@@ -44,6 +44,8 @@ dataplane::raw dataplane::sum() const {
             sid_merge(r.sids[i], c.sids[i]);
         r.sid_overflow += c.sid_overflow.packets.get();
         r.chained += c.hdr_chained.get();
+        r.fragmented += c.ip4_fragmented.get();
+        r.fragments += c.ip4_fragments.get();
         for (size_t m = 0; m < headend_modes; ++m)
             r.headend[m] += c.headend[m].get();
         r.resolve_queued += c.resolve_queued.get();
@@ -119,6 +121,8 @@ counters_snapshot dataplane::counters() const {
     };
     s.sid_overflow_packets = now.sid_overflow - b.sid_overflow;
     s.headend_chained = now.chained - b.chained;
+    s.ip4_fragmented = now.fragmented - b.fragmented;
+    s.ip4_fragments = now.fragments - b.fragments;
     for (size_t m = 0; m < headend_modes; ++m)
         s.headend[m] = now.headend[m] - b.headend[m];
     s.resolve_queued = now.resolve_queued - b.resolve_queued;

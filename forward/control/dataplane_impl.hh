@@ -32,6 +32,7 @@ struct dataplane::raw {
     std::vector<sid_count> sids = std::vector<sid_count>(max_sid_counters);
     uint64_t sid_overflow = 0;
     uint64_t chained = 0;
+    uint64_t fragmented = 0, fragments = 0;
     std::array<uint64_t, headend_modes> headend{};
     uint64_t resolve_queued = 0, resolve_lost = 0, resolve_sent = 0, resolve_limited = 0, resolve_failed = 0;
     uint64_t held = 0, released = 0;

@@ -116,6 +116,7 @@ bool dataplane::open_sub_port(const port_spec& spec, unsigned n_workers, std::st
     _parent.push_back(static_cast<int>(pidx));
     _vrf_ok.push_back(0);
     _link_up.push_back(1);
+    _carrier.push_back(pi.tap_port != port_none && !pi.tap_tagged ? std::make_unique<tap_carrier>(spec.tap) : nullptr);
     log(level::info, "dataplane: port {} = VLAN {} on {} (id {}), mtu {}, ifindex {}{}, vrf {}{}", spec.name,
         spec.vlan, spec.parent, pi.port_id, pi.mtu, pi.ifindex,
         pi.ifindex == 0 ? " (no kernel interface: no route can name it)" : "", spec.vrf.empty() ? "default" : spec.vrf,
@@ -144,9 +145,12 @@ void dataplane::refresh(bool force) {
             log(up ? level::info : level::warn, "dataplane: port {} link {}", _opt.ports[i].name, up ? "up" : "down");
             _link_up[i] = up;
             changed = true;
-            // The kernel (and zebra) see the link change; a VLAN device follows its TAP itself.
-            if (_ports[i].tap_port != port_none && !_ports[i].tap_tagged)
-                up ? rte_eth_dev_set_link_up(_ports[i].tap_port) : rte_eth_dev_set_link_down(_ports[i].tap_port);
+            // The kernel (and zebra) see the link change as a NIC's: the mirror's carrier, never
+            // its admin state (tap_carrier.hh); a VLAN device follows its TAP itself.
+            std::string why;
+            if (_carrier[i] != nullptr && !_carrier[i]->set(up, why))
+                log(level::warn, "dataplane: port {}: cannot show the link {} on its mirror {}: {}", _opt.ports[i].name,
+                    up ? "up" : "down", _carrier[i]->name(), why);
         }
         _ports[i].up = _vrf_ok[i] && _link_up[i];
     }

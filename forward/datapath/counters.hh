@@ -118,6 +118,8 @@ struct alignas(64) worker_counters {
     // it was; the rest were dropped (drop reasons neigh_hold_full, neigh_hold_timeout).
     counter held, released;
     icmp_counters icmp;
+    // IPv4 packets the headend fragmented, and the fragments it made of them (worker_frag.hh).
+    counter ip4_fragmented, ip4_fragments;
 
     void drop(drop_reason r) noexcept { drops[static_cast<size_t>(r)].add(1); }
     void sid(uint32_t slot, uint32_t gen, uint32_t bytes) noexcept {

@@ -11,6 +11,7 @@
 #include "forward/datapath/worker_classify.hh"
 #include "forward/datapath/worker_endpoint.hh"
 #include "forward/datapath/worker_forward.hh"
+#include "forward/datapath/worker_frag.hh"
 #include "forward/datapath/worker_headend.hh"
 #include "forward/datapath/worker_hold.hh"
 #include "forward/datapath/worker_icmp.hh"
@@ -38,6 +39,7 @@ worker::worker(std::vector<rx_queue> rx, uint16_t tx_queue, published tables, rt
       _tsc_hz(static_cast<double>(rte_get_tsc_hz())), _resolve(resolve), _trace(trace),
       _arm(trace != nullptr ? &trace->arm : &never_armed) {
     _he.hdr_pool = hdr_pool;
+    _frags = std::make_unique<pkt[]>(frag_backlog);
 }
 
 worker::~worker() {

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "fib/datapath/dataplane_view.hh"
@@ -74,6 +75,10 @@ public:
     // ICMP messages this worker may send: a token bucket of `rate` per second and `burst`
     // (RFC 4443 §2.4(f)); rate 0: none at all (worker_icmp.hh).
     void set_icmp_limit(uint32_t rate, uint32_t burst);
+    // The pool of indirect mbufs IPv4 fragmentation at the headend takes (data room 0); none:
+    // an IPv4 packet without DF that does not fit gets fragmentation needed, as one with DF
+    // (worker_frag.hh).
+    void set_frag_pool(rte_mempool* indirect) { _frag_indirect = indirect; }
     const headend_ctx& headend() const { return _he; }
 
     struct pkt;  // per-packet state of one burst (worker.cc)
@@ -122,6 +127,9 @@ private:
     bool icmp_too_big(pkt& p, uint32_t mtu);
     void expire(pkt& p);
     void encap_too_big(pkt& p, uint32_t mtu);
+    // IPv4 fragmentation at the headend (worker_frag.hh).
+    void encap_fragment(pkt& p, const fib::compiled_nh& nh, uint32_t fits, uint32_t hash);
+    void run_fragments();
     void endpoint_error(pkt& p, const fib::compiled_nh& nh, drop_reason why);
     uint32_t outer_ecmp_mtu(const fib::compiled_nh& o) const;
     void outer_ecmp_exit(uint32_t nh, const fib::compiled_nh& o, outer_exit& x);
@@ -280,6 +288,11 @@ private:
         held_pkt pk[hold_per_neighbor];
     };
     hold_slot _hold[hold_neighbors];
+    // The fragments of the packet the headend is cutting (worker_frag.hh).
+    static constexpr uint16_t frag_backlog = burst_size;
+    rte_mempool* _frag_indirect = nullptr;
+    uint16_t _n_frags = 0;
+    std::unique_ptr<pkt[]> _frags;  // frag_backlog of them (pkt is complete in worker.cc only)
     unsigned _held = 0;                // packets held, all slots
     const adj_view* _hold_av = nullptr;  // the snapshot the held packets missed in
     uint64_t _hold_epoch = 0;

@@ -125,9 +125,10 @@ inline bool worker::direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8
     }
     if (!(p.flags & f_no_ttl) && !ttl_left(ip, p.af))
         return expire(p);
-    // Too big once encapsulated: packet too big / fragmentation needed with what fits.
+    // Too big once encapsulated: IPv4 without DF is fragmented, the rest gets packet too big /
+    // fragmentation needed with what fits (worker_frag.hh).
     if (p.m->pkt_len - p.l3u() + e.len > o.mtu)
-        return encap_too_big(p, o.mtu > e.len ? o.mtu - e.len : 0);
+        return encap_fragment(p, nh, o.mtu > e.len ? o.mtu - e.len : 0, hash);
     if (!(p.flags & f_no_ttl))
         dec_ttl(ip, p.af);
     uint16_t out;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """icmp_tool.py: the ICMP side of a router as a host sees it (no iputils/traceroute here).
 
-  icmp_tool.py ping [-6] [--df] [-s SIZE] [-t TTL] [-W SECS] DST
+  icmp_tool.py ping [-6] [--df | --no-df] [-s SIZE] [-t TTL] [-W SECS] DST
       one ICMP echo of SIZE payload bytes; prints "reply FROM", "too-big FROM mtu=N",
       "time-exceeded FROM" or "timeout"; exit 0 on a reply.
   icmp_tool.py pmtu [-6] DST
@@ -25,6 +25,7 @@ import sys
 import time
 
 IP_MTU_DISCOVER, IP_PMTUDISC_DO, IP_MTU = 10, 2, 14
+IP_PMTUDISC_DONT = 0
 IPV6_MTU_DISCOVER, IPV6_PMTUDISC_DO, IPV6_MTU = 23, 2, 24
 
 
@@ -57,6 +58,8 @@ def parse(v6, data, addr):
 
 def cmd_ping(a):
     s = icmp_sock(a.v6)
+    if a.no_df and not a.v6:  # a raw socket sets DF on what fits by default (IP_PMTUDISC_WANT)
+        s.setsockopt(socket.IPPROTO_IP, IP_MTU_DISCOVER, IP_PMTUDISC_DONT)
     if a.df:
         if a.v6:
             s.setsockopt(socket.IPPROTO_IPV6, IPV6_MTU_DISCOVER, IPV6_PMTUDISC_DO)
@@ -239,6 +242,7 @@ def main():
     p = sub.add_parser("ping")
     p.add_argument("-6", dest="v6", action="store_true")
     p.add_argument("--df", action="store_true")
+    p.add_argument("--no-df", action="store_true", help="IPv4: never DF, as `ping -M dont`")
     p.add_argument("-s", type=int, default=56)
     p.add_argument("-t", type=int, default=0)
     p.add_argument("-W", type=float, default=2.0)

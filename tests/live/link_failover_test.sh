@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Live test of link state and ECMP local repair (docs/dataplane.md "Link state"): a route with
 # two paths over two DPDK ports, 32 UDP flows spread over them, one link's carrier lost at the
-# far end. srv6d must notice within its 100 ms poll, mark the port and its TAP mirror down, move
-# the flows of the dead path to the live one without waiting for zebra, leave the other flows
-# alone, and use both paths again when the link returns. The loss window is printed.
+# far end. srv6d must notice within its 100 ms poll, show NO-CARRIER on the port's TAP mirror
+# while leaving it administratively up with its addresses (IPv6 too: keep_addr_on_down is 0
+# here), move the flows of the dead path to the live one without waiting for zebra, leave the
+# other flows alone, and use both paths again when the link returns. Then more flaps, of the
+# far end's carrier and of the port's own interface's admin state: after each, both paths of
+# the staticd route and of a kernel route are back in srv6d, zebra's tables equal srv6d's, the
+# kernel's routes are as before, and the flows use both paths. The loss window is printed.
 #
 #   sudo tests/live/link_failover_test.sh [BUILD_DIR]
 #
@@ -56,6 +60,11 @@ for t in pe0 pe1 pe2; do ip -n "$DUT" link set "$t" up; done
 addr "$DUT" pe0 10.0.0.1/24
 addr "$DUT" pe1 10.0.1.1/24
 addr "$DUT" pe2 10.0.2.1/24
+# IPv6 on the mirrors (keep_addr_on_down 0, the default): an admin down would delete these
+for i in 1 2; do
+	ip netns exec "$DUT" sysctl -qw "net.ipv6.conf.pe$i.keep_addr_on_down=0"
+	addr "$DUT" "pe$i" "fd00:$i::1/64"
+done
 
 # staticd's two-path route: zebra re-evaluates it on link changes (a kernel route's dead path
 # is not revived by zebra when the link returns)
@@ -63,12 +72,27 @@ printf 'hostname dut\nip route 10.9.0.0/24 10.0.1.2\nip route 10.9.0.0/24 10.0.2
 dut_zebra_start "$DUT"
 frr_start "$DUT" staticd "$LIVE_WORK/dut-staticd.conf"
 
-paths_in_srv6d() { # the number of paths srv6d has for 10.9.0.0/24
-	srv6ctl show routes --json | jq -r '[.. | objects | select(.prefix? == "10.9.0.0/24")][0]
+paths_in_srv6d() { # paths_in_srv6d [PREFIX]: the number of paths srv6d has for it (10.9.0.0/24)
+	srv6ctl show routes --json | jq -r --arg p "${1:-10.9.0.0/24}" '[.. | objects | select(.prefix? == $p)][0]
 		| [.. | objects | select(.gateway? != null)] | length'
 }
+# and a kernel route with the same two paths (zebra relays it as a kernel route)
+ip -n "$DUT" route add 10.8.0.0/24 nexthop via 10.0.1.2 dev pe1 nexthop via 10.0.2.2 dev pe2 ||
+	live_die "cannot add the kernel route 10.8.0.0/24"
 check "the two-path route reached srv6d over FPM" wait_until 20 "10.9.0.0/24 with 2 paths in srv6d" \
 	eval '[ "$(paths_in_srv6d)" = 2 ]'
+check "the two-path kernel route reached srv6d over FPM" wait_until 20 "10.8.0.0/24 with 2 paths in srv6d" \
+	eval '[ "$(paths_in_srv6d 10.8.0.0/24)" = 2 ]'
+kernel_routes() { # the DUT kernel's routes, without the linkdown / dead marks of a link that is down and
+	# the ids of the nexthop objects zebra makes anew
+	{ ip -n "$DUT" route show table all; ip -n "$DUT" -6 route show table all; } |
+		grep -v -e '^local ' -e '^multicast ' -e 'fe80::' | sed -e 's/ linkdown//g' -e 's/ dead//g' -e 's/ nhid [0-9]*//' | sort
+}
+kernel_prefixes() { # a route list's destinations and tables
+	grep -v '^[[:space:]]*nexthop ' | awk '{ t = "main"; for (i = 2; i < NF; i++) if ($i == "table") t = $(i + 1); print $1, t }' | sort -u
+}
+kernel_routes >"$LIVE_WORK/kernel-routes-before.txt"
+rib_compare snapshot "$LIVE_WORK/srv6d-routes-before.json" >/dev/null
 # neighbors: the kernel resolves them through the TAPs, srv6d mirrors them
 ping4() { ip netns exec "$1" "$LIVE_PY" "$LIVE_HOME/icmp_ping.py" -c 1 -W 1 "$2"; }
 check "the DUT's kernel reaches both next hops through the TAPs" eval \
@@ -120,8 +144,19 @@ check "the loss window stays under 500 ms (poll 100 ms)" eval \
 	'[ "$(jq -r ".window_max_ms // 1e9 | . < 500" <<<"$res")" = true ]'
 check "srv6d logged the link down" grep -q "port p1 link down" "$LIVE_WORK/srv6d.log"
 check "show counters: p1 link down" eval '[ "$(port_up p1)" = false ]'
-check "the TAP mirror pe1 is down (the kernel and zebra see it)" eval \
-	'! ip -n "$DUT" link show pe1 | grep -q "state UP"'
+mirror_no_carrier() { # the TAP mirror $1: administratively UP, NO-CARRIER, operstate DOWN
+	ip -n "$DUT" -j link show "$1" | jq -e '.[0] | (.flags | index("UP") != null and index("NO-CARRIER") != null
+		and index("LOWER_UP") == null) and .operstate == "DOWN"' >/dev/null
+}
+mirror_up() { ip -n "$DUT" -j link show "$1" | jq -e '.[0] | (.flags | index("LOWER_UP") != null) and .operstate == "UP"' >/dev/null; }
+mirror_addrs() { # $1 keeps the operator's 10.0.N.1/24 and fd00:N::1/64
+	local n="${1#pe}" a
+	a="$(ip -n "$DUT" -j addr show "$1" | jq -r '.[0].addr_info[] | "\(.local)/\(.prefixlen)"')"
+	grep -qx "10.0.$n.1/24" <<<"$a" && grep -qx "fd00:$n::1/64" <<<"$a"
+}
+check "the TAP mirror pe1 shows NO-CARRIER, administratively UP (the kernel and zebra see the link down)" \
+	wait_until 3 "pe1 NO-CARRIER" mirror_no_carrier pe1
+check "pe1 kept its addresses, IPv6 too (an admin down would have deleted fd00:1::1)" mirror_addrs pe1
 
 # ---- a0 back: both paths again -----------------------------------------------------------------
 ip -n "$R" link set a0 up
@@ -132,6 +167,42 @@ check "srv6d has both paths again" wait_until 20 "2 paths" eval '[ "$(paths_in_s
 wait_until 10 "10.0.1.2 again" ping4 "$DUT" 10.0.1.2 >/dev/null
 flows "$LIVE_WORK/back.json" 1
 check "the flows use both paths again" eval '[ "$(paths_used "$LIVE_WORK/back.json")" = 2 ]'
+
+# ---- more flaps: the far end's carrier, the port's own interface's admin state ------------------
+whole_again() { # whole_again WHAT: everything as before the flaps
+	check "$1: the mirror pe1 is up with its addresses" eval 'wait_until 5 "pe1 up" mirror_up pe1 && mirror_addrs pe1'
+	check "$1: both paths of the staticd and the kernel route in srv6d" wait_until 20 "2 + 2 paths" \
+		eval '[ "$(paths_in_srv6d)" = 2 ] && [ "$(paths_in_srv6d 10.8.0.0/24)" = 2 ]'
+	check "$1: srv6d's routes equal zebra's" rib_compare routes --ns "$DUT" --timeout 20
+	check "$1: srv6d's routes are the ones it had before the flaps" rib_compare unchanged "$LIVE_WORK/srv6d-routes-before.json"
+	# The kernel's paths are zebra's to restore, not srv6d's: the kernel flushes the nexthop
+	# objects of a device that loses carrier, and FRR 8.4.4's zebra put the staticd route's
+	# group back after the first flap only (from the second on the kernel kept one path while
+	# zebra, and srv6d, had both). So: every route the kernel had is there; paths as printed.
+	check "$1: the kernel has every route it had before" eval \
+		'wait_until 10 "kernel routes" eval "[ \"\$(kernel_routes | kernel_prefixes)\" = \"\$(kernel_prefixes <$LIVE_WORK/kernel-routes-before.txt)\" ]"'
+	kernel_routes | diff "$LIVE_WORK/kernel-routes-before.txt" - >&2 || live_log "$1: the kernel's paths differ from before (above)"
+	wait_until 10 "10.0.1.2 again" ping4 "$DUT" 10.0.1.2 >/dev/null
+	flows "$LIVE_WORK/again.json" 1
+	check "$1: the flows use both paths" eval '[ "$(paths_used "$LIVE_WORK/again.json")" = 2 ]'
+}
+whole_again "after the first carrier flap"
+for n in 2 3; do
+	ip -n "$R" link set a0 down
+	check "carrier flap $n: p1 down, pe1 NO-CARRIER, addresses kept" eval \
+		'wait_until 3 "p1 down" eval "[ \"\$(port_up p1)\" = false ]" && wait_until 3 "pe1 NO-CARRIER" mirror_no_carrier pe1 && mirror_addrs pe1'
+	sleep 1
+	ip -n "$R" link set a0 up
+	whole_again "carrier flap $n"
+done
+for n in 1 2; do
+	ip -n "$DUT" link set d1 down  # the port's own interface, administratively
+	check "admin flap $n of d1: p1 down, pe1 NO-CARRIER and still UP" eval \
+		'wait_until 3 "p1 down" eval "[ \"\$(port_up p1)\" = false ]" && wait_until 3 "pe1 NO-CARRIER" mirror_no_carrier pe1 && mirror_addrs pe1'
+	sleep 1
+	ip -n "$DUT" link set d1 up
+	whole_again "admin flap $n of d1"
+done
 
 srv6ctl show counters >"$LIVE_WORK/counters.txt"
 cat "$LIVE_WORK/counters.txt"

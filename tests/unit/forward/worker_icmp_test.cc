@@ -133,6 +133,9 @@ protected:
             std::vector<rx_queue>{{ce.id, 0}, {core.id, 0}, {ce_tap.id, 0, ce.id}, {core_tap.id, 0, core.id}}, 0,
             published{&c.cell(), &adj}, hdr, *counters);
         w->set_icmp_limit(1000, 50);
+        ind = rte_pktmbuf_pool_create(("wi_ind" + std::to_string(seq)).c_str(), 255, 0, 0, 0, 0);
+        ASSERT_NE(ind, nullptr);
+        w->set_frag_pool(ind);
         tables();
     }
 
@@ -142,6 +145,7 @@ protected:
         w.reset();
         adj_view::destroy(adj.exchange(nullptr));
         rte_mempool_free(hdr);
+        rte_mempool_free(ind);
     }
 
     ring_port make_port(const char* name) { return open_ring_port(std::string("wi_") + name + std::to_string(seq++)); }
@@ -189,6 +193,7 @@ protected:
     std::vector<own_address> own;
     std::vector<neighbor> neighbors;
     rte_mempool* hdr = nullptr;
+    rte_mempool* ind = nullptr;  // indirect mbufs for the headend's fragments
     std::unique_ptr<worker_counters> counters;
     std::unique_ptr<worker> w;
 };
@@ -227,13 +232,108 @@ TEST_F(worker_icmp_test, headend_too_big_gets_fragmentation_needed_with_the_mtu_
                eth(mac_ce1, mac_ce_port, t_ipv4, icmp4("10.1.0.1", big, 1, 3, 4, 1460, 548)));
     EXPECT_EQ(sent(icmp_kind::ip4_frag_needed), 1u);
     EXPECT_EQ(dropped(drop_reason::encap_mtu), 1u);
-    // Without DF too (the Linux headend drops it silently; senders lower their path MTU).
-    const bytes big_nodf = ip4_packet("10.1.0.2", "10.99.1.5", 64, 1472);
-    expect_one(ce, eth(mac_ce_port, mac_ce1, t_ipv4, big_nodf), ce,
-               eth(mac_ce1, mac_ce_port, t_ipv4, icmp4("10.1.0.1", big_nodf, 2, 3, 4, 1460, 548)));
+    EXPECT_EQ(counters->ip4_fragmented.get(), 0u) << "DF: never fragmented";
 }
 
-// H.Encaps with three SIDs: 40 + 8 + 48 = 96 bytes; packet too big says 1404, quotes 1232.
+// RFC 791 §3.2 by hand: fragment `data_len` bytes from `data_off` of the data of IPv4 packet
+// `orig` (its header `hl` bytes, `hl_out` in this fragment with `opts` as its options), more
+// fragments after it or not, TTL decremented once (the router forwards it), checksum anew.
+bytes fragment_of(const bytes& orig, size_t data_off, size_t data_len, bool mf, size_t hl = 20, size_t hl_out = 20,
+                  const bytes& opts = {}) {
+    bytes f(orig.begin(), orig.begin() + 20);
+    f.insert(f.end(), opts.begin(), opts.end());
+    f.resize(hl_out, 0);
+    f[0] = static_cast<uint8_t>(0x40 | hl_out / 4);
+    f.insert(f.end(), orig.begin() + static_cast<long>(hl + data_off),
+             orig.begin() + static_cast<long>(hl + data_off + data_len));
+    test::put16(f, 2, static_cast<uint16_t>(f.size()));
+    const uint16_t field = static_cast<uint16_t>(orig[6] << 8 | orig[7]);
+    const uint16_t off = static_cast<uint16_t>((field & 0x1fff) + data_off / 8);
+    test::put16(f, 6, static_cast<uint16_t>(off | (mf || (field & 0x2000) ? 0x2000 : 0)));
+    --f[8];
+    test::put16(f, 10, 0);
+    test::put16(f, 10, test::ip4_checksum(f.data(), hl_out));
+    return f;
+}
+
+// Without DF, a packet that does not fit once encapsulated is fragmented before H.Encaps (the
+// Linux headend drops it silently): 1500 bytes, 1460 fit: 1440 bytes of data (a multiple of
+// 8) and the 40 left, each fragment encapsulated on its own, in order, with the flow's label.
+TEST_F(worker_icmp_test, headend_fragments_ipv4_without_df_before_encapsulating) {
+    const bytes big = ip4_packet("10.1.0.2", "10.99.1.5", 64, 1472);  // 1500 bytes, no DF
+    send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, big));
+    w->poll();
+    EXPECT_TRUE(out(ce).empty()) << "no error for a packet we can fragment";
+    const auto got = out(core);
+    ASSERT_EQ(got.size(), 2u) << drops();
+    EXPECT_EQ(test::hex(inner_of(got[0], 40)), test::hex(fragment_of(big, 0, 1440, true)));
+    EXPECT_EQ(test::hex(inner_of(got[1], 40)), test::hex(fragment_of(big, 1440, 40, false)));
+    for (const bytes& g : got) {
+        ASSERT_GE(g.size(), 14u + 40);
+        EXPECT_EQ(g[14 + 6], 4) << "H.Encaps.Red of IPv4: next header 4";
+        EXPECT_EQ(g[14 + 24 + 15], 0xd4) << "to the route's SID fc00:0:2::d4";
+        EXPECT_EQ(static_cast<size_t>(g[14 + 4] << 8 | g[14 + 5]), g.size() - 14 - 40) << "payload length";
+        EXPECT_EQ(test::hex(bytes(g.begin() + 15, g.begin() + 18)), test::hex(bytes(got[0].begin() + 15, got[0].begin() + 18)))
+            << "one flow label for the fragments of one packet";
+    }
+    EXPECT_EQ(got[0].size(), 14u + 40 + 1460) << "exactly the MTU";
+    EXPECT_EQ(counters->ip4_fragmented.get(), 1u);
+    EXPECT_EQ(counters->ip4_fragments.get(), 2u);
+    EXPECT_EQ(sent(icmp_kind::ip4_frag_needed), 0u);
+    EXPECT_EQ(dropped(drop_reason::encap_mtu), 0u);
+    EXPECT_EQ(counters->headend[static_cast<size_t>(rib::encap_mode::encap_red)].get(), 2u);
+}
+
+// A burst of 20 such packets makes 40 fragments: every one leaves, in the packets' order, and
+// every indirect mbuf comes back.
+TEST_F(worker_icmp_test, headend_fragments_a_whole_burst_in_order) {
+    std::vector<bytes> sent_in;
+    for (uint16_t i = 0; i < 20; ++i) {
+        bytes b = ip4_packet("10.1.0.2", "10.99.1.5", 64, 1472);
+        test::put16(b, 4, static_cast<uint16_t>(0x100 + i));  // its identification
+        test::put16(b, 10, 0);
+        test::put16(b, 10, test::ip4_checksum(b.data(), 20));
+        sent_in.push_back(b);
+        send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, b));
+    }
+    w->poll();
+    const auto got = out(core);
+    ASSERT_EQ(got.size(), 40u) << drops();
+    for (size_t i = 0; i < 20; ++i) {
+        EXPECT_EQ(test::hex(inner_of(got[2 * i], 40)), test::hex(fragment_of(sent_in[i], 0, 1440, true))) << i;
+        EXPECT_EQ(test::hex(inner_of(got[2 * i + 1], 40)), test::hex(fragment_of(sent_in[i], 1440, 40, false))) << i;
+    }
+    EXPECT_EQ(counters->ip4_fragments.get(), 40u);
+    EXPECT_EQ(rte_mempool_in_use_count(ind), 0u) << "every indirect mbuf back";
+}
+
+// RFC 791 §3.2: options whose copied flag is set go into every fragment, the others into the
+// first only. Router Alert (148, copied) and a Record Route (7, not copied).
+TEST_F(worker_icmp_test, headend_fragments_copy_only_the_copied_options) {
+    const bytes plain = ip4_packet("10.1.0.2", "10.99.1.5", 64, 1472 - 12);
+    const bytes ra{148, 4, 0, 0}, rr{7, 7, 4, 0, 0, 0, 0, 0};  // RR (7 bytes) + end of list
+    bytes big(plain.begin(), plain.begin() + 20);
+    big.insert(big.end(), ra.begin(), ra.end());
+    big.insert(big.end(), rr.begin(), rr.end());
+    big.insert(big.end(), plain.begin() + 20, plain.end());
+    big[0] = 0x48;  // IHL 8: 32 bytes
+    test::put16(big, 2, static_cast<uint16_t>(big.size()));
+    test::put16(big, 10, 0);
+    test::put16(big, 10, test::ip4_checksum(big.data(), 32));
+    ASSERT_EQ(big.size(), 1500u);
+    send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, big));
+    w->poll();
+    const auto got = out(core);
+    ASSERT_EQ(got.size(), 2u) << drops();
+    bytes opts(ra);
+    opts.insert(opts.end(), rr.begin(), rr.end());
+    // 1460 fit: the first carries 1424 bytes of data (1460 - 32, down to a multiple of 8)
+    EXPECT_EQ(test::hex(inner_of(got[0], 40)), test::hex(fragment_of(big, 0, 1424, true, 32, 32, opts)));
+    EXPECT_EQ(test::hex(inner_of(got[1], 40)), test::hex(fragment_of(big, 1424, 1468 - 1424, false, 32, 24, ra)));
+}
+
+// H.Encaps with three SIDs: 40 + 8 + 48 = 96 bytes; packet too big says 1404, quotes 1232
+// (IPv6: only its source fragments).
 TEST_F(worker_icmp_test, headend_too_big_gets_packet_too_big_for_ipv6) {
     const bytes big = ip6_packet(64, "fd01::2", "fd99::5", {test::layer{17, bytes(1440, 0x44)}});  // 1488
     const auto fd01_1 = a6("fd01::1");
@@ -428,8 +528,8 @@ TEST_F(worker_icmp_test, own_vrf_address_through_the_vpn_answers_echo_and_punts_
 }
 
 // IPv4 fragments from a CE are forwarded as received: each one encapsulated on its own; one too
-// big for the core gets fragmentation needed if it is the first (it quotes the transport
-// header), and is only dropped if it is a later one (RFC 1812 §4.3.2.7).
+// big for the core (no DF) is fragmented further, its offsets from its own, MF kept but in the
+// last piece of the original's last fragment (RFC 791 §3.2).
 TEST_F(worker_icmp_test, ipv4_fragments_are_encapsulated_one_by_one) {
     auto fragment = [](uint16_t frag_field, size_t payload) {
         bytes f = ip4_packet("10.1.0.2", "10.99.1.5", 64, payload);
@@ -442,18 +542,18 @@ TEST_F(worker_icmp_test, ipv4_fragments_are_encapsulated_one_by_one) {
     for (const bytes* f : {&first, &middle, &last})
         send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, *f));
     w->poll();
-    // 1500 + 40 does not fit the 1500-byte core: the first gets the error, the middle one is dropped.
-    const auto back = out(ce);
-    ASSERT_EQ(back.size(), 1u) << drops();
-    EXPECT_EQ(test::hex(back[0]), test::hex(eth(mac_ce1, mac_ce_port, t_ipv4, icmp4("10.1.0.1", first, 1, 3, 4, 1460, 548))));
+    // 1500 + 40 does not fit the 1500-byte core: the first and the middle one (no DF) are
+    // fragmented further (offsets from theirs, MF kept), the last fits as it is.
+    EXPECT_TRUE(out(ce).empty()) << drops();
     const auto sent_out = out(core);
-    ASSERT_EQ(sent_out.size(), 1u);
-    bytes want_last = last;
-    --want_last[8];
-    test::put16(want_last, 10, 0);
-    test::put16(want_last, 10, test::ip4_checksum(want_last.data(), 20));
-    EXPECT_EQ(test::hex(inner_of(sent_out[0], 40)), test::hex(want_last)) << "the last fragment, as received (TTL - 1)";
-    EXPECT_EQ(dropped(drop_reason::encap_mtu), 2u);
+    ASSERT_EQ(sent_out.size(), 5u) << drops();
+    EXPECT_EQ(test::hex(inner_of(sent_out[0], 40)), test::hex(fragment_of(first, 0, 1440, true)));
+    EXPECT_EQ(test::hex(inner_of(sent_out[1], 40)), test::hex(fragment_of(first, 1440, 40, true)));
+    EXPECT_EQ(test::hex(inner_of(sent_out[2], 40)), test::hex(fragment_of(middle, 0, 1440, true)));
+    EXPECT_EQ(test::hex(inner_of(sent_out[3], 40)), test::hex(fragment_of(middle, 1440, 40, true)));
+    EXPECT_EQ(test::hex(inner_of(sent_out[4], 40)), test::hex(fragment_of(last, 0, 608, false)))
+        << "the last fragment, as received (TTL - 1)";
+    EXPECT_EQ(dropped(drop_reason::encap_mtu), 0u);
 
     // Fragments that fit are each encapsulated.
     const bytes a = fragment(0x2000, 1400), b = fragment(176, 1000);
