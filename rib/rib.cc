@@ -167,14 +167,24 @@ void rib::release_paths(nexthop_list&& l) {
 
 // --- limits (docs/rib.md, "Limits")
 
+// During a replay the stale routes are counted out: they go at the sweep, and must not keep out
+// the routes zebra has now (its route set may have changed while it was away). The store itself
+// stays within twice the bound.
 bool rib::route_fits(table_id table) {
-    if (_limits.max_routes && _routes.size() >= _limits.max_routes) {
+    const size_t stale = stale_routes();
+    if (_limits.max_routes &&
+        (_routes.size() - stale >= _limits.max_routes || _routes.size() >= 2 * _limits.max_routes)) {
         ++_counters.refused_routes;
         return false;
     }
     if (_limits.max_routes_per_table) {
         const auto t = _table_routes.find(table);
-        if (t != _table_routes.end() && t->second >= _limits.max_routes_per_table) {
+        size_t table_stale = 0;
+        if (stale)
+            if (const auto s = _table_stale.find(table); s != _table_stale.end())
+                table_stale = s->second;
+        if (t != _table_routes.end() && (t->second - std::min(table_stale, t->second) >= _limits.max_routes_per_table ||
+                                         t->second >= 2 * _limits.max_routes_per_table)) {
             ++_counters.refused_table_routes;
             return false;
         }
@@ -205,6 +215,7 @@ bool rib::upsert_route(route r) {
         shadow_config(r.key);
     if (slot != route_table::npos) {
         auto& e = _routes.at(slot);
+        unstale_route(e.gen, e.r.key.table);
         refresh(e.gen, false);
         // Shared first: a list equal to the route's own is then the same storage, and the
         // comparison below is a pointer compare instead of a walk over both lists.
@@ -245,11 +256,13 @@ bool rib::delete_route(const route_key& k) {
             ++_counters.route_delete_unknown;
             return false;
         }
+        unstale_route(_routes.at(slot).gen, k.table);
         forget(_routes.at(slot).gen);
         restore_config(slot, c->second);
         ++_counters.route_deletes;
         return true;
     }
+    unstale_route(_routes.at(slot).gen, k.table);
     forget(_routes.at(slot).gen);
     index_route(slot, false);
     remove_route_slot(slot);

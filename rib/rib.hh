@@ -68,11 +68,15 @@ struct rib_counters {
     // Upserts refused at a limit (rib_limits): a new route beyond max_routes or beyond its
     // table's max_routes_per_table, and anything beyond max_nexthops nexthop entries.
     uint64_t refused_routes = 0, refused_table_routes = 0, refused_nexthops = 0;
+    // Resyncs ended by abandon_resync(): a replay not trusted to sweep.
+    uint64_t abandoned_resyncs = 0;
 };
 
 // Bounds on what the peer can make srv6d hold, so that no stream (a hostile one, a corrupted
 // one, a misconfigured zebra's) exhausts memory (docs/rib.md, "Limits"). An upsert beyond one is
-// refused and counted; the RIB stays as it was for that key. 0 = no bound.
+// refused and counted; the RIB stays as it was for that key. 0 = no bound. During a replay the
+// route bounds count stale routes out (they must not block their own replacements), so the
+// store may briefly hold up to twice a bound until the sweep.
 struct rib_limits {
     size_t max_routes = 4'000'000;            // a full IPv4 + IPv6 table several times over
     size_t max_routes_per_table = 2'000'000;
@@ -153,6 +157,12 @@ public:
     bool detach_stale() const { return _detach_stale; }
     bool resync_pending() const { return _resync_pending; }
     size_t stale_count() const { return _stale; }
+    // Stale routes (not re-sent yet by the pending replay): the limits count them out.
+    size_t stale_routes() const { return _resync_pending ? _stale_routes : 0; }
+    // Ends a pending resync without removing anything: every stale entry counts as current
+    // again. For a replay that is not trusted to sweep (the FPM listener's "plausible replay",
+    // docs/rib.md): the RIB keeps what it had plus what that session installed.
+    void abandon_resync();
 
     // --- reads
     // Every route, in unspecified order (routes().sorted() for route_key order).
@@ -233,6 +243,8 @@ private:
     // Stamps an entry as seen by the current replay; `fresh` = it did not exist before.
     void refresh(uint32_t& gen, bool fresh);
     void forget(uint32_t gen);  // an entry with stamp `gen` is going away
+    // The route of `table` at a slot stamped `gen` is re-sent or goes: one stale route less.
+    void unstale_route(uint32_t gen, table_id table);
     void touch() { ++_version; }
     void note(const route_key& k) {
         if (_journal_on)
@@ -270,6 +282,9 @@ private:
     std::map<route_key, config_route> _config;
     size_t _pinned = 0;  // config routes installed (not shadowed): never counted stale
     size_t _stale = 0;  // entries stamped before _generation
+    // Routes among them, in all and per table: what the limits do not count during a replay.
+    size_t _stale_routes = 0;
+    std::map<table_id, size_t> _table_stale;
     uint32_t _generation = 0;
     bool _resync_pending = false;
     bool _detach_stale = false;

@@ -22,12 +22,47 @@ void rib::forget(uint32_t gen) {
         --_stale;
 }
 
+void rib::unstale_route(uint32_t gen, table_id table) {
+    if (!_resync_pending || gen >= _generation)
+        return;
+    if (_stale_routes)
+        --_stale_routes;
+    if (auto t = _table_stale.find(table); t != _table_stale.end() && --t->second == 0)
+        _table_stale.erase(t);
+}
+
 void rib::begin_resync() {
     ++_generation;
     _resync_pending = true;
     _detach_stale = false;
     _stale = _routes.size() - _pinned + _nexthops.size() + _pic.size() + _sidlists.size();
+    _stale_routes = _routes.size() - _pinned;
+    _table_stale = _table_routes;
+    for (const auto& [k, c] : _config)
+        if (!c.shadowed)
+            if (auto t = _table_stale.find(k.table); t != _table_stale.end() && --t->second == 0)
+                _table_stale.erase(t);
     ++_counters.resyncs;
+}
+
+void rib::abandon_resync() {
+    if (!_resync_pending)
+        return;
+    for (uint32_t i = 0; i < static_cast<uint32_t>(_routes.size()); ++i)
+        if (auto& e = _routes.at(i); e.gen < _generation)
+            e.gen = _generation;
+    for (auto& [id, g] : _nh_gen)
+        g = std::max(g, _generation);
+    for (auto& [id, g] : _pic_gen)
+        g = std::max(g, _generation);
+    for (auto& [name, g] : _sidlist_gen)
+        g = std::max(g, _generation);
+    _stale = 0;
+    _stale_routes = 0;
+    _table_stale.clear();
+    _resync_pending = false;
+    _detach_stale = false;
+    ++_counters.abandoned_resyncs;
 }
 
 // --- nexthop objects
@@ -119,6 +154,8 @@ size_t rib::sweep_if(const route_filter& may_sweep, keep_mode mode) {
             it = std::next(it);
         }
     _stale = 0;
+    _stale_routes = 0;
+    _table_stale.clear();
     _resync_pending = false;
     _detach_stale = false;
     const size_t total = routes + nexthops + other;

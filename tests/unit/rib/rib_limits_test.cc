@@ -4,6 +4,8 @@
 
 #include <initializer_list>
 
+#include <fmt/format.h>
+
 #include "rib/rib.hh"
 
 namespace rib {
@@ -68,6 +70,54 @@ TEST(RibLimits, TotalRoutes) {
     EXPECT_TRUE(r.delete_route({main_table, pfx("10.0.1.0/24"), {}}));
     EXPECT_TRUE(r.upsert_route(nhg_route("10.0.4.0/24", 1)));
     EXPECT_EQ(r.routes().size(), 3u);
+}
+
+// During a replay the stale routes do not count: zebra's route set changed while it was away,
+// and its new routes must get in (issue 36: 0 of 40 held). After the sweep the RIB holds
+// zebra's routes up to the limit; the store never exceeds twice the bound.
+TEST(RibLimits, StaleRoutesDoNotBlockTheirReplacements) {
+    rib r;
+    r.set_limits({40, 30, 0});
+    for (int i = 0; i < 40; ++i)
+        ASSERT_TRUE(r.upsert_route(nhg_route(fmt::format("10.0.{}.0/24", i).c_str(), 1, i < 20 ? 100 : 200)));
+    r.begin_resync();
+    EXPECT_EQ(r.stale_routes(), 40u);
+    // 30 re-sent, 10 replaced by new prefixes in table 100 (its own bound: 30).
+    for (int i = 0; i < 30; ++i)
+        r.upsert_route(nhg_route(fmt::format("10.0.{}.0/24", i + 10).c_str(), 1, i + 10 < 20 ? 100 : 200));
+    for (int i = 0; i < 10; ++i)
+        EXPECT_TRUE(r.upsert_route(nhg_route(fmt::format("10.1.{}.0/24", i).c_str(), 1, 100)));
+    EXPECT_EQ(r.counters().refused_routes + r.counters().refused_table_routes, 0u);
+    EXPECT_EQ(r.routes().size(), 50u);  // 10 stale still forwarding until the sweep
+    EXPECT_EQ(r.stale_routes(), 10u);
+    // One more is one beyond the 40 zebra now has.
+    EXPECT_FALSE(r.upsert_route(nhg_route("10.2.0.0/24", 1, 200)));
+    EXPECT_EQ(r.counters().refused_routes, 1u);
+    EXPECT_EQ(r.sweep(), 10u);
+    EXPECT_EQ(r.routes().size(), 40u);
+    EXPECT_EQ(r.stale_routes(), 0u);
+    EXPECT_EQ(r.find_route({100, pfx("10.0.0.0/24"), {}}), nullptr);
+    EXPECT_NE(r.find_route({100, pfx("10.1.9.0/24"), {}}), nullptr);
+}
+
+// A replay that is not trusted to sweep: nothing goes, nothing is stale any more.
+TEST(RibLimits, AnAbandonedResyncKeepsEverything) {
+    rib r;
+    r.set_limits({4, 0, 0});
+    for (int i = 0; i < 4; ++i)
+        ASSERT_TRUE(r.upsert_route(nhg_route(fmt::format("10.0.{}.0/24", i).c_str(), 1)));
+    ASSERT_TRUE(r.upsert_nexthop(singleton(1, "10.0.0.1")));
+    r.begin_resync();
+    EXPECT_TRUE(r.upsert_route(nhg_route("10.9.0.0/24", 1)));  // counted out: 4 stale
+    r.abandon_resync();
+    EXPECT_FALSE(r.resync_pending());
+    EXPECT_EQ(r.stale_count(), 0u);
+    EXPECT_EQ(r.routes().size(), 5u);
+    EXPECT_NE(r.find_nexthop(1), nullptr);
+    EXPECT_EQ(r.counters().abandoned_resyncs, 1u);
+    EXPECT_FALSE(r.upsert_route(nhg_route("10.9.1.0/24", 1)));  // beyond the bound again
+    r.begin_resync();
+    EXPECT_EQ(r.sweep(), 6u);  // routes and the object: nothing re-sent
 }
 
 TEST(RibLimits, RoutesPerTable) {
