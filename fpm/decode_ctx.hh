@@ -40,6 +40,9 @@ public:
     // zebra process, so the listener can tell "same zebra reconnected" from "zebra restarted".
     // Unset until a netlink message is seen; whoever reads it per connection resets it.
     std::optional<uint32_t> last_nlmsg_pid;
+    // Error reasons reported through this context (ignored events not included): the listener
+    // reads its growth across a frame to judge whether a stream is a plausible zebra replay.
+    uint64_t errors = 0;
 
 private:
     std::array<util::rate_limit, reason_count> _limits{};

@@ -30,6 +30,10 @@ constexpr int keepalive_count = 3;
 // After a failed accept (EMFILE...), wait before retrying instead of spinning.
 constexpr std::chrono::seconds accept_retry{1};
 
+// Admitted connections read before their first frame, beside the active one: a bound, so that
+// a flood of silent connections costs a fixed amount; the oldest goes for a newer one.
+constexpr size_t max_pending = 8;
+
 std::string strip_brackets(const std::string& s) {
     if (s.size() >= 2 && s.front() == '[' && s.back() == ']')
         return s.substr(1, s.size() - 2);
@@ -131,6 +135,8 @@ void listener::impl::stop() {
     error_code ignored;
     _acceptor.close(ignored);
     _accept_timer.cancel();
+    while (!_pending.empty())
+        drop_pending(_pending.front(), "srv6d is shutting down", true);
     if (_conn)
         close("srv6d is shutting down");
     _resync_timer.cancel();
@@ -165,7 +171,8 @@ void listener::impl::on_accept(const error_code& ec, tcp::socket s) {
     }
     std::string peer = endpoint_text(remote);
     const tcp_end peer_end = to_end(remote);
-    // Before a single byte is read: a refused peer feeds nothing, not even the framer.
+    // First of all, before a single byte is read and whatever else is connected: a refused
+    // peer feeds nothing, not even the framer, and is counted as such.
     const admission a = admit(_opts.admission, peer_end, _finder.find(peer_end, to_end(local)));
     if (a.what != verdict::admitted) {
         switch (a.what) {
@@ -179,88 +186,181 @@ void listener::impl::on_accept(const error_code& ec, tcp::socket s) {
         s.close(ignored);
         return;
     }
-    if (_conn) {
-        const std::string why = takeover_reason(a.who);
-        if (why.empty()) {
-            refuse_busy(s, peer, a.who);
-            return;
-        }
-        ++_session.takeovers;
-        util::log(util::level::warn, "fpm: connection from {} ({}) replaces the one from {} ({}): {}", peer,
-                  to_string(a.who), _conn->peer, to_string(_conn->who), why);
-        close(fmt::format("replaced by {} ({}): {}", peer, to_string(a.who), why));
-    }
-    begin(std::move(s), std::move(peer), a.who);
+    add_pending(std::move(s), std::move(peer), a.who);
 }
 
-// zebra keeps one FPM connection; two writers would interleave their replays into one RIB. But
-// the one we have may be a squatter, or the half-open remains of a zebra that is gone, which
-// nothing else would free while it is silent: an admitted newcomer takes over in those cases.
-std::string listener::impl::takeover_reason(const peer_identity& who) const {
-    if (!_conn->talking)
-        return "the active connection has sent no valid frame";
-    if (who == _conn->who)
-        return fmt::format("same {} (zebra restarted, or its connection broke)", who.local ? "user" : "address");
+// Never on connect alone: the newcomer is read beside the active connection, and its first
+// frame decides (first_frame). A probe that closes, or a squatter that never speaks, changes
+// nothing.
+void listener::impl::add_pending(tcp::socket s, std::string peer, peer_identity who) {
+    set_keepalive(s);
+    auto c = std::make_shared<connection>(std::move(s), std::move(peer), who, _io);
+    c->admitted_at = c->last_frame = steady::now();
+    ++_session.connections;
+    if (_pending.size() >= max_pending) {
+        // zebra sends its first frame right after connecting: the oldest is the likeliest squatter.
+        ++_session.pending_evicted;
+        drop_pending(_pending.front(), fmt::format("{} connections wait for their first frame: the oldest goes",
+                                                   max_pending));
+    }
+    _pending.push_back(c);
+    _session.pending = _pending.size();
+    if (_conn)
+        util::log(util::level::info,
+                  "fpm: connection from {} ({}) admitted; {} ({}) stays zebra's unless the newcomer's first frame "
+                  "is a valid replay or {} stays silent for fpm.takeover-idle-ms",
+                  c->peer, to_string(who), _conn->peer, to_string(_conn->who), _conn->peer);
+    else
+        util::log(util::level::info, "fpm: connection from {} ({}) admitted; its first frame starts the replay",
+                  c->peer, to_string(who));
+    c->first_frame_timer.expires_after(_opts.first_frame_timeout);
+    c->first_frame_timer.async_wait([self = shared_from_this(), c](const error_code& e) {
+        if (e || self->_stopped || !self->is_pending(c))
+            return;
+        ++self->_session.first_frame_timeouts;
+        self->drop_pending(c, fmt::format("no valid frame within {} ms", self->_opts.first_frame_timeout.count()));
+    });
+    read(c);
+}
+
+bool listener::impl::is_pending(const std::shared_ptr<connection>& c) const {
+    return std::find(_pending.begin(), _pending.end(), c) != _pending.end();
+}
+
+void listener::impl::drop_pending(const std::shared_ptr<connection>& c, const std::string& why, bool quiet) {
+    auto it = std::find(_pending.begin(), _pending.end(), c);
+    if (it == _pending.end())
+        return;
+    _pending.erase(it);
+    _session.pending = _pending.size();
+    account_leftover(*c);
+    error_code ignored;
+    c->first_frame_timer.cancel();
+    c->socket.shutdown(tcp::socket::shutdown_both, ignored);
+    c->socket.close(ignored);
+    if (c->bytes == 0)
+        ++_session.probes;
+    if (!quiet)
+        log_limited(_probe_log, util::level::info, "fpm: connection from {} ({}) closed before it became zebra's ({}): "
+                    "nothing changed", c->peer, to_string(c->who), why);
+}
+
+std::string listener::impl::takeover_reason(const connection& c, bool proof, size_t updates,
+                                            std::optional<uint32_t> pid) const {
+    if (!_conn)
+        return "no other connection is zebra's";
+    if (!proof)
+        return {};
+    const std::string valid = fmt::format("its first frame is a valid replay ({} updates{}, no decode error)", updates,
+                                          pid ? fmt::format(", nlmsg_pid {}", *pid) : std::string{});
+    if (!_conn->proven)
+        return fmt::format("{}, the active connection's stream is not", valid);
+    if (c.who == _conn->who)
+        return fmt::format("{}, same {} (zebra restarted, or its connection broke)", valid,
+                           c.who.local ? "user" : "address");
     const auto idle = steady::now() - _conn->last_frame;
     if (idle >= _opts.takeover_idle)
-        return fmt::format("the active connection sent no valid frame for {} ms (fpm.takeover-idle-ms {})",
+        return fmt::format("{}, the active connection sent no valid frame for {} ms (fpm.takeover-idle-ms {})", valid,
                            std::chrono::duration_cast<std::chrono::milliseconds>(idle).count(),
                            _opts.takeover_idle.count());
     return {};
 }
 
-void listener::impl::refuse_busy(tcp::socket& s, const std::string& peer, const peer_identity& who) {
-    ++_session.refused;
-    log_limited(_busy_log, util::level::warn,
-                "fpm: refusing second FPM connection from {} ({}): {} ({}) is active and sent a frame {} ms ago", peer,
-                to_string(who), _conn->peer, to_string(_conn->who),
-                std::chrono::duration_cast<std::chrono::milliseconds>(steady::now() - _conn->last_frame).count());
-    error_code ignored;
-    s.close(ignored);
+// Evidence, not arrival: the first frame with a payload of a pending connection is decoded on
+// its own and proves a replay's start when it decodes without an error into updates, from a
+// netlink port id (or as a SONiC/protobuf stream). It makes the connection zebra's when there is
+// none; otherwise only with that proof, and only if the active connection is not proven itself,
+// is of the same identity (a restarted zebra, a half-open connection), or has been silent past
+// fpm.takeover-idle-ms. A newcomer that does not qualify is closed, its frame changed nothing.
+void listener::impl::first_frame(const std::shared_ptr<connection>& c) {
+    while (const auto frame = c->frames.next()) {
+        if (frame->size() <= fpm_header_size) {  // a header alone: counted, decides nothing
+            _batch.clear();
+            decode_frame(*frame, _ctx, _batch);
+            continue;
+        }
+        const uint64_t errors_before = _ctx.errors;
+        _ctx.last_nlmsg_pid.reset();
+        _batch.clear();
+        decode_frame(*frame, _ctx, _batch);
+        const uint64_t errors = _ctx.errors - errors_before;
+        const auto pid = _ctx.last_nlmsg_pid;
+        _ctx.last_nlmsg_pid.reset();
+        const bool foreign =
+            std::any_of(_batch.begin(), _batch.end(), [](const update& u) { return u.from != dialect::netlink; });
+        const bool proof = errors == 0 && !_batch.empty() && (pid || foreign);
+        const std::string why = takeover_reason(*c, proof, _batch.size(), pid);
+        if (why.empty()) {
+            ++_session.refused;
+            const std::string what =
+                proof ? fmt::format("its first frame is a valid replay, but {} ({}) is zebra's: proven, and its last "
+                                    "frame {} ms ago (fpm.takeover-idle-ms {})",
+                                    _conn->peer, to_string(_conn->who),
+                                    std::chrono::duration_cast<std::chrono::milliseconds>(steady::now() -
+                                                                                          _conn->last_frame)
+                                        .count(),
+                                    _opts.takeover_idle.count())
+                      : fmt::format("its first frame is no valid replay ({}), and {} ({}) is zebra's",
+                                    errors ? fmt::format("{} decode errors", errors)
+                                    : _batch.empty() ? std::string("no route or nexthop in it")
+                                                     : std::string("no netlink port id"),
+                                    _conn->peer, to_string(_conn->who));
+            log_limited(_busy_log, util::level::warn, "fpm: refusing FPM connection from {} ({}): {}", c->peer,
+                        to_string(c->who), what);
+            drop_pending(c, "refused", true);
+            return;
+        }
+        promote(c, why);
+        c->proven = proof;
+        _replay.errors += errors;
+        _session.replay_errors = _replay.errors;
+        if (pid)
+            note_pid(*pid);
+        frame_seen();
+        if (!_batch.empty())
+            apply(_batch);
+        if (_stopped || c != _conn)
+            return;
+        process_frames();
+        return;
+    }
 }
 
-void listener::impl::begin(tcp::socket s, std::string peer, peer_identity who) {
-    set_keepalive(s);
-    _conn = std::make_shared<connection>(std::move(s), std::move(peer), who, _io);
-    _conn->admitted_at = _conn->last_frame = steady::now();
-    ++_session.connections;
+void listener::impl::promote(const std::shared_ptr<connection>& c, const std::string& why) {
+    if (_conn) {
+        ++_session.takeovers;
+        util::log(util::level::warn, "fpm: connection from {} ({}) replaces the one from {} ({}): {}", c->peer,
+                  to_string(c->who), _conn->peer, to_string(_conn->who), why);
+        close(fmt::format("replaced by {} ({}): {}", c->peer, to_string(c->who), why));
+    }
+    _pending.erase(std::find(_pending.begin(), _pending.end(), c));
+    _session.pending = _pending.size();
+    c->first_frame_timer.cancel();
+    c->talking = true;
+    _conn = c;
     _session.connected = true;
-    _session.talking = false;
-    _session.peer = _conn->peer;
-    _session.peer_identity = to_string(who);
+    _session.talking = true;
+    _session.peer = c->peer;
+    _session.peer_identity = to_string(c->who);
     _session.connected_since = std::chrono::system_clock::now();
     _session.last_frame_at = {};
-    _framer.reset();
     _conn_pids.clear();
     _conn_foreign = false;
     _conn_detached = false;
-    _ctx.last_nlmsg_pid.reset();
     _session.zebra_pid.reset();
-    util::log(util::level::info, "fpm: zebra connected from {} ({}); its first frame starts the replay", _conn->peer,
-              _session.peer_identity);
-    _conn->first_frame_timer.expires_after(_opts.first_frame_timeout);
-    _conn->first_frame_timer.async_wait([self = shared_from_this(), c = _conn](const error_code& ec) {
-        if (ec || self->_stopped || c != self->_conn || c->talking)
-            return;
-        ++self->_session.first_frame_timeouts;
-        self->close(fmt::format("no valid frame within {} ms", self->_opts.first_frame_timeout.count()));
-    });
-    read(_conn);
+    util::log(util::level::info, "fpm: {} ({}) is zebra's connection ({}): replay expected, stale entries swept after "
+              "it if it is plausible", c->peer, _session.peer_identity, why);
+    start_session();
 }
 
-// The first valid frame: this connection is zebra's replay. Until now it changed nothing, so a
-// squatter that never speaks FPM neither marks the RIB stale nor gets it swept.
+// This connection is zebra's replay now. A sweep pending from an earlier, interrupted
+// connection is superseded: this replay starts it over.
 void listener::impl::start_session() {
-    _conn->talking = true;
-    _conn->first_frame_timer.cancel();
-    _session.talking = true;
-    // zebra now replays everything: whatever it does not replay is stale. A sweep pending from
-    // an earlier, interrupted connection is superseded: this replay starts it over.
     _rib.begin_resync();
     _session.resync_pending = true;
+    _replay = {};
+    _session.replay_updates = _session.replay_errors = _session.replay_refused = 0;
     _connected_at = _last_rx = steady::now();
-    util::log(util::level::info, "fpm: first frame from {}: replay expected, stale entries swept after it",
-              _conn->peer);
     arm_resync_timer();
 }
 
@@ -271,53 +371,87 @@ void listener::impl::read(const std::shared_ptr<connection>& c) {
 }
 
 void listener::impl::on_read(const std::shared_ptr<connection>& c, const error_code& ec, size_t n) {
-    if (_stopped || c != _conn)
+    if (_stopped)
+        return;
+    const bool active = c == _conn;
+    if (!active && !is_pending(c))
         return;
     if (ec) {
-        close(ec == asio::error::eof ? std::string("closed by peer") : ec.message());
+        const std::string why = ec == asio::error::eof ? std::string("closed by peer") : ec.message();
+        if (active)
+            close(why);
+        else
+            drop_pending(c, why);
         return;
     }
     _stats.bytes_received += n;
-    _last_rx = steady::now();
-    _framer.feed(std::span<const uint8_t>(c->buf.data(), n));
-    process_frames();
-    if (_stopped || c != _conn)  // a hook stopped the listener
+    c->bytes += n;
+    c->frames.feed(std::span<const uint8_t>(c->buf.data(), n));
+    if (active) {
+        _last_rx = steady::now();
+        process_frames();
+    } else {
+        first_frame(c);
+    }
+    if (_stopped || (c != _conn && !is_pending(c)))  // refused, or a hook stopped the listener
         return;
-    if (const auto lost = _framer.lost()) {
+    if (const auto lost = c->frames.lost()) {
         // The stream cannot be resynchronised: drop it; zebra reconnects in 3 s and replays.
         ++_session.framing_resets;
         _ctx.report(*lost, fmt::format("from {}", c->peer));
         util::log(util::level::warn, "fpm: framing lost on the connection from {} ({}): closing it", c->peer,
                   describe(*lost));
-        close(fmt::format("framing lost: {}", name(*lost)));
+        if (c == _conn)
+            close(fmt::format("framing lost: {}", name(*lost)));
+        else
+            drop_pending(c, fmt::format("framing lost: {}", name(*lost)), true);
         return;
     }
     read(c);
 }
 
+void listener::impl::frame_seen() {
+    _conn->last_frame = steady::now();
+    _session.last_frame_at = std::chrono::system_clock::now();
+    if (_session.resync_pending)
+        ++_replay.frames;
+}
+
 void listener::impl::process_frames() {
-    while (const auto frame = _framer.next()) {
-        if (frame->size() > fpm_header_size) {  // a valid frame (a header alone is counted below)
-            if (!_conn->talking)
-                start_session();
-            _conn->last_frame = steady::now();
-            _session.last_frame_at = std::chrono::system_clock::now();
-        }
-        _batch.clear();
-        decode_frame(*frame, _ctx, _batch);
-        if (_ctx.last_nlmsg_pid) {
-            note_pid(*_ctx.last_nlmsg_pid);
-            _ctx.last_nlmsg_pid.reset();
-        }
-        if (_batch.empty())
-            continue;
-        apply(_batch);
+    while (const auto frame = _conn->frames.next()) {
+        if (frame->size() > fpm_header_size)  // a valid frame (a header alone is counted below)
+            frame_seen();
+        decode_one(*frame);
+        if (_stopped || !_conn)
+            return;
     }
+}
+
+void listener::impl::decode_one(std::span<const uint8_t> frame) {
+    const uint64_t errors_before = _ctx.errors;
+    _batch.clear();
+    decode_frame(frame, _ctx, _batch);
+    if (_ctx.errors != errors_before)
+        _conn->proven = false;
+    if (_session.resync_pending) {
+        _replay.errors += _ctx.errors - errors_before;
+        _session.replay_errors = _replay.errors;
+    }
+    if (_ctx.last_nlmsg_pid) {
+        note_pid(*_ctx.last_nlmsg_pid);
+        _ctx.last_nlmsg_pid.reset();
+    }
+    if (!_batch.empty())
+        apply(_batch);
 }
 
 void listener::impl::apply(std::vector<update>& batch) {
     for (const auto& u : batch)
         _conn_foreign |= u.from != dialect::netlink;
+    if (_session.resync_pending) {
+        _replay.updates += batch.size();
+        _session.replay_updates = _replay.updates;
+    }
     detach_for_restart();
     update_detach();
     if (util::current_level() >= util::level::debug)
@@ -340,27 +474,35 @@ void listener::impl::note_limits(const rib::rib_counters& before) {
     const uint64_t nexthops = now.refused_nexthops - before.refused_nexthops;
     if (routes + table + nexthops == 0)
         return;
+    if (_session.resync_pending) {
+        _replay.refused_routes += routes;
+        _replay.refused_table_routes += table;
+        _replay.refused_nexthops += nexthops;
+        _session.replay_refused = _replay.refused_routes + _replay.refused_table_routes + _replay.refused_nexthops;
+    }
     const auto& l = _rib.limits();
     log_limited(_limit_log, util::level::warn,
                 "fpm: RIB full: refused {} routes (rib.max-routes {}), {} routes (rib.max-routes-per-table {}), {} "
-                "nexthops (rib.max-nexthops {}) from {}",
-                routes, l.max_routes, table, l.max_routes_per_table, nexthops, l.max_nexthops, _conn->peer);
+                "nexthops (rib.max-nexthops {}) from {}; it holds {} routes ({} stale, not counted during a replay) "
+                "and {} nexthop entries",
+                routes, l.max_routes, table, l.max_routes_per_table, nexthops, l.max_nexthops, _conn->peer,
+                _rib.routes().size(), _rib.stale_routes(), _rib.nexthop_entries());
 }
 
 // The bytes of an incomplete frame are dropped with the connection: count them.
-void listener::impl::account_leftover() {
-    const size_t left = _framer.buffered();
+void listener::impl::account_leftover(connection& c) {
+    const size_t left = c.frames.buffered();
     if (left == 0)
         return;
     _stats.bytes_discarded += left;
-    if (!_framer.lost())  // a lost frame was reported with its own reason
-        _ctx.report(reason::frame_truncated, fmt::format("{} bytes from {}", left, _conn->peer));
+    if (!c.frames.lost())  // a lost frame was reported with its own reason
+        _ctx.report(reason::frame_truncated, fmt::format("{} bytes from {}", left, c.peer));
 }
 
 void listener::impl::close(const std::string& why) {
     if (!_conn)
         return;
-    account_leftover();
+    account_leftover(*_conn);
     error_code ignored;
     _conn->first_frame_timer.cancel();
     _conn->socket.shutdown(tcp::socket::shutdown_both, ignored);
@@ -378,7 +520,6 @@ void listener::impl::close(const std::string& why) {
         }
     }
     _resync_timer.cancel();
-    _framer.reset();
     ++_session.disconnects;
     _session.connected = false;
     _session.talking = false;

@@ -54,6 +54,23 @@ void listener::impl::on_resync_timer(const std::shared_ptr<connection>& c, const
         return;
     }
     const bool capped = now >= _connected_at + _opts.resync_max;
+    const std::string ended = capped ? fmt::format("still going after {} ms (resync-max)", _opts.resync_max.count())
+                                     : fmt::format("quiet for {} ms", _opts.resync_quiet.count());
+    report_replay_limits(c->peer);
+    if (const auto why = implausible()) {
+        // Nothing proves this stream is zebra's whole state: removing what it did not mention
+        // could empty the RIB. What it installed stays, like everything that was there.
+        const size_t stale = _rib.stale_count();
+        _rib.abandon_resync();
+        _session.resync_pending = false;
+        ++_session.sweeps_skipped;
+        _session.last_skip_reason = *why;
+        util::log(util::level::warn,
+                  "fpm: replay from {} ({}) {}: no sweep, it is not a plausible replay ({}); its {} stale entries "
+                  "are kept as current",
+                  c->peer, to_string(c->who), ended, *why, stale);
+        return;
+    }
     const auto plan = plan_sweep();
     const uint64_t kept_before = _rib.counters().kept_routes;
     // A stale route the scope would keep goes all the same when zebra's kernel has no route at
@@ -97,9 +114,7 @@ void listener::impl::on_resync_timer(const std::shared_ptr<connection>& c, const
     _sweep_owed = false;
     _owed_reason.clear();
     util::log(util::level::info, "fpm: replay from {} {}: {} sweep ({}): swept {} stale entries{}{}", c->peer,
-              capped ? fmt::format("still going after {} ms (resync-max)", _opts.resync_max.count())
-                     : fmt::format("quiet for {} ms", _opts.resync_quiet.count()),
-              to_string(plan.scope), plan.reason, removed,
+              ended, to_string(plan.scope), plan.reason, removed,
               _session.last_sweep_kept
                   ? fmt::format(", kept {} stale {}routes of tables zebra does not replay", _session.last_sweep_kept,
                                 plan.scope == sweep_scope::restarted ? "kernel " : "")
@@ -111,8 +126,12 @@ void listener::impl::on_resync_timer(const std::shared_ptr<connection>& c, const
 }
 
 void listener::impl::note_pid(uint32_t pid) {
-    if (std::find(_conn_pids.begin(), _conn_pids.end(), pid) != _conn_pids.end() || _conn_pids.size() >= max_pids)
+    if (std::find(_conn_pids.begin(), _conn_pids.end(), pid) != _conn_pids.end())
         return;
+    if (_conn_pids.size() >= max_pids) {
+        _replay.too_many_pids = true;
+        return;
+    }
     _conn_pids.push_back(pid);
     if (!_session.zebra_pid)
         _session.zebra_pid = pid;
@@ -147,6 +166,36 @@ void listener::impl::update_detach() {
         util::log(util::level::info,
                   "fpm: {}: stale routes keep their paths until zebra re-sends them or the sweep removes them", why);
     _rib.set_detach_stale(on);
+}
+
+// A plausible replay: frames of one zebra (one netlink port id per namespace, at most max_pids,
+// or a SONiC/protobuf stream) that decoded without an error into at least one update, and
+// reached its quiet time (or resync-max). Anything less never sweeps (docs/rib.md, "Sessions").
+std::optional<std::string> listener::impl::implausible() const {
+    if (_replay.errors)
+        return fmt::format("{} decode errors in {} frames", _replay.errors, _replay.frames);
+    if (_replay.updates == 0)
+        return std::string("it installed nothing");
+    if (_replay.too_many_pids)
+        return fmt::format("more than {} netlink port ids: not one zebra", max_pids);
+    if (_conn_pids.empty() && !_conn_foreign)
+        return std::string("no netlink port id");
+    return std::nullopt;
+}
+
+// A replay that met a limit: the counts once, at warning, whatever the rate limit held back.
+void listener::impl::report_replay_limits(const std::string& peer) {
+    const uint64_t refused = _replay.refused_routes + _replay.refused_table_routes + _replay.refused_nexthops;
+    if (refused == 0)
+        return;
+    const auto& l = _rib.limits();
+    util::log(util::level::warn,
+              "fpm: the replay from {} met the RIB's limits: {} routes refused at rib.max-routes {}, {} at "
+              "rib.max-routes-per-table {}, {} nexthops at rib.max-nexthops {}; the RIB holds {} routes ({} stale, "
+              "swept now if the replay is plausible) and {} nexthop entries",
+              peer, _replay.refused_routes, l.max_routes, _replay.refused_table_routes, l.max_routes_per_table,
+              _replay.refused_nexthops, l.max_nexthops, _rib.routes().size(), _rib.stale_routes(),
+              _rib.nexthop_entries());
 }
 
 bool listener::impl::replayed(rib::table_id t) const {

@@ -38,8 +38,14 @@ struct session_info {
     bool talking = false;
     std::chrono::system_clock::time_point last_frame_at{};  // of the current connection
     uint64_t connections = 0;           // admitted since start
-    uint64_t refused = 0;               // admitted, but another connection was active and kept
-    uint64_t takeovers = 0;             // an admitted connection replaced the active one
+    // Admitted and read, not zebra's connection yet: their first frame decides (docs/rib.md,
+    // "Sessions"). The active connection is kept meanwhile.
+    uint64_t pending = 0;
+    // Closed: its first frame was no valid replay while a zebra was active and not idle.
+    uint64_t refused = 0;
+    uint64_t takeovers = 0;             // a pending connection's first frame replaced the active one
+    uint64_t probes = 0;                // pending connections that ended without a frame: no effect
+    uint64_t pending_evicted = 0;       // pending connections closed to make room for a newer one
     uint64_t first_frame_timeouts = 0;  // closed: no valid frame within fpm.first-frame-timeout-ms
     // Not admitted (fpm.allow-user / fpm.allow-address), closed before reading anything.
     uint64_t denied_user = 0, denied_address = 0, denied_unknown = 0;
@@ -51,6 +57,12 @@ struct session_info {
     bool resync_pending = false;        // a replay is being received; stale entries not swept yet
     uint64_t sweeps = 0;
     uint64_t last_sweep_removed = 0;
+    // Replays that reached their quiet time without being plausible: nothing swept, the stale
+    // entries became current again (docs/rib.md, "Sessions").
+    uint64_t sweeps_skipped = 0;
+    std::string last_skip_reason;       // "3 decode errors in the replay", "it installed nothing"
+    // The pending or last replay: updates applied, decode errors, refused at the limits.
+    uint64_t replay_updates = 0, replay_errors = 0, replay_refused = 0;
     // zebra's netlink port id (nlmsg_pid) on the current or last connection: constant for one
     // zebra process. Unset before any netlink message (and for protobuf-only streams).
     std::optional<uint32_t> zebra_pid;
@@ -61,5 +73,29 @@ struct session_info {
     // at their key (docs/srv6d.md, "Which tables a sweep cleans").
     uint64_t last_sweep_not_in_kernel = 0;
 };
+
+// The session's one state, as `srv6ctl show fpm` states it first.
+enum class session_state : uint8_t {
+    idle,         // no zebra connection, the RIB in sync with the last replay (or empty)
+    interrupted,  // no zebra connection; the last replay ended before its sweep: nothing swept
+    replaying,    // zebra's connection is replaying; stale entries swept after it
+    in_sync,      // zebra's connection, its replay swept (or not trusted: see sweeps_skipped)
+};
+
+constexpr session_state state_of(const session_info& s) {
+    if (s.connected)
+        return s.resync_pending ? session_state::replaying : session_state::in_sync;
+    return s.resync_pending ? session_state::interrupted : session_state::idle;
+}
+
+constexpr std::string_view to_string(session_state s) {
+    switch (s) {
+    case session_state::idle: return "no zebra connected";
+    case session_state::interrupted: return "no zebra connected; its last replay was interrupted, nothing swept";
+    case session_state::replaying: return "zebra connected, replay being received";
+    case session_state::in_sync: return "zebra connected, in sync";
+    }
+    return "?";
+}
 
 }  // namespace fpm

@@ -63,6 +63,8 @@ TEST(Listener, EveryChunkSizeFromOneByte) {
     EXPECT_TRUE(h.on_io([&] { return h._rib.routes() == expected.routes(); }));
 }
 
+// The active connection is proven (its first frame was a valid replay's start); another user's
+// valid replay does not replace it while it is fresh.
 TEST(Listener, SecondConnectionOfAnotherUserIsRefusedWhileTheFirstTalks) {
     if (::geteuid() != 0)
         GTEST_SKIP() << "needs root (a socket of another user)";
@@ -78,7 +80,8 @@ TEST(Listener, SecondConnectionOfAnotherUserIsRefusedWhileTheFirstTalks) {
     const std::string first_peer = h.session().peer;
 
     client second("127.0.0.1", h.port(), harness::other_user);
-    ASSERT_TRUE(second.connected);  // the kernel completes the handshake; srv6d closes it at once
+    ASSERT_TRUE(second.connected);
+    ASSERT_TRUE(second.send(stream));  // a valid replay: refused all the same, the first is fresh
     EXPECT_TRUE(second.closed_by_peer());
     EXPECT_TRUE(h.eventually([&] { return h._session.refused == 1; }));
 
@@ -89,8 +92,9 @@ TEST(Listener, SecondConnectionOfAnotherUserIsRefusedWhileTheFirstTalks) {
     const auto s = h.session();
     EXPECT_TRUE(s.connected);
     EXPECT_EQ(s.peer, first_peer);
-    EXPECT_EQ(s.connections, 1u);
+    EXPECT_EQ(s.connections, 2u);  // both admitted; the second's first frame decided
     EXPECT_EQ(s.refused, 1u);
+    EXPECT_EQ(s.takeovers, 0u);
     EXPECT_EQ(s.disconnects, 0u);
 }
 
@@ -510,19 +514,29 @@ TEST(ListenerSweepScope, AnotherZebraInBetweenMakesTheNextSweepNonSelective) {
     EXPECT_EQ(h.session().last_sweep_scope, sweep_scope::replayed_tables);
 }
 
-TEST(ListenerSweepScope, UnknownPidSweepsEverything) {
+// A connection without a single netlink message (a protobuf stream; here a protobuf frame
+// that does not parse) becomes zebra's when there is no other, but is no plausible replay: it
+// never sweeps, and the RIB keeps what it had (issue 36: one junk frame emptied it).
+TEST(ListenerSweepScope, AJunkSessionNeverSweeps) {
     harness h(quick_sweep());
     connect_and_sweep(h, zebra_a, 1);
-    // A connection without a single netlink message (a protobuf stream; here a protobuf frame
-    // that does not parse) gives no port id: nothing proves it is the same zebra.
     client c("127.0.0.1", h.port());
     ASSERT_TRUE(c.send(nl::frame({0xff}, 2)));
-    ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == 2; }));
-    EXPECT_FALSE(has(h, "192.0.2.0/24", 100));
+    ASSERT_TRUE(h.eventually([&] { return h._session.sweeps_skipped == 1; }));
+    EXPECT_TRUE(has(h, "192.0.2.0/24", 100));
+    EXPECT_TRUE(has(h, "10.1.0.0/24", 254));
     const auto s = h.session();
-    EXPECT_FALSE(s.zebra_pid.has_value());
-    EXPECT_EQ(s.last_sweep_scope, sweep_scope::full);
-    EXPECT_EQ(s.last_sweep_reason, "zebra's nlmsg_pid unknown");
+    EXPECT_EQ(s.sweeps, 1u);
+    EXPECT_FALSE(s.resync_pending);
+    EXPECT_EQ(s.last_skip_reason, "1 decode errors in 1 frames");
+    EXPECT_EQ(h.on_io([&] { return h._rib.stale_count(); }), 0u);
+    // zebra again: its replay is swept as the same zebra's.
+    c.close();
+    ASSERT_TRUE(h.wait_connected(false));
+    client z("127.0.0.1", h.port());
+    ASSERT_TRUE(z.send(route_frame(zebra_a, "10.1.0.0", 24, 254)));
+    ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == 2; }));
+    EXPECT_EQ(h.session().last_sweep_scope, sweep_scope::replayed_tables);
 }
 
 TEST(Listener, DisconnectBeforeTheSweepKeepsEverything) {
