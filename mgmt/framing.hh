@@ -17,6 +17,8 @@ constexpr size_t frame_header_size = 4;
 // Far above any real RIB dump's answer, small enough that a broken peer cannot make us buffer
 // without bound: the length is checked before any of the body is accepted.
 constexpr size_t max_message_size = size_t{16} << 20;
+// What the server buffers of one request: every request srv6ctl sends is far smaller.
+constexpr size_t max_request_size = size_t{64} << 10;
 
 // Appends the length prefix and the serialized message to `out`; false (and `out` unchanged)
 // when the message is larger than `max` or fails to serialize.

@@ -75,12 +75,16 @@ pb::Response error_response(std::string text) {
     return r;
 }
 
-// One client connection: read requests, answer each in order, one batch of answers in flight
-// at a time (a client that does not read its answers stops being read: backpressure).
+// One client connection: read requests, answer each in order, one at a time: a request is
+// answered and its answer written before the next one is taken, and the socket is read only
+// when no complete request is waiting. Each step is a handler of its own, so a client that
+// pipelines thousands of requests gets one answered per turn of the io_context, between the FPM
+// reads and everybody else's; what it queued stays in its socket (backpressure), and srv6d holds
+// at most one read buffer, one request and one answer of it.
 class connection : public std::enable_shared_from_this<connection> {
 public:
     connection(std::shared_ptr<detail::server_state> st, local::socket s)
-        : _st(std::move(st)), _sock(std::move(s)), _timer(_st->io), _reader(_st->opt.max_message) {}
+        : _st(std::move(st)), _sock(std::move(s)), _timer(_st->io), _reader(_st->opt.max_request) {}
 
     void start() {
         arm_timer();
@@ -126,22 +130,28 @@ private:
             return;
         }
         _reader.feed(std::string_view(_buf.data(), n));
-        while (auto body = _reader.next()) {
+        serve();
+    }
+
+    // One request, then its answer's write; the write's completion comes back here.
+    void serve() {
+        if (auto body = _reader.next()) {
             arm_timer();
             answer(*body);
+            write();
+            return;
         }
         if (const auto len = _reader.oversize()) {
             log_limited(_st->log_framing, util::level::warn,
                         "mgmt: request of {} bytes exceeds the {}-byte limit; closing the connection", *len,
-                        _st->opt.max_message);
+                        _st->opt.max_request);
             append(error_response(fmt::format("request of {} bytes exceeds the {}-byte limit", *len,
-                                              _st->opt.max_message)));
+                                              _st->opt.max_request)));
             _closing = true;  // the rest of the stream cannot be framed
-        }
-        if (_out.empty())
-            read();
-        else
             write();
+            return;
+        }
+        read();
     }
 
     void answer(std::string_view body) {
@@ -173,11 +183,12 @@ private:
         asio::async_write(_sock, asio::buffer(_out), [self = shared_from_this()](const boost::system::error_code& ec,
                                                                                  size_t) {
             self->_out.clear();
-            if (ec || self->_closing) {
+            self->_out.shrink_to_fit();  // a large answer's buffer does not stay with an idle client
+            if (ec || self->_closing || self->_st->closed) {
                 self->stop();
                 return;
             }
-            self->read();
+            self->serve();
         });
     }
 

@@ -1,6 +1,8 @@
 // The management socket: a unix stream socket on which srv6ctl sends framed Requests and reads
 // framed Responses (mgmt/framing.hh). Several requests may follow each other on one connection;
-// each is answered in order. Runs on the caller's io_context; the handler is called on that
+// each is answered in order, one per turn of the io_context (its answer written before the next
+// is read), so that no client holds the control thread for more than one request at a time and
+// its queue stays in its own socket buffer. Runs on the caller's io_context; the handler is called on that
 // io_context's thread, so it may read state owned by that thread (the RIB) without locks.
 #pragma once
 
@@ -31,7 +33,9 @@ struct server_options {
     // (one with a request in progress only if every one has), so that neither a runaway client
     // can exhaust the daemon's file descriptors nor idle ones can keep a new srv6ctl out.
     size_t max_connections = 32;
-    size_t max_message = max_message_size;
+    size_t max_message = max_message_size;  // a response
+    // A request: srv6ctl's are a few dozen bytes; the length is checked before the body is read.
+    size_t max_request = max_request_size;
     // Group of the socket file (a name or a gid; "": the daemon's own): its members may use
     // srv6ctl. A group this host does not have is logged and the daemon's own kept.
     std::string group;
