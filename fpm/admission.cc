@@ -46,6 +46,12 @@ admission_policy resolve_users(const std::vector<std::string>& words, std::vecto
     return p;
 }
 
+bool still_admitted(const admission_policy& p, const peer_identity& who) {
+    if (who.local)
+        return p.any_user || std::find(p.uids.begin(), p.uids.end(), who.uid) != p.uids.end();
+    return std::any_of(p.remotes.begin(), p.remotes.end(), [&](const rib::prefix& r) { return r.contains(who.addr); });
+}
+
 admission admit(const admission_policy& p, const tcp_end& peer, const peer_socket& found) {
     admission out;
     out.who.addr = peer.addr;

@@ -47,6 +47,9 @@ struct admission {
 // `peer` is the connection's remote end, `found` what sock_diag said about its socket.
 admission admit(const admission_policy& p, const tcp_end& peer, const peer_socket& found);
 
+// Whether a peer admitted earlier still is under `p` (a reload changed the policy).
+bool still_admitted(const admission_policy& p, const peer_identity& who);
+
 // srv6d's `fpm.allow-user` words: "any", uids, user names. A name this host does not know is
 // left out and returned in `missing` (the default names `frr`, which a host without FRR lacks).
 admission_policy resolve_users(const std::vector<std::string>& words, std::vector<std::string>& missing);

@@ -142,6 +142,22 @@ void listener::impl::stop() {
     _resync_timer.cancel();
 }
 
+void listener::impl::set_options(listener_options opts) {
+    opts.address = _opts.address;
+    opts.port = _opts.port;
+    _opts = std::move(opts);
+    for (const auto& c : std::vector<std::shared_ptr<connection>>(_pending))
+        if (!still_admitted(_opts.admission, c->who))
+            drop_pending(c, "no longer admitted after a reload");
+    if (_conn && !still_admitted(_opts.admission, _conn->who)) {
+        util::log(util::level::warn, "fpm: {} ({}) is no longer admitted (reload): closing zebra's connection; the RIB "
+                  "keeps what it has", _conn->peer, to_string(_conn->who));
+        close(fmt::format("{} no longer admitted after a reload", to_string(_conn->who)));
+    }
+    if (_conn && _session.resync_pending)
+        arm_resync_timer();
+}
+
 void listener::impl::accept() {
     _acceptor.async_accept([self = shared_from_this()](const error_code& ec, tcp::socket s) {
         self->on_accept(ec, std::move(s));
@@ -547,5 +563,7 @@ void listener::stop() {
 }
 
 uint16_t listener::port() const { return _impl->port(); }
+
+void listener::set_options(listener_options opts) { _impl->set_options(std::move(opts)); }
 
 }  // namespace fpm

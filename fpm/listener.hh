@@ -90,6 +90,11 @@ public:
     // stays as it is). Safe from any thread: it runs on the io_context's thread.
     void stop();
 
+    // A reload: everything but the address and port applies from now on. Connections the new
+    // admission refuses are closed (the active one too: the operator tightened who may feed the
+    // RIB); a pending resync's deadline follows the new quiet time and cap. io_context's thread.
+    void set_options(listener_options opts);
+
     // The bound port, once start() succeeded (the chosen one when the options said 0).
     uint16_t port() const;
 

@@ -66,6 +66,7 @@ public:
 
     bool start(std::string& error);
     void stop();
+    void set_options(listener_options opts);
     asio::io_context& io() { return _io; }
     uint16_t port() const { return _port; }
 

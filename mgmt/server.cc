@@ -12,6 +12,7 @@
 #include <array>
 #include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <filesystem>
 #include <list>
 #include <system_error>
@@ -46,6 +47,7 @@ struct server_state : std::enable_shared_from_this<server_state> {
     bool closed = false;
     size_t evicted = 0;
     gid_t gid = static_cast<gid_t>(-1);  // the socket's group; -1: the daemon's own
+    bool made_dir = false;  // the socket's directory is ours: its group follows the socket's
     dev_t dev = 0;  // identity of the socket file we created, so close() removes only ours
     ino_t ino = 0;
     // One log line per kind of client misbehaviour per interval, however many clients misbehave.
@@ -254,10 +256,10 @@ gid_t resolve_group(const std::string& name) {
 
 // A directory we create holds the socket only: root's, the socket's group may enter it (0750),
 // nobody else may even look. One that exists is left as it is (it may be shared, like /run).
-void make_parent(const std::filesystem::path& dir, gid_t gid, const std::string& path) {
+bool make_parent(const std::filesystem::path& dir, gid_t gid, const std::string& path) {
     std::error_code ec;
     if (std::filesystem::is_directory(dir, ec))
-        return;
+        return false;
     std::filesystem::create_directories(dir, ec);
     if (ec)
         throw path_error(ec, fmt::format("cannot create directory {}", dir.string()), path);
@@ -265,6 +267,7 @@ void make_parent(const std::filesystem::path& dir, gid_t gid, const std::string&
         (gid != static_cast<gid_t>(-1) && ::chown(dir.c_str(), static_cast<uid_t>(-1), gid) != 0))
         throw path_error(std::error_code(errno, std::system_category()),
                          fmt::format("cannot set the owner of directory {}", dir.string()), path);
+    return true;
 }
 
 }  // namespace
@@ -337,7 +340,7 @@ server::server(asio::io_context& io, std::string path, handler h, server_options
     st.gid = resolve_group(st.opt.group);
     const std::filesystem::path p(st.path);
     if (p.has_parent_path())
-        make_parent(p.parent_path(), st.gid, st.path);
+        st.made_dir = make_parent(p.parent_path(), st.gid, st.path);
     remove_stale(st.path);
 
     boost::system::error_code ec;
@@ -391,6 +394,35 @@ void server::close() {
     struct stat sb {};
     if (::lstat(st.path.c_str(), &sb) == 0 && sb.st_dev == st.dev && sb.st_ino == st.ino)
         ::unlink(st.path.c_str());
+}
+
+void server::set_max_connections(size_t n) {
+    auto& st = *_state;
+    st.opt.max_connections = n;
+    while (n && st.live() > n)
+        st.make_room();
+}
+
+void server::set_group(const std::string& name) {
+    auto& st = *_state;
+    if (name.empty()) {
+        util::log(util::level::warn, "mgmt: mgmt.group emptied: the socket keeps group {} until a restart",
+                  group_name(st.gid));
+        return;
+    }
+    const gid_t gid = resolve_group(name);
+    if (gid == static_cast<gid_t>(-1))
+        return;  // logged; the group in force stays
+    const std::filesystem::path p(st.path);
+    if ((st.made_dir && (::chown(p.parent_path().c_str(), static_cast<uid_t>(-1), gid) != 0 ||
+                         ::chmod(p.parent_path().c_str(), 0750) != 0)) ||
+        ::chown(st.path.c_str(), static_cast<uid_t>(-1), gid) != 0) {
+        util::log(util::level::error, "mgmt: cannot give {} to group {}: {}", st.path, name, std::strerror(errno));
+        return;
+    }
+    st.gid = gid;
+    st.opt.group = name;
+    util::log(util::level::info, "mgmt: socket {} now of group {}", st.path, group_name(gid));
 }
 
 const std::string& server::path() const { return _state->path; }

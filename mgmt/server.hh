@@ -56,6 +56,11 @@ public:
     // ours). Idempotent. Call it on the io_context's thread, or once that thread has stopped.
     void close();
 
+    // A reload (same thread rule as close()). Fewer connections than are open: the extra ones
+    // go as a newcomer would make room. A group this host lacks is logged; the old one stays.
+    void set_max_connections(size_t n);
+    void set_group(const std::string& group);
+
     const std::string& path() const;
     size_t connections() const;  // open client connections (same thread rule as close())
     size_t evicted() const;      // connections closed to make room for a new one

@@ -117,6 +117,8 @@ struct control_plane {
     bool start_dataplane();
     bool start_host();
     bool start_fpm();
+    // The listener's options from cfg; users fpm.allow-user names that this host lacks in `missing`.
+    fpm::listener_options fpm_options(std::vector<std::string>& missing) const;
     bool start_mgmt();
     bool start_metrics();
     void watch_signals();

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "apps/srv6d/config_diff.hh"
 #include "util/log.hh"
 #include "vrf/sid_parse.hh"
 
@@ -25,19 +26,24 @@ void control_plane::reload() {
         return;
     }
     const config& n = r.cfg;
-    auto restart_only = [](bool changed, std::string_view keys) {
-        if (changed)
-            log(level::warn, "reload: {} changed: this takes a restart, the running value stays", keys);
+    // Every key that changed is named: applied below (old -> new), or left for a restart.
+    const std::vector<key_change> changes = config_changes(cfg, n);
+    std::vector<std::string> restart;
+    for (const key_change& c : changes)
+        if (!c.run_time) {
+            log(level::warn, "reload: {} changed ({} -> {}): this takes a restart, the running value stays ({})",
+                c.key, c.was, c.now, c.why);
+            restart.push_back(c.key);
+        }
+    auto changed = [&](std::string_view key) {
+        return std::any_of(changes.begin(), changes.end(), [&](const key_change& c) { return c.key == key; });
     };
-    restart_only(n.fpm_listen != cfg.fpm_listen || n.fpm_port != cfg.fpm_port, "fpm.listen/fpm.port");
-    restart_only(n.resync_quiet != cfg.resync_quiet || n.resync_max != cfg.resync_max,
-                 "fpm.resync-quiet-ms/fpm.resync-max-ms");
-    restart_only(n.mgmt_socket != cfg.mgmt_socket, "mgmt.socket");
-    restart_only(n.eal_args != cfg.eal_args, "eal.args");
-    restart_only(n.dataplane_enabled != cfg.dataplane_enabled, "dataplane.enabled");
-    restart_only(n.ports != cfg.ports, "dataplane.port");
-    restart_only(n.neighbors != cfg.neighbors, "dataplane.neighbor");
-    restart_only(n.mbufs != cfg.mbufs, "dataplane.mbufs");
+    auto was_now = [&](std::string_view key) {
+        for (const key_change& c : changes)
+            if (c.key == key)
+                return fmt::format("{} {} -> {}", c.key, c.was, c.now);
+        return std::string(key);
+    };
 
     std::vector<std::string> applied;
     // Against the level in force: `srv6ctl set log-level` lasts until the next reload.
@@ -63,6 +69,67 @@ void control_plane::reload() {
         cfg.idle_sleep_us = n.idle_sleep_us;
         if (dp)
             dp->set_idle_sleep(cfg.idle_sleep_us);
+    }
+    // The FPM listener: admission (connections no longer admitted are closed), the takeover
+    // and first-frame bounds, the resync's quiet time and cap.
+    bool fpm_changed = false;
+    for (const char* k : {"fpm.allow-user", "fpm.allow-address", "fpm.takeover-idle-ms", "fpm.first-frame-timeout-ms",
+                          "fpm.resync-quiet-ms", "fpm.resync-max-ms"})
+        if (changed(k)) {
+            applied.push_back(was_now(k));
+            fpm_changed = true;
+        }
+    if (fpm_changed) {
+        cfg.fpm_allow_users = n.fpm_allow_users;
+        cfg.fpm_allow_addresses = n.fpm_allow_addresses;
+        cfg.takeover_idle = n.takeover_idle;
+        cfg.first_frame_timeout = n.first_frame_timeout;
+        cfg.resync_quiet = n.resync_quiet;
+        cfg.resync_max = n.resync_max;
+        std::vector<std::string> missing;
+        const fpm::listener_options lo = fpm_options(missing);
+        for (const auto& m : missing)
+            log(level::info, "fpm: no user '{}' on this host (fpm.allow-user): not admitted", m);
+        if (listener)
+            listener->set_options(lo);
+    }
+    // The RIB's limits: for the upserts that follow (what is held stays, docs/rib.md).
+    bool limits_changed = false;
+    for (const char* k : {"rib.max-routes", "rib.max-routes-per-table", "rib.max-nexthops"})
+        if (changed(k)) {
+            applied.push_back(was_now(k));
+            limits_changed = true;
+        }
+    if (limits_changed) {
+        cfg.rib_max_routes = n.rib_max_routes;
+        cfg.rib_max_routes_per_table = n.rib_max_routes_per_table;
+        cfg.rib_max_nexthops = n.rib_max_nexthops;
+        rib.set_limits({cfg.rib_max_routes, cfg.rib_max_routes_per_table, cfg.rib_max_nexthops});
+        if (rib.routes().size() > cfg.rib_max_routes && cfg.rib_max_routes)
+            log(level::warn, "reload: the RIB holds {} routes, more than rib.max-routes {}: kept, new routes refused "
+                "until zebra deletes some", rib.routes().size(), cfg.rib_max_routes);
+    }
+    // The management socket: its group (file and, if srv6d made it, directory) and client bound.
+    if (changed("mgmt.group")) {
+        applied.push_back(was_now("mgmt.group"));
+        cfg.mgmt_group = n.mgmt_group;
+        if (mgmt)
+            mgmt->set_group(cfg.mgmt_group);
+    }
+    if (changed("mgmt.max-clients")) {
+        applied.push_back(was_now("mgmt.max-clients"));
+        cfg.mgmt_max_clients = n.mgmt_max_clients;
+        if (mgmt)
+            mgmt->set_max_connections(cfg.mgmt_max_clients);
+    }
+    // The metrics endpoint: closed and opened again on the new address (or off).
+    if (changed("metrics.listen")) {
+        applied.push_back(was_now("metrics.listen"));
+        cfg.metrics_listen = n.metrics_listen;
+        metrics.reset();
+        if (!start_metrics())
+            log(level::error, "reload: metrics.listen {}: cannot serve it, the metrics endpoint is off",
+                was_now("metrics.listen"));
     }
     bool bindings_changed = false;
     if (n.encap_source != cfg.encap_source) {
@@ -98,7 +165,11 @@ void control_plane::reload() {
     }
     if (bindings_changed)
         vrfs.reload();
-    log(level::info, "reload: {}", applied.empty() ? std::string("nothing to apply") : "applied " + join(applied, "; "));
+    if (applied.empty() && restart.empty())
+        log(level::info, "reload: nothing changed");
+    else
+        log(level::info, "reload: {}{}{}", applied.empty() ? std::string("nothing applied") : "applied " + join(applied, "; "),
+            restart.empty() ? "" : "; needs a restart: ", join(restart, ", "));
     notify("READY=1\nSTATUS=" + status());
 }
 

@@ -97,19 +97,24 @@ bool control_plane::start_host() {
 }
 
 // The FPM listener: zebra's updates go into the RIB and wake the compile pacer.
-bool control_plane::start_fpm() {
+fpm::listener_options control_plane::fpm_options(std::vector<std::string>& missing) const {
     fpm::listener_options lo;
     lo.address = cfg.fpm_listen;
     lo.port = cfg.fpm_port;
     lo.resync_quiet = cfg.resync_quiet;
     lo.resync_max = cfg.resync_max;
-    std::vector<std::string> missing;
     lo.admission = fpm::resolve_users(cfg.fpm_allow_users, missing);
     lo.admission.remotes = cfg.fpm_allow_addresses;
-    for (const auto& m : missing)
-        log(level::info, "fpm: no user '{}' on this host (fpm.allow-user): not admitted", m);
     lo.takeover_idle = cfg.takeover_idle;
     lo.first_frame_timeout = cfg.first_frame_timeout;
+    return lo;
+}
+
+bool control_plane::start_fpm() {
+    std::vector<std::string> missing;
+    const fpm::listener_options lo = fpm_options(missing);
+    for (const auto& m : missing)
+        log(level::info, "fpm: no user '{}' on this host (fpm.allow-user): not admitted", m);
     rib.set_limits({cfg.rib_max_routes, cfg.rib_max_routes_per_table, cfg.rib_max_nexthops});
     fpm::listener_hooks hooks;
     if (cfg.kernel_check)
