@@ -82,7 +82,22 @@ pb::FpmStatus render_fpm(const fpm::session_info& session, const fpm::ingest_sta
     pb::FpmStatus out;
     out.set_connected(session.connected);
     out.set_listen(session.listen);
-    out.set_state(session.connected ? "connected" : "listening");
+    const auto st = fpm::state_of(session);
+    switch (st) {
+    case fpm::session_state::idle: out.set_state("listening"); break;
+    case fpm::session_state::interrupted: out.set_state("interrupted"); break;
+    case fpm::session_state::replaying: out.set_state("replaying"); break;
+    case fpm::session_state::in_sync: out.set_state("in-sync"); break;
+    }
+    out.set_state_text(std::string(fpm::to_string(st)));
+    out.set_pending(session.pending);
+    out.set_probes(session.probes);
+    out.set_pending_evicted(session.pending_evicted);
+    out.set_sweeps_skipped(session.sweeps_skipped);
+    out.set_last_skip_reason(printable(session.last_skip_reason));
+    out.set_replay_updates(session.replay_updates);
+    out.set_replay_errors(session.replay_errors);
+    out.set_replay_refused(session.replay_refused);
     if (session.connected) {
         out.set_peer(session.peer);
         out.set_connected_since(rfc3339(session.connected_since));

@@ -24,19 +24,25 @@ void format_reasons(const pb::IngestCounters& in, bool errors, std::string& out)
 
 std::string format_fpm(const pb::FpmStatus& s) {
     std::string out = fmt::format("FPM listener {}\n", s.listen().empty() ? "-" : s.listen());
+    // One state, the first thing said (issue 38: "no zebra connected" and "replay being received"
+    // were both printed after an interrupted replay).
     if (s.connected()) {
-        out += fmt::format("  State: connected to {} ({}) since {} ({})\n", s.peer(), s.peer_identity(),
-                           s.connected_since(), format_duration(s.connected_seconds()));
-        out += s.talking() ? fmt::format("  Last valid frame: {} ago\n", format_duration(s.idle_seconds()))
-                           : fmt::format("  No valid frame yet ({} since admitted)\n",
-                                         format_duration(s.idle_seconds()));
+        out += fmt::format("  State: connected to {} ({}) since {} ({}), {}\n", s.peer(), s.peer_identity(),
+                           s.connected_since(), format_duration(s.connected_seconds()),
+                           s.resync_pending() ? "replay being received" : "in sync");
+        out += fmt::format("  Last valid frame: {} ago\n", format_duration(s.idle_seconds()));
     } else {
-        out += "  State: listening, no zebra connected\n";
+        out += fmt::format("  State: listening, no zebra connected{}\n",
+                           s.resync_pending() ? "; its last replay was interrupted, nothing swept" : "");
     }
-    out += fmt::format("  Connections: {} admitted ({} took over), {} refused (another active), {} closed without a "
-                       "first frame, {} disconnects, {} framing resets\n",
-                       s.connections(), s.takeovers(), s.refused(), s.first_frame_timeouts(), s.disconnects(),
-                       s.framing_resets());
+    if (s.pending())
+        out += fmt::format("  Pending: {} admitted connection{} waiting for a first frame (zebra's only with a valid "
+                           "replay)\n", s.pending(), s.pending() == 1 ? "" : "s");
+    out += fmt::format("  Connections: {} admitted ({} took over), {} refused (first frame not a valid replay, or zebra "
+                       "active), {} probes, {} closed without a first frame in time, {} disconnects, {} framing "
+                       "resets\n",
+                       s.connections(), s.takeovers(), s.refused(), s.probes(), s.first_frame_timeouts(),
+                       s.disconnects(), s.framing_resets());
     out += fmt::format("  Not admitted: {} local (fpm.allow-user), {} remote (fpm.allow-address), {} owner unknown\n",
                        s.denied_user(), s.denied_address(), s.denied_unknown());
     if (!s.last_denied().empty())
@@ -45,10 +51,17 @@ std::string format_fpm(const pb::FpmStatus& s) {
         out += fmt::format("  Last disconnect: {}\n", s.last_disconnect_reason());
     if (s.has_zebra_pid())
         out += fmt::format("  zebra: nlmsg_pid {}\n", s.zebra_pid());
-    if (s.resync_pending())
-        out += fmt::format("  Resync: pending, replay being received ({} sweeps so far)\n", s.sweeps());
+    if (s.resync_pending() && s.connected())
+        out += fmt::format("  Resync: pending, {} updates, {} decode errors, {} refused at the limits so far ({} sweeps "
+                           "before)\n", s.replay_updates(), s.replay_errors(), s.replay_refused(), s.sweeps());
+    else if (s.resync_pending())
+        out += fmt::format("  Resync: interrupted, the RIB keeps its stale entries until a replay is swept ({} sweeps "
+                           "so far)\n", s.sweeps());
     else
         out += fmt::format("  Resync: done, {} sweeps, last removed {}\n", s.sweeps(), s.last_sweep_removed());
+    if (s.sweeps_skipped())
+        out += fmt::format("  Not swept: {} replay{} not plausible, last: {}\n", s.sweeps_skipped(),
+                           s.sweeps_skipped() == 1 ? "" : "s", s.last_skip_reason());
     if (!s.last_sweep_scope().empty() && s.last_sweep_scope() != "none") {
         out += fmt::format("  Last sweep: {}{}", s.last_sweep_scope(),
                            s.last_sweep_reason().empty() ? "" : fmt::format(", {}", s.last_sweep_reason()));

@@ -400,7 +400,8 @@ TEST_F(RenderTest, FpmStatus) {
     si.last_sweep_kept = 2;
     const auto s = render_fpm(si, st, rib, si.connected_since + std::chrono::seconds(3725));
     EXPECT_TRUE(s.connected());
-    EXPECT_EQ(s.state(), "connected");
+    EXPECT_EQ(s.state(), "in-sync");
+    EXPECT_EQ(s.state_text(), "zebra connected, in sync");
     EXPECT_EQ(s.peer(), "127.0.0.1:40612");
     EXPECT_EQ(s.connected_since(), "2026-01-02T03:00:00Z");
     EXPECT_EQ(s.connected_seconds(), 3725u);
