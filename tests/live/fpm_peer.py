@@ -4,6 +4,9 @@
   fpm_peer.py HOST PORT silent          connect, send nothing, hold the connection
   fpm_peer.py HOST PORT dribble         one valid frame (a netlink NLMSG_NOOP), then one byte
                                         a second of a frame that never completes
+  fpm_peer.py HOST PORT junk            one well-framed FPM frame of junk (issue 36's reproducer),
+                                        then wait for the server to close; prints "closed" or "open"
+  fpm_peer.py HOST PORT probe N         connect and close N times (a port scan, a health check)
   fpm_peer.py HOST PORT replay < FILE   send FILE (an FPM capture, on stdin: the peer's user
                                         need not be able to open it), then wait for the server
                                         to close; prints "closed" or "open" after 10 s
@@ -33,6 +36,11 @@ def closed(s, timeout):
 
 def main():
     host, port, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    if mode == "probe":
+        for _ in range(int(sys.argv[4])):
+            socket.create_connection((host, port), timeout=5).close()
+        print("done", flush=True)
+        return 0
     s = socket.create_connection((host, port), timeout=5)
     s.settimeout(None)
     if mode == "replay":
@@ -41,6 +49,10 @@ def main():
             s.sendall(data)
         except OSError:
             pass  # closed under our feet: that is the answer too
+        print("closed" if closed(s, 10) else "open", flush=True)
+        return 0
+    if mode == "junk":
+        s.sendall(b"\x01\x01\x00\x14" + bytes(range(0x40, 0x50)))
         print("closed" if closed(s, 10) else "open", flush=True)
         return 0
     if mode == "dribble":
