@@ -123,7 +123,7 @@ check "0. nothing read, nothing installed" eval '[ "$(srv6ctl show fpm --json | 
 live_log "A. a silent squatter (root), then zebra"
 peer "$DUT" root silent
 SQUATTER=$PEER_PID
-check "A. the squatter is admitted (root)" wait_until 5 "squatter connected" fpm_is peerIdentity "uid 0 (root)"
+check "A. the squatter is admitted (root), pending: not zebra's connection" wait_until 5 "squatter pending" eval 'fpm_is pending 1 && fpm_is connected false'
 T0=$(now_ms)
 zebra_in "$DUT" 127.0.0.1 "192.0.2.0/24 10.98.0.2" "198.51.100.0/24 10.98.0.2"
 FRR_ID="uid $(id -u frr) (frr)"
