@@ -176,11 +176,16 @@ sid = fc00:0:1::e End
     write_config("vrf = red table 10\n" + BASE + """
 [eal]
 args = -l 0 --no-huge -m 128 --no-shconf
+[rib]
+max-routes = 40
 [sids]
 sid = fc00:0:1::d46 End.DT46 vrf red
 """)
     reload_and_wait("reload 2")
-    check(wait_log(r"reload: eal\.args changed: this takes a restart, the running value stays"), "reload 2: eal.args reported as restart-only")
+    check(wait_log(r"reload: eal\.args changed \(.*\): this takes a restart, the running value stays \(DPDK's EAL"), "reload 2: eal.args reported as restart-only, with its reason")
+    check(wait_log(r"reload: applied .*rib\.max-routes 4000000 -> 40.*; needs a restart: eal\.args"), "reload 2: rib.max-routes applied live (issue 36), eal.args named")
+    r = ctl("show", "fpm", "json")
+    check('"maxRoutes": "40"' in r.stdout or '"maxRoutes":"40"' in r.stdout or '"maxRoutes": 40' in r.stdout, "show fpm: the new route limit in force")
     check(wait_log(r"reload: applied .*encap\.source \(none\).*sids: 0 added or changed, 1 removed \(1 now\)"), "reload 2: SID removed, encap source cleared")
     r = ctl("show", "sids", "json")
     check('fc00:0:1::d46/128' in r.stdout and 'fc00:0:1::e/128' not in r.stdout, "show sids: the removed SID is gone")
