@@ -148,6 +148,8 @@ std::string decap_to_string(uint8_t families) {
             add("IPv4");
         if (families & decap::v6)
             add("IPv6");
+        if (families & decap::eth)
+            add("Ethernet");
     });
 }
 
@@ -178,7 +180,8 @@ std::string behavior_table_markdown() {
         });
         const uint16_t optional = static_cast<uint16_t>(b.optional & ~(sp::flavors | sp::structure));
         const char* vrf = b.vrf == vrf_attr::table ? "SEG6_LOCAL_TABLE" : b.vrf == vrf_attr::vrftable ? "SEG6_LOCAL_VRFTABLE" : "-";
-        const std::string to = b.adjacency                             ? fmt::format("adjacency ({})", words(b.adjacency, ", "))
+        const std::string to = b.adjacency == sp::oif              ? std::string("port (oif), frame unchanged")
+                               : b.adjacency                         ? fmt::format("adjacency ({})", words(b.adjacency, ", "))
                                : b.handler == dp_handler::b6_encaps ? std::string("FIB lookup of the policy's first SID")
                                                                     : std::string("FIB lookup");
         const std::string csid =

@@ -40,7 +40,7 @@ constexpr uint16_t structure = 1u << 10; // SONiC FORMAT nest, protobuf SRv6SIDF
 enum class dp_handler : uint8_t {
     none,         // no datapath code: a SID with this behavior is refused at compile time
     next_segment, // RFC 8986 §4.1-4.3 (End, End.X, End.T): next SID (SRH or NEXT-C-SID), flavors
-    decap,        // RFC 8986 §4.4-4.8 (End.DX*, End.DT*): decapsulate at the end of the list
+    decap,        // RFC 8986 §4.4-4.9 (End.DX*, End.DT*): decapsulate at the end of the list
     b6_encaps,    // RFC 8986 §4.13-4.14 (End.B6.Encaps(.Red)): End, then push the SID's policy
 };
 inline constexpr size_t dp_handler_count = 4;
@@ -49,6 +49,7 @@ inline constexpr size_t dp_handler_count = 4;
 namespace decap {
 constexpr uint8_t v4 = 1u << 0;
 constexpr uint8_t v6 = 1u << 1;
+constexpr uint8_t eth = 1u << 2;  // End.DX2: an Ethernet frame (next header 143), sent out unchanged
 }  // namespace decap
 
 // Which attribute names the table of the VRF a behavior binds, as FRR sends it (the kernel
@@ -84,7 +85,8 @@ struct behavior_info {
     uint32_t flavors;            // rib::flavor bits it takes (RFC 8986 §4.16, RFC 9800 §4)
     uint8_t decap;               // decap:: families
     vrf_attr vrf;                // binds a VRF (End.T looks up in it, End.DT* decapsulate into it)
-    uint16_t adjacency;          // the sid_param naming its L3 adjacency (nh4/nh6); 0: a FIB lookup
+    uint16_t adjacency;          // the sid_param naming its L3 adjacency (nh4/nh6), or its port (oif:
+                                 // End.DX2 sends the frame there unchanged); 0: a FIB lookup
     dp_handler handler;
     bool netlink;                // has a seg6local encoding (the kernel implements it)
     csid_lengths csid;           // NEXT-C-SID defaults; {0, 0} when it takes no NEXT-C-SID
@@ -120,8 +122,8 @@ inline constexpr std::array<behavior_info, 16> rows = {{
      v46, vrf_attr::none, nh6, dp_handler::next_segment, true, csid_default},
     {behavior::end_t, "End.T", "", "RFC 8986 §4.3", {table | vrf_name, 0}, any_sid, rfc8986_flavors | f::next_csid,
      v46, vrf_attr::table, 0, dp_handler::next_segment, true, csid_default},
-    {behavior::end_dx2, "End.DX2", "uDX2", "RFC 8986 §4.9", {oif | ifname, 0}, any_sid, f::next_csid, 0,
-     vrf_attr::none, oif, dp_handler::none, true, csid_default},
+    {behavior::end_dx2, "End.DX2", "uDX2", "RFC 8986 §4.9", {oif | ifname, 0}, any_sid, f::next_csid, decap::eth,
+     vrf_attr::none, oif, dp_handler::decap, true, csid_default},
     {behavior::end_dx6, "End.DX6", "uDX6", "RFC 8986 §4.4", {nh6, 0}, oif | ifname | any_sid, f::next_csid, decap::v6,
      vrf_attr::none, nh6, dp_handler::decap, true, csid_default},
     {behavior::end_dx4, "End.DX4", "uDX4", "RFC 8986 §4.5", {nh4, 0}, oif | ifname | any_sid, f::next_csid, decap::v4,

@@ -48,6 +48,12 @@ error parse_sid_prefix(std::string_view word, rib::prefix& out) {
 
 // BEHAVIOR: its contract row, if the dataplane runs it.
 error parse_behavior(std::string_view word, const rib::behavior_info*& out) {
+    // RFC 8986's bridging behaviors, named so that the refusal says why (no kernel action
+    // number exists for them either, so no FPM dialect carries them yet).
+    for (std::string_view dt2 : {"End.DT2U", "End.DT2M"})
+        if (word == dt2)
+            return fmt::format("behavior '{}' (RFC 8986 §4.10-4.11, L2 bridging) is not built yet; End.DX2 "
+                               "cross-connects one port", word);
     const auto b = rib::behavior_from_name(word);
     out = b ? rib::find_behavior(*b) : nullptr;
     if (!out || !configurable(*out))
@@ -180,6 +186,8 @@ error check_against_contract(const rib::behavior_info& row, const given& g, rib:
         return fmt::format("{} takes no {}", row.name, rib::sid_params_to_string(extra));
     if (const uint16_t need = row.missing(g.present)) {
         const bool a_table = need & (table | vrftable | vrf_name);
+        if (need & oif)  // End.DX2: its port, by the interface index zebra knows it by
+            return fmt::format("{} needs 'oif IFINDEX' (the port's ifindex)", row.name);
         return fmt::format("{} needs {}", row.name,
                            a_table        ? "'table ID' or 'vrf NAME'"
                            : need == srh  ? std::string("'segs SID,SID...'")

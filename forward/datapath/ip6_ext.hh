@@ -25,6 +25,7 @@ constexpr uint8_t dest_opts = 60;
 constexpr uint8_t mobility = 135;
 constexpr uint8_t hip = 139;
 constexpr uint8_t shim6 = 140;
+constexpr uint8_t ethernet = 143;  // RFC 8986 §10.1: an Ethernet frame (End.DX2, H.Encaps.L2)
 constexpr uint8_t exp1 = 253;
 constexpr uint8_t exp2 = 254;
 }  // namespace proto

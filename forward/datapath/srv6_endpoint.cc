@@ -19,6 +19,8 @@ constexpr uint32_t plen_off = 4;  // IPv6 Payload Length
 constexpr uint32_t hl_off = 7;    // IPv6 Hop Limit
 constexpr uint32_t da_off = 24;   // IPv6 Destination Address
 constexpr uint32_t ip4_min = 20;
+constexpr uint32_t eth_min = 14;      // destination, source, Ethernet type
+constexpr uint16_t eth_802_3_min = 0x0600;  // below: an 802.3 length field, not a type
 
 constexpr endpoint_result dropped(drop_reason r) { return {endpoint_action::drop, r, 0}; }
 constexpr endpoint_result to(endpoint_action a, uint32_t vrf = 0) {
@@ -218,6 +220,26 @@ endpoint_result decapsulate(packet& k, ip6::ext_cursor c, const sid_params& p, b
     return to(v4 ? endpoint_action::lookup_v4 : endpoint_action::lookup_v6, p.vrf);
 }
 
+// End.DX2 (RFC 8986 §4.9) S05-S06: the outer IPv6 header and its extension headers go, the
+// Ethernet frame after them leaves unchanged (the worker sends it out of the SID's oif). As the
+// kernel's input_action_end_dx2: the upper layer must be Ethernet (143), the frame at least a
+// header long, and its type field a type (>= 0x0600), not an 802.3 length.
+endpoint_result decapsulate_l2(packet& k, ip6::ext_cursor c) {
+    const ip6::ext_status st = ip6::ext_walk(k.ip, k.len, c, false);
+    if (st != ip6::ext_status::ok)
+        return ext_drop(st, c, k);
+    if (c.nh != ip6::proto::ethernet)
+        return dropped(drop_reason::sid_bad_inner);
+    if (k.l3 - c.off < eth_min)
+        return dropped(drop_reason::eth_truncated);
+    if (k.len - c.off < eth_min)
+        return dropped(drop_reason::hdr_segmented);
+    if (load16(k.ip + c.off + 12) < eth_802_3_min)
+        return dropped(drop_reason::sid_bad_inner);
+    rte_pktmbuf_adj(k.m, static_cast<uint16_t>(c.off));
+    return to(endpoint_action::send_l2);
+}
+
 constexpr decap_to decap_target(const rib::behavior_info& row) {
     return row.adjacency != 0 ? decap_to::adjacency : decap_to::lookup;
 }
@@ -284,8 +306,8 @@ endpoint_result next_segment(packet& k, const sid_params& p, const rib::behavior
     return next_segment_out(row, p.vrf);
 }
 
-// End.DX4, End.DX6, End.DT4, End.DT6, End.DT46 (RFC 8986 §4.4-4.8); with NEXT-C-SID they are
-// the same (the SID is the last one of its container, RFC 9800 §4.1).
+// End.DX2, End.DX4, End.DX6, End.DT4, End.DT6, End.DT46 (RFC 8986 §4.4-4.9); with NEXT-C-SID
+// they are the same (the SID is the last one of its container, RFC 9800 §4.1).
 endpoint_result decap(packet& k, const sid_params& p, const rib::behavior_info& row) {
     ip6::ext_cursor c = ip6::ext_begin(k.ip);
     const ip6::ext_status st = ip6::ext_walk(k.ip, k.len, c, true);
@@ -305,6 +327,8 @@ endpoint_result decap(packet& k, const sid_params& p, const rib::behavior_info& 
             return dropped(drop_reason::rh_unsupported);
         }
     }
+    if (row.decap & rib::decap::eth)
+        return decapsulate_l2(k, c);
     // S05-S06: the families the row decapsulates; DX to its adjacency, DT into its VRF.
     return decapsulate(k, c, p, row.decap & rib::decap::v4, row.decap & rib::decap::v6, decap_target(row));
 }
@@ -362,6 +386,8 @@ std::string_view name(endpoint_action a) {
         return "send_v6";
     case endpoint_action::encap_v6:
         return "encap_v6";
+    case endpoint_action::send_l2:
+        return "send_l2";
     case endpoint_action::drop:
         return "drop";
     }

@@ -7,7 +7,8 @@
 //   already checked by the input stage) and the destination address is the one that matched
 //   the SID;
 // - on return the data starts at the header the action names: the outer IPv6 header for
-//   forward_v6/send_v6 of End.X, the inner IPv4/IPv6 header after a decapsulation;
+//   forward_v6/send_v6 of End.X, the inner IPv4/IPv6 header after a decapsulation, the inner
+//   frame's destination MAC after End.DX2's;
 // - hop limits: every action but lookup_* leaves the packet ready to transmit (the endpoint
 //   did the RFC 8986 hop-limit check and decrement); lookup_v4/lookup_v6 hand the inner packet
 //   to the VRF's ordinary forwarding, which checks and decrements TTL/hop limit like for any
@@ -56,6 +57,7 @@ enum class endpoint_action : uint8_t {
     send_v6,     // IPv6 packet to the SID's adjacency (nh6); hop limit done
     encap_v6,    // End.B6.Encaps: End done (new DA, hop limit done); push the SID's policy as a
                  // new outer header (the nexthop's template), then look up its first SID
+    send_l2,     // End.DX2: the decapsulated Ethernet frame, unchanged, out of the SID's oif
     drop,        // count `reason` and free the mbuf
 };
 

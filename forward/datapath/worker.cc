@@ -16,6 +16,7 @@
 #include "forward/datapath/worker_hold.hh"
 #include "forward/datapath/worker_icmp.hh"
 #include "forward/datapath/worker_l2.hh"
+#include "forward/datapath/worker_l2vpn.hh"
 #include "forward/datapath/worker_local.hh"
 #include "forward/datapath/worker_lookup.hh"
 #include "forward/datapath/worker_pkt.hh"

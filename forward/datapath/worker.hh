@@ -112,6 +112,8 @@ private:
     uint8_t* l2_room(pkt& p, uint16_t hl);
     void l2_write(pkt& p, const port_info& port, const mac_addr& mac);
     void l2_finish(pkt& p, uint8_t* eth, uint16_t port_id, uint16_t dev);
+    // L2VPN (worker_l2vpn.hh): End.DX2's frame out of its port.
+    void dx2_out(pkt& p, uint32_t oif);
     void drop(pkt& p, drop_reason r);
     void punt(pkt& p);
     void want_neighbor(uint16_t port, rib::family af, const uint8_t* addr);

@@ -1,5 +1,5 @@
-// Local SIDs (RFC 8986 §4): End, End.X, End.T, End.DX4/DX6, End.DT4/DT6/DT46, End.B6.Encaps and
-// flavors.
+// Local SIDs (RFC 8986 §4): End, End.X, End.T, End.DX2/DX4/DX6, End.DT4/DT6/DT46, End.B6.Encaps
+// and flavors.
 #pragma once
 
 #include <rte_mbuf.h>
@@ -81,6 +81,7 @@ namespace fwd {
         p.flags |= f_no_ttl;  // the End part did the hop limit
         p.hash = 0;
         return do_headend(p, nh, next, n_next);
+    case endpoint_action::send_l2: return dx2_out(p, s.oif);  // worker_l2vpn.hh
     case endpoint_action::drop: return endpoint_error(p, nh, r.reason);  // worker_icmp.hh
     }
     drop(p, drop_reason::sid_unsupported);

@@ -52,10 +52,14 @@ TEST(EndpointFuzz, CorruptedPacketsStayInBoundsAndCoherent) {
         ip6_packet(64, "fc00::1", "fc00:0:1:2:3::", {in4}),
         ip6_packet(64, "fc00::1", "fc00:0:1::", {in6}),
         ip6_packet(64, "fc00::1", "fc00:0:1::", {frag(0, false), in4}),
+        // End.DX2's: an Ethernet frame, bare and behind an SRH at SL 0
+        ip6_packet(64, "fc00::1", "fc00:0:1::d2", {{143, test::eth_frame(0x0800, in4.b)}}),
+        ip6_packet(64, "fc00::1", "fc00:0:1::d2", {srh(0, {"fc00:0:1::d2"}), {143, test::eth_frame(0x86dd, in6.b)}}),
     };
     const rib::behavior behaviors[] = {rib::behavior::end,     rib::behavior::end_x,   rib::behavior::end_t,
                                        rib::behavior::end_dx4, rib::behavior::end_dx6, rib::behavior::end_dt4,
-                                       rib::behavior::end_dt6, rib::behavior::end_dt46, rib::behavior::end_b6_encaps};
+                                       rib::behavior::end_dt6, rib::behavior::end_dt46, rib::behavior::end_b6_encaps,
+                                       rib::behavior::end_dx2, rib::behavior::end_dx2};  // twice: two seeds of its own
     std::mt19937 rng(20240601);
     size_t outcomes[7] = {};
     for (int iter = 0; iter < 40000; ++iter) {
@@ -104,6 +108,11 @@ TEST(EndpointFuzz, CorruptedPacketsStayInBoundsAndCoherent) {
         ASSERT_EQ(m->pkt_len, m->data_len);
         ASSERT_LE(m->pkt_len, b.size());
         const uint8_t* d = rte_pktmbuf_mtod(m, const uint8_t*);
+        if (r.action == endpoint_action::send_l2) {  // a whole Ethernet header, a type, not a length
+            ASSERT_GE(m->pkt_len, 14u);
+            ASSERT_GE(d[12] << 8 | d[13], 0x0600);
+            continue;
+        }
         // End.X + USD sends an inner IPv4 packet to its IPv6 adjacency (send_v6).
         const bool v4 = r.action == endpoint_action::lookup_v4 || r.action == endpoint_action::send_v4 ||
                         (r.action == endpoint_action::send_v6 && d[0] >> 4 == 4);

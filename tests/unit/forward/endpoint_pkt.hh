@@ -63,6 +63,14 @@ inline bytes ip4_packet(const char* src, const char* dst, uint8_t ttl, size_t pa
     return test_support::ipv4_udp(f);
 }
 
+// An Ethernet frame between two fixed MACs (End.DX2's payload).
+inline bytes eth_frame(uint16_t type, const bytes& payload) {
+    bytes f = {0x02, 0, 0, 0, 0xce, 0x02, 0x02, 0, 0, 0, 0xce, 0x01, static_cast<uint8_t>(type >> 8),
+               static_cast<uint8_t>(type)};
+    f.insert(f.end(), payload.begin(), payload.end());
+    return f;
+}
+
 inline layer inner4(const char* src, const char* dst, uint8_t ttl = 64, size_t payload = 12) {
     return {4, ip4_packet(src, dst, ttl, payload)};
 }

@@ -1,7 +1,7 @@
 // The behavior contract through the real worker, GENERATED from it: one test per row of
 // rib::behavior_table() with a datapath handler and per flavor its row takes (and none), on real
 // DPDK ports (net_ring), with tables from the real compiler. The expected frames follow from
-// RFC 8986 (§4.1-4.8, flavors §4.16) and RFC 9800, written out field by field from what the row
+// RFC 8986 (§4.1-4.9, flavors §4.16) and RFC 9800, written out field by field from what the row
 // says: where the packet goes (its adjacency, else a lookup in its VRF) and what it
 // decapsulates. A row without a handler, or a flavor its row does not take, must be refused
 // at compile time and its packets dropped as `sid_refused`, never `sid_unsupported`.
@@ -13,6 +13,7 @@
 
 #include <cctype>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -86,12 +87,12 @@ public:
         core = make_port("core");
         ce = make_port("ce");
         ce2 = make_port("ce2");
-        const std::vector<port_info> ports = {
+        ports = {
             {core.id, vrf::default_vrf_id, 1600, true, if_core, mac_core_port},
             {ce.id, red, 1500, true, if_ce, mac_ce_port},
             {ce2.id, vrf::default_vrf_id, 1500, true, if_ce2, mac_ce2_port},
         };
-        const std::vector<neighbor> ns = {
+        ns = {
             {core.id, *rib::parse_addr("fc00:12::2"), mac_p},  {ce.id, *rib::parse_addr("10.1.0.2"), mac_ce1},
             {ce.id, *rib::parse_addr("fd01::2"), mac_ce1},     {ce2.id, *rib::parse_addr("10.13.0.2"), mac_ce2},
             {ce2.id, *rib::parse_addr("fd13::2"), mac_ce2},
@@ -179,7 +180,18 @@ public:
         return c.current()->nexthop(c.find(k)->nh);
     }
 
+    // Adds an 802.1Q sub-port (srv6d's port `id`, VLAN `vid` on ce) and publishes the ports again.
+    void add_sub_port(uint16_t id, uint16_t vid, uint32_t ifindex) {
+        port_info sp{id, red, 1500, true, ifindex, mac_ce_port};
+        sp.parent = ce.id;
+        sp.vlan = vid;
+        ports.push_back(sp);
+        adj_view::destroy(adj.exchange(adj_view::create(ports, ns, 2, {})));
+    }
+
     static inline int seq = 0;
+    std::vector<port_info> ports;
+    std::vector<neighbor> ns;
     fib::qsbr_domain rcu{4};
     rib::rib r;
     vrf::registry reg;
@@ -390,9 +402,40 @@ private:
                     v.push_back(dropped(what, in, drop_reason::sid_bad_inner));
             }
         }
+        if (_row.decap & rib::decap::eth)
+            decap_l2(v);
         // S01-S04: not at the end of the segment list.
         const bytes mid = ip6_packet(64, sender, da(), {srh(1, {next_sid, da()}), inner(true)});
         v.push_back(dropped("SRH SL 1", mid, drop_reason::srh_sl_nonzero));
+    }
+
+    // RFC 8986 §4.9 S05-S06 (End.DX2): the inner Ethernet frame leaves the oif's port exactly as
+    // it was inside, untagged or with the customer's own tag; a payload that is not a frame
+    // (next header not 143), one shorter than its header, an 802.3 length field where the type
+    // is: dropped, as the kernel drops them.
+    void decap_l2(std::vector<shot>& v) const {
+        const bytes ip = inner4("10.9.0.1", "10.77.0.9").b;
+        const bytes plain = eth(mac_ce1, mac_remote, t_ipv4, ip);
+        bytes tagged = eth(mac_ce1, mac_remote, 0x8100, bytes{0x00, 0x64, 0x08, 0x00});
+        tagged.insert(tagged.end(), ip.begin(), ip.end());
+        for (const bool with_srh : {false, true})
+            for (const auto& [what, frame] : {std::pair<std::string, bytes>{"frame", plain}, {"tagged frame", tagged}}) {
+                const bytes in = with_srh ? ip6_packet(64, sender, da(), {srh(0, {da(), sender}), {143, frame}})
+                                          : ip6_packet(64, sender, da(), {{143, frame}});
+                v.push_back({what + (with_srh ? ", SRH SL 0" : ""), in, std::nullopt, &_f.ce, frame});
+            }
+        v.push_back(dropped("frame of 13 bytes", ip6_packet(64, sender, da(), {{143, bytes(plain.begin(), plain.begin() + 13)}}),
+                            drop_reason::eth_truncated));
+        bytes llc = plain;
+        llc[12] = 0x00;
+        llc[13] = 0x2e;  // an 802.3 length
+        v.push_back(dropped("802.3 length, not a type", ip6_packet(64, sender, da(), {{143, llc}}), drop_reason::sid_bad_inner));
+        // Larger than ce's MTU (1500) without its 14-byte header: dropped, as the kernel does.
+        const bytes big = eth(mac_ce1, mac_remote, t_ipv4, inner4("10.9.0.1", "10.77.0.9", 64, 1473).b);
+        v.push_back(dropped("frame past the port's MTU", ip6_packet(64, sender, da(), {{143, big}}), drop_reason::mtu_exceeded));
+        const bytes at_mtu = inner4("10.9.0.1", "10.77.0.9", 64, 1480).b;
+        const bytes fits = eth(mac_ce1, mac_remote, t_ipv4, inner4("10.9.0.1", "10.77.0.9", 64, 1480 - (at_mtu.size() - 1500)).b);
+        v.push_back({"frame at the port's MTU", ip6_packet(64, sender, da(), {{143, fits}}), std::nullopt, &_f.ce, fits});
     }
 
     const behaviors_fixture& _f;
@@ -542,6 +585,62 @@ TEST(BindingSid, SteersTheVpnAndItsPolicyChangesWithoutTouchingTheVpnRoute) {
     EXPECT_EQ(&f.c.current()->nexthop(vpn_nh), vpn_block);
     send({a6(policy_sid1)}, false);
     EXPECT_EQ(f.drops(), "");
+}
+
+// --- End.DX2 against the kernel
+
+// tests/fixtures/dx2-kernel/cases.txt: packets tests/kernel/dx2_capture.py sent through Linux's
+// seg6local End.DX2 (oif a port, and oif a VLAN device on it) with the frame the kernel sent,
+// or "drop". Through the worker, each must leave the same port with the same bytes (the
+// sub-port's tag included), or be dropped too.
+TEST(EndDx2Kernel, SameFramesAsLinuxSeg6local) {
+    std::ifstream file(std::string(SRV6D_FIXTURES) + "/dx2-kernel/cases.txt");
+    ASSERT_TRUE(file.good());
+    behaviors_fixture f;
+    constexpr uint32_t if_ce_vlan = 14;
+    f.add_sub_port(20, 100, if_ce_vlan);
+    rib::seg6local plain, vlan;
+    plain.action = vlan.action = rib::behavior::end_dx2;
+    plain.oif = if_ce;
+    vlan.oif = if_ce_vlan;
+    f.add(behaviors_fixture::sid_route("fc00:0:1::d2/128", plain, 0));
+    f.add(behaviors_fixture::sid_route("fc00:0:1::d3/128", vlan, 0));
+    f.compile();
+    std::string name, line;
+    bytes in;
+    size_t cases = 0, forwarded = 0;
+    while (std::getline(file, line)) {
+        if (line.empty() || line[0] == '#')
+            continue;
+        const std::string key = line.substr(0, line.find(' ')), val = line.substr(line.find(' ') + 1);
+        if (key == "case")
+            name = val;
+        if (key == "in")
+            in = test::from_hex(val);
+        if (key != "out")
+            continue;
+        SCOPED_TRACE(name);
+        ++cases;
+        const uint64_t drops_before = wtest::total_drops(*f.counters);
+        rte_mbuf* m = test::mbuf_of(eth(mac_core_port, mac_remote, t_ipv6, in));
+        ASSERT_NE(m, nullptr);
+        ASSERT_EQ(rte_ring_enqueue(f.core.rx, m), 0);
+        f.w->poll();
+        const auto got = wtest::out(f.ce);
+        EXPECT_TRUE(wtest::out(f.core).empty());
+        EXPECT_TRUE(wtest::out(f.ce2).empty());
+        if (val == "drop") {
+            EXPECT_TRUE(got.empty());
+            // (plus, for a drop that answers with ICMP, that message's own fate)
+            EXPECT_GT(wtest::total_drops(*f.counters), drops_before) << f.drops();
+            continue;
+        }
+        ++forwarded;
+        ASSERT_EQ(got.size(), 1u) << f.drops();
+        EXPECT_EQ(test::hex(got[0]), test::hex(test::from_hex(val)));
+    }
+    EXPECT_GE(cases, 12u);
+    EXPECT_GE(forwarded, 7u);
 }
 
 // --- per-SID counters

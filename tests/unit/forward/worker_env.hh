@@ -83,6 +83,13 @@ inline std::vector<bytes> out(const ring_port& p) {
 }
 
 // "reason=count " for every drop counter above zero: what a failed expectation prints.
+inline uint64_t total_drops(const worker_counters& c) {
+    uint64_t n = 0;
+    for (size_t i = 0; i < drop_reason_count; ++i)
+        n += c.drops[i].get();
+    return n;
+}
+
 inline std::string drop_summary(const worker_counters& c) {
     std::string s;
     for (size_t i = 0; i < drop_reason_count; ++i)

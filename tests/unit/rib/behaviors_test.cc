@@ -71,6 +71,7 @@ TEST(Contract, HandlersAndWhatTheyRead) {
             EXPECT_EQ(b.flavors, known_flavors);  // RFC 8986 §4.16 and RFC 9800
             EXPECT_EQ(b.decap, decap::v4 | decap::v6);  // with USD
             break;
+        case behavior::end_dx2:
         case behavior::end_dx4:
         case behavior::end_dx6:
         case behavior::end_dt4:
@@ -92,6 +93,8 @@ TEST(Contract, HandlersAndWhatTheyRead) {
     EXPECT_EQ(x.adjacency, sid_param::nh6);
     EXPECT_EQ(find_behavior(behavior::end_dx4)->adjacency, sid_param::nh4);
     EXPECT_EQ(find_behavior(behavior::end_dx4)->decap, decap::v4);
+    EXPECT_EQ(find_behavior(behavior::end_dx2)->decap, decap::eth);      // the frame, not an IP packet
+    EXPECT_EQ(find_behavior(behavior::end_dx2)->adjacency, sid_param::oif);  // its port, no neighbor
     EXPECT_EQ(find_behavior(behavior::end_dt46)->decap, decap::v4 | decap::v6);
     EXPECT_EQ(find_behavior(behavior::end_dt6)->adjacency, 0);
     EXPECT_EQ(find_behavior(behavior::end_t)->vrf, vrf_attr::table);
@@ -126,7 +129,8 @@ TEST(Contract, Check) {
     EXPECT_EQ(check_contract(sid(behavior::end_b6)).why, contract_refusal::no_handler);
     EXPECT_TRUE(check_contract(sid(behavior::end_b6_encaps)).ok());
     EXPECT_EQ(check_contract(sid(behavior::end_b6_encaps, flavor::psp)).reason, "End.B6.Encaps does not take flavor psp");
-    EXPECT_EQ(check_contract(sid(behavior::end_dx2)).why, contract_refusal::no_handler);
+    EXPECT_TRUE(check_contract(sid(behavior::end_dx2)).ok());
+    EXPECT_EQ(check_contract(sid(behavior::end_dx2, flavor::psp)).reason, "End.DX2 does not take flavor psp");
     EXPECT_EQ(check_contract(sid(behavior::end_bpf)).why, contract_refusal::no_handler);
     EXPECT_EQ(check_contract(sid(static_cast<behavior>(99))).why, contract_refusal::no_handler);
     EXPECT_EQ(check_contract(sid(behavior::end, 1u << 7)).reason, "End does not take flavor 0x80");

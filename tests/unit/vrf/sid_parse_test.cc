@@ -86,6 +86,11 @@ TEST(SidParse, EndpointAndCrossConnectBehaviors) {
     s = ok("fc00:1::a4 End.DX4 oif 3 nh4 192.0.2.1");
     EXPECT_EQ(s.local.nh4, rib::parse_addr("192.0.2.1")->v4());
     EXPECT_EQ(s.local.oif, 3u);
+    s = ok("fc00:1::d2 End.DX2 oif 9");  // the port by the same oif as End.X and End.DX4/DX6
+    EXPECT_EQ(s.local.action, rib::behavior::end_dx2);
+    EXPECT_EQ(s.local.oif, 9u);
+    s = ok("fc00:1::/48 End.DX2 oif 9 flavors next-csid");  // uDX2
+    EXPECT_EQ(s.local.flavors, rib::flavor::next_csid);
 }
 
 TEST(SidParse, TheRouteIsAnInlineSidInTheMainTable) {
@@ -109,8 +114,8 @@ TEST(SidParse, BadLinesNameTheLineAndTheReason) {
         {"fc00:1::1/64 End",
          "sid 'fc00:1::1/64 End': 'fc00:1::1/64' has bits set beyond its length (did you mean fc00:1::/64?)"},
         {"fc00:1::1 End.DT64 vrf red",
-         "sid 'fc00:1::1 End.DT64 vrf red': behavior 'End.DT64' is not one of End, End.X, End.T, End.DX6, "
-         "End.DX4, End.DT6, End.DT4, End.B6.Encaps, End.DT46"},
+         "sid 'fc00:1::1 End.DT64 vrf red': behavior 'End.DT64' is not one of End, End.X, End.T, End.DX2, "
+         "End.DX6, End.DX4, End.DT6, End.DT4, End.B6.Encaps, End.DT46"},
         {"fc00:1::1 End.B6.Encaps", "sid 'fc00:1::1 End.B6.Encaps': End.B6.Encaps needs 'segs SID,SID...'"},
         {"fc00:1::1 End mode encap.red", "sid 'fc00:1::1 End mode encap.red': mode and src belong to segs (End.B6.Encaps)"},
         {"fc00:1::1 End.B6.Encaps segs fc00::1,x", "sid 'fc00:1::1 End.B6.Encaps segs fc00::1,x': segs: 'x' is not an IPv6 address"},
@@ -118,6 +123,10 @@ TEST(SidParse, BadLinesNameTheLineAndTheReason) {
          "sid 'fc00:1::1 End.B6.Encaps segs fc00::1 mode inline': mode 'inline' is not encap or encap.red"},
         {"fc00:1::1 End segs fc00::1", "sid 'fc00:1::1 End segs fc00::1': End takes no srh"},
         {"fc00:1::1 End.DT46", "sid 'fc00:1::1 End.DT46': End.DT46 needs 'table ID' or 'vrf NAME'"},
+        {"fc00:1::1 End.DX2", "sid 'fc00:1::1 End.DX2': End.DX2 needs 'oif IFINDEX' (the port's ifindex)"},
+        {"fc00:1::1 End.DX2 oif 7 flavors psp", "sid 'fc00:1::1 End.DX2 oif 7 flavors psp': End.DX2 does not take flavor psp"},
+        {"fc00:1::1 End.DT2U", "sid 'fc00:1::1 End.DT2U': behavior 'End.DT2U' (RFC 8986 §4.10-4.11, L2 bridging) is not "
+                               "built yet; End.DX2 cross-connects one port"},
         {"fc00:1::1 End.DT4 vrf red table 10", "sid 'fc00:1::1 End.DT4 vrf red table 10': give 'vrf NAME' or 'table ID', not both"},
         {"fc00:1::1 End.DT6 table ten", "sid 'fc00:1::1 End.DT6 table ten': table 'ten' is not a number from 1 to 4294967295"},
         {"fc00:1::1 End.DT6 table 255", "sid 'fc00:1::1 End.DT6 table 255': table 255 is reserved by the kernel (local)"},
