@@ -224,7 +224,7 @@ void dataplane::publish_adjacency() {
                 ns.push_back({_ports[i].port_id, n.addr, n.mac});
     // A port that is down or in an inactive VRF stays in the snapshot marked down: what it
     // receives is dropped (tables_not_ready is not it: port_down), nothing is sent out of it.
-    const adj_view* old = _adj.exchange(adj_view::create(_ports, ns, ++_adj_epoch, own));
+    const adj_view* old = _adj.exchange(adj_view::create(_ports, ns, ++_adj_epoch, own, _l2));
     fib::retire_batch b;
     b.add(old);
     _rcu.retire(std::move(b));

@@ -20,6 +20,7 @@
 #include "fib/datapath/rcu.hh"
 #include "forward/datapath/adjacency.hh"
 #include "forward/datapath/counters.hh"
+#include "forward/control/l2vpn.hh"
 #include "forward/control/port.hh"
 #include "forward/control/tap_carrier.hh"
 #include "forward/control/trace_hub.hh"
@@ -134,6 +135,9 @@ public:
     // The kernel's neighbors and addresses on the mirrors: merged with the configured neighbors
     // (those win) and published when they changed.
     void set_kernel_view(const kernel_view& k);
+    // VPWS attachment circuits (l2vpn.hh): each service's port sends its frames into the
+    // service's pseudowire from the next snapshot on (dataplane_l2vpn.cc).
+    void set_l2vpn(const std::vector<vpws_state>& services);
     bool has_taps() const;
     // The punt policer of every mirrored port (srv6d's reload): rate and burst per port, split
     // among the workers as at open(); published with a new adjacency snapshot when it changed.
@@ -192,6 +196,7 @@ private:
     uint64_t _adj_epoch = 0;
     dataplane_options _opt;
     std::vector<port_info> _ports;
+    std::vector<l2_service> _l2;         // the VPWS pseudowires; a circuit's port_info.l2vpn - 1
     std::vector<std::string> _port_vrf;
     std::vector<uint8_t> _vrf_ok, _link_up;
     std::vector<uint32_t> _tap_ifindex;  // per port, as _ports: its mirror's ifindex

@@ -73,7 +73,7 @@ const adj_view::slot* adj_view::find(uint8_t kind, uint16_t id, rib::family af, 
 }
 
 const adj_view* adj_view::create(std::span<const port_info> ports, std::span<const neighbor> neighbors,
-                                 uint64_t epoch, std::span<const own_address> own) {
+                                 uint64_t epoch, std::span<const own_address> own, std::span<const l2_service> l2) {
     auto* v = new adj_view;
     v->_epoch = epoch;
     static std::atomic<uint64_t> serials{0};
@@ -87,6 +87,8 @@ const adj_view* adj_view::create(std::span<const port_info> ports, std::span<con
         if (p.vlan != 0)
             v->_subs.push_back(static_cast<uint8_t>(v->_ports.size()));
         v->_ports.push_back(p);
+        if (p.l2vpn > l2.size() || (p.l2vpn != 0 && l2[p.l2vpn - 1u].port_id != p.port_id))
+            v->_ports.back().l2vpn = 0;  // the control plane never names another port's
         v->_any_down |= !p.up;
     }
     v->_slots.resize(std::bit_ceil(std::max<size_t>(16, (neighbors.size() + own.size()) * 2)));
@@ -104,6 +106,7 @@ const adj_view* adj_view::create(std::span<const port_info> ports, std::span<con
         v->_own_among_neighbors |= std::binary_search(mine.begin(), mine.end(), n.addr);
     v->_neigh_list.assign(neighbors.begin(), neighbors.end());
     v->_own_list.assign(own.begin(), own.end());
+    v->_l2.assign(l2.begin(), l2.end());
     return v;
 }
 

@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "fib/datapath/encap_template.hh"
 #include "rib/addr.hh"
 #include "vrf/spec.hh"
 
@@ -39,8 +40,21 @@ struct port_info {
     bool tap_tagged = false;   // its mirror is a VLAN device on the parent's TAP: punts keep the tag
     bool rx_vlan_hw = false;   // (a parent) the NIC strips tags (RTE_ETH_RX_OFFLOAD_VLAN_STRIP)
     bool tx_vlan_hw = false;   // (a sub-port) the parent's NIC inserts the tag (RTE_ETH_TX_OFFLOAD_VLAN_INSERT)
+    // A VPWS attachment circuit: every frame it receives goes into the pseudowire of the view's
+    // l2_service(l2vpn) (worker_l2vpn.hh); 0: none, an ordinary routed port.
+    uint8_t l2vpn = 0;
     // The DPDK port its frames leave on.
     uint16_t dev() const { return parent == port_none ? port_id : parent; }
+};
+
+// A VPWS pseudowire's headend (RFC 8986 §5.3 H.Encaps.L2 / §5.4 .L2.Red): the frames of port
+// `port_id` (a port or a sub-port: its attachment circuit) go out encapsulated with `tmpl`,
+// built by the control thread with the configured source. The other direction is an End.DX2
+// SID whose oif is that port.
+struct l2_service {
+    uint16_t port_id = port_none;
+    bool active = false;  // false: its template could not be built (no source); frames dropped
+    fib::encap_template tmpl;
 };
 
 struct neighbor {
@@ -58,8 +72,10 @@ struct own_address {
 
 class adj_view {
 public:
+    // A port whose l2vpn names no entry of `l2` is not a circuit (its l2vpn reads 0 in the view).
     static const adj_view* create(std::span<const port_info> ports, std::span<const neighbor> neighbors,
-                                  uint64_t epoch = 0, std::span<const own_address> own = {});
+                                  uint64_t epoch = 0, std::span<const own_address> own = {},
+                                  std::span<const l2_service> l2 = {});
     static void destroy(const adj_view* v) noexcept;
 
     uint64_t epoch() const { return _epoch; }
@@ -97,6 +113,9 @@ public:
     const port_info* own_port(vrf::vrf_id vrf, rib::family af, const uint8_t* addr) const;
     std::span<const neighbor> neighbors() const { return _neigh_list; }
     std::span<const port_info> ports() const { return _ports; }
+    // The pseudowire of a port whose l2vpn is `idx` (1-based): never null for a port's own.
+    const l2_service& l2_service_of(uint8_t idx) const { return _l2[idx - 1u]; }
+    std::span<const l2_service> l2_services() const { return _l2; }
     // Whether some neighbor's address is also one of the router's own (in any VRF): only then
     // can a resolved neighbor be an own address, which the worker otherwise need not ask.
     bool own_among_neighbors() const { return _own_among_neighbors; }
@@ -126,6 +145,7 @@ private:
     std::vector<slot> _slots;  // power-of-two size, linear probing, at most half full
     std::vector<neighbor> _neigh_list;
     std::vector<own_address> _own_list;
+    std::vector<l2_service> _l2;
     size_t _neigh_count = 0;
     size_t _own_count = 0;
     bool _any_down = false;

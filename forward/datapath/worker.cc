@@ -138,17 +138,19 @@ void worker::process(rte_mbuf** pkts, uint16_t n, uint16_t in_port, const fib::d
         return 0;
     }
     const uint8_t* d = rte_pktmbuf_mtod(m, const uint8_t*);
-    if (for_other_station(d, my_mac)) {
-        drop(p, drop_reason::l2_other_station);
-        return 0;
-    }
     uint16_t type = load_be16(d + 12);
+    // A tagged frame goes to its sub-port before the MAC check: the sub-port's own run checks
+    // it, unless the sub-port is a VPWS circuit, which takes every frame (worker_l2vpn.hh).
     if ((_in->rx_vlan_hw && (m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED)) || type == ether_vlan || type == ether_qinq) {
         const int32_t t = vlan_in(p, type, sub, sub_in, n_sub);
         if (t == vlan_taken)
             return 0;
         type = static_cast<uint16_t>(t);
         d = rte_pktmbuf_mtod(m, const uint8_t*);  // VLAN id 0: untagged now, the port's
+    }
+    if (for_other_station(d, my_mac)) {
+        drop(p, drop_reason::l2_other_station);
+        return 0;
     }
     uint8_t af;
     if (type == ether_ipv4) {
@@ -197,6 +199,8 @@ void worker::run(rte_mbuf** pkts, uint16_t n, const port_info* in) {
     const uint8_t* tr = trace_none;
     if (unlikely((_arm->load(std::memory_order_relaxed) | _tr_watch) != 0))
         tr = trace_begin(pkts, n, in->port_id);
+    if (unlikely(in->l2vpn != 0))  // a VPWS attachment circuit: every frame to its pseudowire
+        return l2vpn_run(pkts, n, in, tr);
 
     uint64_t rx_bytes = 0;
     // Every packet's state starts as this one, then gets its mbuf and trace slot. The empty asm

@@ -112,8 +112,11 @@ private:
     uint8_t* l2_room(pkt& p, uint16_t hl);
     void l2_write(pkt& p, const port_info& port, const mac_addr& mac);
     void l2_finish(pkt& p, uint8_t* eth, uint16_t port_id, uint16_t dev);
-    // L2VPN (worker_l2vpn.hh): End.DX2's frame out of its port.
+    // L2VPN (worker_l2vpn.hh): End.DX2's frame out of its port; an attachment circuit's burst
+    // into its pseudowire.
     void dx2_out(pkt& p, uint32_t oif);
+    void l2vpn_run(rte_mbuf** pkts, uint16_t n, const port_info* in, const uint8_t* tr);
+    void l2vpn_encap(pkt& p, const l2_service& svc, pkt** next, uint16_t& n_next);
     void drop(pkt& p, drop_reason r);
     void punt(pkt& p);
     void want_neighbor(uint16_t port, rib::family af, const uint8_t* addr);

@@ -15,6 +15,7 @@
 
 #include "endpoint_pkt.hh"
 #include "fib/control/compiler.hh"
+#include "fib/control/encap_template.hh"
 #include "forward/datapath/flow_hash.hh"
 #include "forward/datapath/worker.hh"
 #include "rib/rib.hh"
@@ -336,6 +337,112 @@ TEST_F(worker_vlan_test, fuzz_tagged_frames_stay_in_bounds_and_are_accounted_for
     EXPECT_GT(pc(v100).rx_packets.get(), sent / 10);
     EXPECT_GT(dropped(drop_reason::vlan_unknown), 0u);
     EXPECT_GT(tx, sent / 10);
+}
+
+// --- VPWS (port- and VLAN-based attachment circuits, H.Encaps.L2)
+
+// The frame as H.Encaps.L2 carries it: the label from its IP header when it is one, else
+// from its addresses and type (RFC 8986 §5.3; docs/dataplane-headend.md).
+bytes pw_outer(const std::vector<const char*>& sids, bool red, const bytes& frame) {
+    const uint16_t type = static_cast<uint16_t>(frame[12] << 8 | frame[13]);
+    const uint32_t hash = type == 0x0800 || type == 0x86dd
+                              ? flow_hash_ip(frame.data() + 14, static_cast<uint32_t>(frame.size() - 14))
+                              : flow_hash_eth(frame.data());
+    test_support::srv6_encap_ref r{red, {}, a6("fc00:1::1"), 64, 0, flow_label(hash)};
+    for (const char* s : sids)
+        r.sids.push_back(a6(s));
+    return test_support::srv6_encap(r, frame, 143);
+}
+
+class worker_l2vpn_test : public worker_vlan_test {
+protected:
+    // Port `id` becomes the circuit of a pseudowire to `sids`, built as the control plane builds
+    // it (fwd::build_vpws: the configured source, fc00:1::1); `active` false: the service is down.
+    void circuit(uint16_t id, std::vector<const char*> sids, bool red, bool active = true) {
+        std::vector<rib::ip6_addr> segs;
+        for (const char* s : sids)
+            segs.push_back(a6(s));
+        l2_service svc;
+        svc.port_id = id;
+        svc.active = active;
+        svc.tmpl = fib::build_encap_template(red ? rib::encap_mode::l2encap_red : rib::encap_mode::l2encap, segs,
+                                             a6("fc00:1::1"), 143)
+                       .tmpl;
+        services.push_back(svc);
+        for (auto& p : ports)
+            if (p.port_id == id)
+                p.l2vpn = static_cast<uint8_t>(services.size());
+        adj_view::destroy(adj.exchange(adj_view::create(ports, ns, 2, {}, services)));
+    }
+    std::vector<l2_service> services;
+};
+
+// A VLAN-based circuit: every frame of VLAN 200, whatever it is (IPv4 for another MAC than the
+// port's, ARP, IPv6, a customer's own inner tag), goes into the pseudowire without the
+// service's tag; VLAN 100 and the port's own frames are routed as before.
+TEST_F(worker_l2vpn_test, every_frame_of_a_vlan_circuit_goes_into_its_pseudowire_untagged) {
+    circuit(v200, {"fc00:0:2::e2"}, false);
+    const bytes ip = ip4_packet("10.1.0.2", "10.99.1.5", 64);
+    const std::vector<bytes> frames = {
+        eth(mac_remote, mac_ce2, t_ipv4, ip),                    // not for the port's MAC
+        eth(mac_addr{{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}}, mac_ce2, t_arp, bytes(28, 0x11)),
+        eth(mac_ce1, mac_ce2, t_ipv6, ip6_packet(64, "fd01::2", "fd99::5", {inner6("fd01::2", "fd99::5")})),
+        tagged(mac_ce1, mac_ce2, 7, t_ipv4, ip),                 // the customer's own tag stays
+    };
+    for (const bytes& f : frames) {
+        bytes on_wire = f;
+        on_wire.insert(on_wire.begin() + 12, {0x81, 0x00, 0x00, 200});
+        expect_one(ce, on_wire, &core, eth(mac_p, mac_core_port, t_ipv6, pw_outer({"fc00:0:2::e2"}, false, f)));
+    }
+    EXPECT_EQ(pc(v200).rx_packets.get(), frames.size());  // the service's: its circuit's counters
+    EXPECT_EQ(counters->headend[static_cast<size_t>(rib::encap_mode::l2encap)].get(), frames.size());
+    // VLAN 100 is still routed in red.
+    const bytes inner = ttl_minus_one(ip);
+    expect_one(ce, tagged(mac_ce_port, mac_ce1, 100, t_ipv4, ip), &core,
+               eth(mac_p, mac_core_port, t_ipv6, outer("fc00:1::1", {"fc00:0:2::d4"}, true, 4, inner)));
+}
+
+// A port-based circuit takes every frame, tagged or not, as it came (.L2.Red: the first SID in
+// the destination only).
+TEST_F(worker_l2vpn_test, a_port_circuit_carries_tagged_and_untagged_frames_as_they_came) {
+    circuit(ce.id, {"fc00:0:2::e1", "fc00:0:2::e2"}, true);
+    const bytes ip = ip4_packet("10.1.0.2", "10.99.1.5", 64);
+    for (const bytes& f : {eth(mac_ce_port, mac_ce1, t_ipv4, ip), tagged(mac_ce_port, mac_ce1, 100, t_ipv4, ip)})
+        expect_one(ce, f, &core, eth(mac_p, mac_core_port, t_ipv6, pw_outer({"fc00:0:2::e1", "fc00:0:2::e2"}, true, f)));
+    EXPECT_EQ(pc(v100).rx_packets.get(), 0u);  // the port took it before any VLAN split
+}
+
+// What does not fit the core once encapsulated is dropped (no ICMP for a frame, no fragments);
+// a service that is down drops what its circuit receives.
+TEST_F(worker_l2vpn_test, too_big_for_the_core_and_service_down_are_dropped_and_counted) {
+    circuit(v200, {"fc00:0:2::e2"}, false);
+    // core's MTU 1600: 40 + 24 (SRH, one SID) + the frame.
+    const bytes fits = eth(mac_remote, mac_ce2, t_ipv4, ip4_packet("10.1.0.2", "10.99.1.5", 64, 1536 - 14 - 28));
+    const bytes big = eth(mac_remote, mac_ce2, t_ipv4, ip4_packet("10.1.0.2", "10.99.1.5", 64, 1537 - 14 - 28));
+    auto on_200 = [](bytes f) {
+        f.insert(f.begin() + 12, {0x81, 0x00, 0x00, 200});
+        return f;
+    };
+    expect_one(ce, on_200(fits), &core, eth(mac_p, mac_core_port, t_ipv6, pw_outer({"fc00:0:2::e2"}, false, fits)));
+    expect_one(ce, on_200(big), nullptr, {});
+    EXPECT_EQ(dropped(drop_reason::encap_mtu), 1u) << drops();
+    services.clear();
+    for (auto& p : ports)
+        p.l2vpn = 0;
+    circuit(v200, {"fc00:0:2::e2"}, false, false);
+    expect_one(ce, on_200(fits), nullptr, {});
+    EXPECT_EQ(dropped(drop_reason::l2vpn_down), 1u) << drops();
+}
+
+// The other direction: End.DX2 to the sub-port puts the service's tag back on the frame.
+TEST_F(worker_l2vpn_test, end_dx2_to_the_vlan_circuit_tags_the_frame) {
+    circuit(v200, {"fc00:0:2::e2"}, false);
+    r.upsert_route(sid("fc00:0:1::d2/128", rib::behavior::end_dx2, 12, [](rib::seg6local& l) { l.oif = 112; }));
+    ASSERT_TRUE(c.compile(r, reg, src));
+    const bytes f = eth(mac_ce2, mac_remote, t_arp, bytes(28, 0x22));
+    expect_one(core, eth(mac_core_port, mac_remote, t_ipv6, ip6_packet(64, "fc00:0:2::1", "fc00:0:1::d2", {{143, f}})), &ce,
+               tagged(mac_ce2, mac_remote, 200, t_arp, bytes(28, 0x22)));
+    EXPECT_EQ(pc(v200).tx_packets.get(), 1u);
 }
 
 }  // namespace
