@@ -85,6 +85,12 @@ pb::Response answer(const pb::Request& req, const daemon_view& d) {
             d.neighbors(t);
         break;
     }
+    case pb::Request::kShowL2Vpn: {
+        pb::L2vpnTable& t = *resp.mutable_l2vpn();
+        if (d.l2vpn)
+            d.l2vpn(t);
+        break;
+    }
     case pb::Request::kShowMemory:
         if (d.memory)
             d.memory(*resp.mutable_memory());

@@ -40,6 +40,7 @@ struct daemon_view {
     // A reader of the local SIDs' counters, taken once per `show sids` (absent: no dataplane).
     std::function<sid_counter_reader()> sid_counters;
     std::function<void(pb::NeighborTable&)> neighbors;
+    std::function<void(pb::L2vpnTable&)> l2vpn;  // VPWS services (absent: none configured, no dataplane)
     std::function<void(pb::Memory&)> memory;
     // `show route ADDR`: the compiled tables' answer into the response (absent: no tables).
     std::function<void(const pb::ShowRoute&, pb::Response&)> route_lookup;

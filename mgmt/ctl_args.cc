@@ -172,7 +172,7 @@ bool parse_words(const std::vector<std::string>& words, pb::Request& req, std::o
         return true;
     }
     if (words.size() < 2) {
-        error = "show what? fpm, route, routes, nexthops, sids, vrfs, encap-source, counters, neighbors or memory";
+        error = "show what? fpm, route, routes, nexthops, sids, vrfs, encap-source, counters, neighbors, memory or l2vpn";
         return false;
     }
     // `show route ADDR` beside `show routes [...]`: a prefix of both ("sh ro") is `routes`
@@ -199,8 +199,8 @@ bool parse_words(const std::vector<std::string>& words, pb::Request& req, std::o
         }
         return true;
     }
-    constexpr std::array<std::string_view, 9> subjects{"fpm",      "routes",    "nexthops", "sids",  "vrfs",
-                                                       "encap-source", "counters", "neighbors", "memory"};
+    constexpr std::array<std::string_view, 10> subjects{"fpm",      "routes",    "nexthops", "sids",  "vrfs",
+                                                        "encap-source", "counters", "neighbors", "memory", "l2vpn"};
     const auto subject = match(words[1], subjects, error);
     if (!subject)
         return false;
@@ -221,6 +221,8 @@ bool parse_words(const std::vector<std::string>& words, pb::Request& req, std::o
         req.mutable_show_neighbors();
     } else if (*subject == "memory") {
         req.mutable_show_memory();
+    } else if (*subject == "l2vpn") {
+        req.mutable_show_l2vpn();
     } else {
         auto* routes = req.mutable_show_routes();
         constexpr std::array<std::string_view, 2> filters{"table", "vrf"};
@@ -265,6 +267,7 @@ std::string ctl_usage() {
           "       srv6ctl [options] show encap-source\n"
           "       srv6ctl [options] show counters\n"
           "       srv6ctl [options] show neighbors\n"
+          "       srv6ctl [options] show l2vpn\n"
           "       srv6ctl [options] show memory\n"
           "       srv6ctl [options] clear counters\n"
           "       srv6ctl [options] set log-level error|warn|info|debug\n"

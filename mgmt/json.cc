@@ -129,6 +129,7 @@ std::string to_json(const pb::Response& r) {
     case pb::Response::kEncapSource: return document(r.encap_source());
     case pb::Response::kCounters: return document(r.counters());
     case pb::Response::kNeighbors: return document(r.neighbors());
+    case pb::Response::kL2Vpn: return document(r.l2vpn());
     case pb::Response::kRoute: return document(r.route());
     case pb::Response::kTrace: return document(r.trace());
     case pb::Response::kLogLevel: return document(r.log_level());

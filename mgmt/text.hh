@@ -17,6 +17,7 @@ std::string format_vrfs(const pb::VrfTable& t);
 std::string format_encap_source(const pb::EncapSource& e);
 std::string format_counters(const pb::Counters& c);
 std::string format_neighbors(const pb::NeighborTable& t);
+std::string format_l2vpn(const pb::L2vpnTable& t);
 std::string format_memory(const pb::Memory& m);
 std::string format_route_lookup(const pb::RouteLookup& r);
 // `srv6ctl trace`: one numbered block per packet, as VPP's `show trace`.

@@ -92,6 +92,7 @@ std::string format_response(const pb::Response& r) {
     case pb::Response::kEncapSource: return format_encap_source(r.encap_source());
     case pb::Response::kCounters: return format_counters(r.counters());
     case pb::Response::kNeighbors: return format_neighbors(r.neighbors());
+    case pb::Response::kL2Vpn: return format_l2vpn(r.l2vpn());
     case pb::Response::kRoute: return format_route_lookup(r.route());
     case pb::Response::kTrace: return format_trace(r.trace());
     case pb::Response::kMemory: return format_memory(r.memory());

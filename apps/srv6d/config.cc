@@ -284,6 +284,11 @@ parse_result parse_args(int argc, const char* const* argv) {
         r.text = at(l) + err;
         return r;
     }
+    if (std::string err; !fwd::check_vpws(r.cfg.vpws, r.cfg.ports, err)) {
+        r.what = action::error;
+        r.text = err;
+        return r;
+    }
     // Every neighbor names a configured port.
     for (size_t i = 0; i < r.cfg.neighbors.size(); ++i) {
         const auto& n = r.cfg.neighbors[i];

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "rib/addr.hh"
+#include "forward/control/l2vpn.hh"
 #include "forward/control/port.hh"
 #include "mgmt/listen_addr.hh"
 #include "util/log.hh"
@@ -54,6 +55,7 @@ struct config {
     bool dataplane_enabled = true;          // false: no EAL (machines without hugepages, tests)
     std::vector<fwd::port_spec> ports;      // `port = NAME DEVARGS [vrf=..] [ifname=..] [ifindex=..] [mtu=..]`
     std::vector<fwd::neighbor_spec> neighbors;  // `neighbor = PORT ADDRESS MAC` (static)
+    std::vector<fwd::vpws_spec> vpws;       // `vpws = NAME port=PORT segs=SIDS ...` (L2VPN circuits)
     unsigned mbufs = 16383;                 // packet pool size
     uint32_t punt_rate = 10000;             // packets/s a port may send to its TAP mirror
     uint32_t punt_burst = 512;

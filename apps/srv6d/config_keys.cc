@@ -188,6 +188,15 @@ std::string neighbor(config& c, in, in value) {
     return {};
 }
 
+std::string vpws(config& c, in, in value) {
+    std::string err;
+    auto v = fwd::parse_vpws(value, err);
+    if (!v)
+        return fmt::format("invalid vpws '{}': {}", value, err);
+    c.vpws.push_back(std::move(*v));
+    return {};
+}
+
 std::string vrf_line(config& c, in, in value) {
     auto spec = vrf::parse_vrf(value);
     if (!spec)
@@ -272,6 +281,7 @@ const config_key table[] = {
     {"", "vrf", "NAME table ID [members IF,IF...]", "a VRF bound to a kernel table (in a file: before any [section])", "", many, vrf_line},
     {"dataplane", "port", "NAME (DEVARGS or vlan=VID parent=PORT) [vrf=VRF] [tap=IF] [ifname=IF] [ifindex=N] [mtu=N]", "a DPDK port, or an 802.1Q sub-port of one", "", many, port},
     {"dataplane", "neighbor", "PORT ADDRESS MAC", "a static neighbor on a port", "", many, neighbor},
+    {"dataplane", "vpws", "NAME port=PORT segs=SID[,SID...] [mode=MODE] [source=ADDR]", "a VPWS: every frame of a port or sub-port into one SID list (H.Encaps.L2); End.DX2 brings the other direction", "", many, vpws},
     {"sids", "sid", "PREFIX BEHAVIOR [ARGS] [flavors LIST]", "a local SID of srv6d's own, in [sids]", "", many, sid_line},
 };
 // clang-format on

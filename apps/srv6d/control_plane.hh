@@ -135,6 +135,11 @@ struct control_plane {
     bool remote_zebra = false;
     ::mgmt::sid_counter_reader sid_counters() const;
     bool compile_now(size_t batch);
+    // VPWS services (`dataplane.vpws`, l2vpn_sync.cc): built with the encap source in force,
+    // rebuilt when it changes; `show l2vpn` reads them.
+    std::vector<fwd::vpws_state> l2vpn;
+    void update_l2vpn();
+    void fill_l2vpn(::mgmt::pb::L2vpnTable& t) const;
 };
 
 }  // namespace srv6d

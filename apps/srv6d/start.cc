@@ -35,6 +35,7 @@ bool control_plane::start() {
             remote_zebra = session.peer_identity.starts_with("remote");
         if (dp)  // a VRF change moves ports between VRFs (cheap when nothing moved)
             dp->update_vrfs([this](const std::string& n) { return active_vrf(n); });
+        update_l2vpn();  // the encap source may have moved
         rcu.reclaim();
     });
     // Before zebra connects and before the first sync binds them: config SIDs are pinned in the
@@ -71,6 +72,7 @@ bool control_plane::start_dataplane() {
         return false;
     }
     log(level::info, "dataplane: {} port(s), {} worker(s)", cfg.ports.size(), dp->workers());
+    update_l2vpn();
     poll_links();
     return !dp->has_taps() || start_host();
 }
@@ -155,6 +157,7 @@ bool control_plane::start_mgmt() {
             vrfs.fill_view(view);
             view.counters = [this](::mgmt::pb::Counters& c) { fill_counters(c); };
             view.neighbors = [this](::mgmt::pb::NeighborTable& t) { fill_neighbors(t); };
+            view.l2vpn = [this](::mgmt::pb::L2vpnTable& t) { fill_l2vpn(t); };
             view.memory = [this](::mgmt::pb::Memory& m) { fill_memory(m); };
             view.route_lookup = [this](const ::mgmt::pb::ShowRoute& q, ::mgmt::pb::Response& r) {
                 answer_show_route(q, compiler, vrfs.registry(), rib, interface_names_of(), r);
