@@ -226,6 +226,8 @@ int main(int argc, char** argv) {
         rib::seg6local l;
         l.action = b;
         l.vrftable = vrftable;
+        if (b == rib::behavior::end_dx2)
+            l.oif = 11;
         n.local = l;
         rib::route x;
         x.key.dst = *rib::parse_prefix(pfx);
@@ -348,6 +350,12 @@ int main(int argc, char** argv) {
         const rib::prefix p = *rib::parse_prefix("fc00:0:1::b6/128");
         floor_ok &= fl.add6(0, p.bytes.data(), p.len, fl.add_nh(b6));
     }
+    {  // End.DX2 to the ce port (oif 11): a VPWS's far end
+        floor_nh dx2_nh;
+        dx2_nh.kind = floor_nh::dx2;
+        dx2_nh.port = h.ce.id;
+        add_sid("fc00:0:1::d2/128", rib::behavior::end_dx2, std::nullopt, fl.add_nh(dx2_nh));
+    }
     if (!floor_ok) {
         std::fprintf(stderr, "floor: a route was refused\n");
         return 1;
@@ -442,6 +450,11 @@ int main(int argc, char** argv) {
          frames([&](uint16_t i) { return e6(core_mac, ip6(src6, a6("fc00:0:1::46"), 4, ip4(0x0a090001, 0x0a010000u | i, i))); })},
         {"End.DT46, IPv6 inner", &h.core, frames([&](uint16_t i) {
              return e6(core_mac, ip6(src6, a6("fc00:0:1::46"), 41, ip6(src6, with_word(a6("fd01::"), 14, i), 17, udp(i))));
+         })},
+        // A VPWS's far end: H.Encaps.L2.Red with one SID (no SRH), the frame a CE's IPv4 packet.
+        {"End.DX2 (frame, no SRH)", &h.core, frames([&](uint16_t i) {
+             return e6(core_mac, ip6(src6, a6("fc00:0:1::d2"), 143,
+                                     eth(ce_host_mac, sender_mac, 0x0800, ip4(0x0a090001, 0x0a010000u | i, i))));
          })},
     };
     // The two IPv4 headend cases again as a NIC with IPv4 checksum offload hands them over

@@ -13,7 +13,9 @@
 //   insert   H.Insert: the IPv6 header moved in front of the pre-built SRH, its DA into it
 //   b6_encaps End.B6.Encaps: End as below, then the encap's push of the policy's header
 //   dt46     End.DT46: the outer IPv6 header removed, the inner packet looked up (second bulk
-//            lookup) in the VRF's table and forwarded.
+//            lookup) in the VRF's table and forwarded;
+//   dx2      End.DX2: the outer IPv6 header removed, the Ethernet frame inside sent out of the
+//            SID's port as it is.
 // It checks less than srv6d (no IPv4 checksum verification, no length checks beyond what it
 // reads, no counters), which is what makes it a floor. Its output bytes are compared with
 // srv6d's for every frame of every case before anything is timed.
@@ -45,9 +47,9 @@ enum class floor_lpm6 : uint8_t { lpm6, fib6 };
 using dpdk_crc = fwd::flow_detail::crc_dpdk;
 
 struct floor_nh {
-    enum kind_t : uint8_t { drop, forward, encap, end, end_x, dt46, insert, b6_encaps };
+    enum kind_t : uint8_t { drop, forward, encap, end, end_x, dt46, insert, b6_encaps, dx2 };
     kind_t kind = drop;
-    uint16_t port = 0;           // forward, encap, end_x: egress port
+    uint16_t port = 0;           // forward, encap, end_x, dx2: egress port
     uint8_t eth[12]{};           // forward, encap, end_x: destination (the adjacency's) + source MAC
     uint8_t vrf = 0;             // dt46: the floor VRF the inner packet is looked up in
     uint8_t l2 = 0;              // encap: the frame is the payload (H.Encaps.L2)
@@ -344,6 +346,13 @@ private:
             rte_pktmbuf_adj(m, static_cast<uint16_t>(x.l3 + 40));
             next[k2++] = {m, 0, static_cast<uint8_t>(proto == 4 ? 4 : 6), nh.vrf, 0};
             return;
+        }
+        case floor_nh::dx2: {
+            const uint8_t* ip = rte_pktmbuf_mtod_offset(m, const uint8_t*, x.l3);
+            if (ip[6] != fib::ipproto::ethernet || m->pkt_len < x.l3 + 40u + 14u)
+                break;
+            rte_pktmbuf_adj(m, static_cast<uint16_t>(x.l3 + 40));
+            return send(nh.port, m);
         }
         case floor_nh::drop: break;
         }
