@@ -42,13 +42,16 @@ inline int32_t worker::vlan_in(pkt& p, uint16_t type, rte_mbuf** sub, const port
         rte_pktmbuf_adj(m, vlan_len);
     }
     type = load_be16(rte_pktmbuf_mtod(m, const uint8_t*) + 12);
-    if (type == ether_vlan || type == ether_qinq) {
+    const bool stacked = type == ether_vlan || type == ether_qinq;
+    const port_info* s = vid == 0 ? nullptr : _av->sub_port(_in->port_id, vid);
+    // A second tag is the customer's own on a VPWS circuit, which carries every frame as it is
+    // (worker_l2vpn.hh); anywhere else stacked VLANs are not supported.
+    if (stacked && (s == nullptr || s->l2vpn == 0)) {
         drop(p, drop_reason::vlan_qinq);
         return vlan_taken;
     }
     if (vid == 0)  // priority-tagged (802.1Q §6.9.1): the port's own frame
         return type;
-    const port_info* s = _av->sub_port(_in->port_id, vid);
     if (s == nullptr) {
         drop(p, drop_reason::vlan_unknown);
         return vlan_taken;

@@ -345,10 +345,12 @@ TEST_F(worker_vlan_test, fuzz_tagged_frames_stay_in_bounds_and_are_accounted_for
 // from its addresses and type (RFC 8986 §5.3; docs/dataplane-headend.md).
 bytes pw_outer(const std::vector<const char*>& sids, bool red, const bytes& frame) {
     const uint16_t type = static_cast<uint16_t>(frame[12] << 8 | frame[13]);
-    const uint32_t hash = type == 0x0800 || type == 0x86dd
-                              ? flow_hash_ip(frame.data() + 14, static_cast<uint32_t>(frame.size() - 14))
-                              : flow_hash_eth(frame.data());
-    test_support::srv6_encap_ref r{red, {}, a6("fc00:1::1"), 64, 0, flow_label(hash)};
+    const bool ip = type == 0x0800 || type == 0x86dd;
+    const uint8_t* h = frame.data() + 14;
+    const uint32_t hash = ip ? flow_hash_ip(h, static_cast<uint32_t>(frame.size() - 14)) : flow_hash_eth(frame.data());
+    // The traffic class is the frame's IP header's (docs/dataplane-headend.md), else 0.
+    const uint8_t tc = !ip ? 0 : type == 0x0800 ? h[1] : static_cast<uint8_t>((h[0] << 4) | (h[1] >> 4));
+    test_support::srv6_encap_ref r{red, {}, a6("fc00:1::1"), 64, tc, flow_label(hash)};
     for (const char* s : sids)
         r.sids.push_back(a6(s));
     return test_support::srv6_encap(r, frame, 143);
