@@ -596,5 +596,28 @@ TEST(Config, L3vpnPeExampleParses) {
     EXPECT_TRUE(r.cfg.encap_source.has_value());
 }
 
+TEST(Config, VpwsPeExampleParses) {
+    // frr-conf/srv6d-vpws-pe.conf is what tests/vm/vpws_test.sh runs and users copy.
+    const auto r = run({"-c", std::string(SRV6D_FIXTURES) + "/../../frr-conf/srv6d-vpws-pe.conf"});
+    ASSERT_EQ(r.what, action::run) << r.text;
+    ASSERT_EQ(r.cfg.vpws.size(), 2u);
+    EXPECT_EQ(r.cfg.vpws[0].port, "ac1");
+    EXPECT_FALSE(r.cfg.vpws[0].reduced);
+    EXPECT_EQ(r.cfg.vpws[1].port, "ac2.100");
+    EXPECT_TRUE(r.cfg.vpws[1].reduced);
+    ASSERT_EQ(r.cfg.sids.size(), 2u);
+    EXPECT_EQ(r.cfg.sids[0].local.action, rib::behavior::end_dx2);
+    EXPECT_EQ(r.cfg.sids[1].local.oif, 9100u);
+}
+
+TEST(Config, VpwsLinesAreChecked) {
+    auto r = run({"--dataplane.port", "ce1 net_null0", "--dataplane.vpws", "pw ce1 fc00::1"});
+    EXPECT_EQ(r.what, action::error);
+    EXPECT_NE(r.text.find("invalid vpws 'pw ce1 fc00::1'"), std::string::npos) << r.text;
+    r = run({"--dataplane.port", "ce1 net_null0", "--dataplane.vpws", "pw port=ce9 segs=fc00::1"});
+    EXPECT_EQ(r.what, action::error);
+    EXPECT_EQ(r.text, "vpws pw: port 'ce9' is no configured port or sub-port");
+}
+
 }  // namespace
 }  // namespace srv6d

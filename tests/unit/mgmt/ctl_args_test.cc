@@ -198,11 +198,11 @@ TEST(CtlArgs, TraceAndCapture) {
 TEST(CtlArgs, Errors) {
     expect_error({}, "missing command");
     expect_error({"frobnicate"}, "unknown command 'frobnicate'; one of: show, clear, set, trace, capture");
-    expect_error({"show"}, "show what? fpm, route, routes, nexthops, sids, vrfs, encap-source, counters, neighbors or memory");
+    expect_error({"show"}, "show what? fpm, route, routes, nexthops, sids, vrfs, encap-source, counters, neighbors, memory or l2vpn");
     expect_error({"clear"}, "clear what? counters");
     expect_error({"clear", "routes"}, "unknown command 'routes'; one of: counters");
     expect_error({"show", "interfaces"},
-                 "unknown command 'interfaces'; one of: fpm, routes, nexthops, sids, vrfs, encap-source, counters, neighbors, memory");
+                 "unknown command 'interfaces'; one of: fpm, routes, nexthops, sids, vrfs, encap-source, counters, neighbors, memory, l2vpn");
     expect_error({"show", "routes", "interface", "e0"}, "unknown command 'interface'; one of: table, vrf");
     // An ambiguous abbreviation names its candidates (vtysh lists them too).
     expect_error({"show", "n"}, "ambiguous command 'n': nexthops, neighbors");
