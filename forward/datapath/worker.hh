@@ -115,6 +115,7 @@ private:
     // L2VPN (worker_l2vpn.hh): End.DX2's frame out of its port; an attachment circuit's burst
     // into its pseudowire.
     void dx2_out(pkt& p, uint32_t oif);
+    bool dx2_direct(pkt& p);
     void l2vpn_run(rte_mbuf** pkts, uint16_t n, const port_info* in, const uint8_t* tr);
     void l2vpn_encap(pkt& p, const l2_service& svc, pkt** next, uint16_t& n_next);
     void drop(pkt& p, drop_reason r);

@@ -27,6 +27,8 @@ namespace fwd {
     if (row != nullptr && row->handler == rib::dp_handler::decap && row->adjacency == 0 &&
         decap_direct(p, *row, s.vrf, next, n_next))
         return;
+    if (row != nullptr && row->decap == rib::decap::eth && dx2_direct(p))  // worker_l2vpn.hh
+        return dx2_out(p, s.oif);
     endpoint_result r;
     if (row != nullptr && row->handler == rib::dp_handler::next_segment && next_segment_direct(p.m, s.flavors)) {
         r = next_segment_out(*row, s.vrf);
