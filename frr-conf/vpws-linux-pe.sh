@@ -17,11 +17,14 @@ ip -6 route add fc00:0:2::d2/128 encap seg6local action End.DX2 oif x2 dev core
 # CE2 -> srv6d: H.Encaps.L2 to srv6d's End.DX2 SIDs. Linux encapsulates a frame only when it
 # routes it: every IPv4/IPv6 packet received on the circuit goes to a table whose default
 # route is the l2encap one (ARP and other non-IP frames are not carried this way: the CEs
-# need static neighbors, or a bridge-based setup).
+# need static neighbors, or a bridge-based setup). The encapsulated packet is routed again with
+# the circuit as its input interface, so the circuit's IPv6 table needs the way to srv6d's
+# locator too (else its default route would encapsulate it once more).
 for c in "x1 101 fc00:0:1::d1" "x2 102 fc00:0:1::d2"; do
 	set -- $c
 	ip rule add iif "$1" table "$2"
 	ip -6 rule add iif "$1" table "$2"
 	ip route add default encap seg6 mode l2encap segs "$3" dev core table "$2"
 	ip -6 route add default encap seg6 mode l2encap segs "$3" dev core table "$2"
+	ip -6 route add fc00:0:1::/48 via fc00:12::1 dev core table "$2"
 done
