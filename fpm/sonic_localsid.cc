@@ -210,9 +210,9 @@ void decode_localsid(const nl::message& m, decode_ctx& ctx, std::vector<update>&
         ctx.report(reason::sonic_bad_action, fmt::format("action code {}", *msg.action));
         return;
     }
-    // What the behavior cannot do without, from the contract. A behavior without a datapath
-    // handler (End.B6*, End.DX2: SONiC sends no segment list or L2 port with it) is not held up
-    // here: the compiler refuses it, visibly in `srv6ctl show sids`.
+    // What the behavior cannot do without, from the contract (End.DX2: its port, by IFNAME). A
+    // behavior without a datapath handler (End.B6) is not held up here: the compiler refuses
+    // it, visibly in `srv6ctl show sids`.
     const rib::behavior_info* info = rib::find_behavior(ep->behavior);
     if (const uint16_t need = !info || info->handler == rib::dp_handler::none ? 0 : info->missing(sonic_params(msg))) {
         ctx.report(reason::seg6local_missing_attr, fmt::format("SONiC action {} without {}", *msg.action, sonic_names(need)));

@@ -152,7 +152,7 @@ struct action_case {
     uint32_t code;
     rib::behavior behavior;
     bool csid;
-    enum { none, with_nh6, with_nh4, with_vrf, with_sidlist } needs;
+    enum { none, with_nh6, with_nh4, with_vrf, with_sidlist, with_ifname } needs;
 };
 class SonicAction : public testing::TestWithParam<action_case> {};
 
@@ -167,6 +167,8 @@ TEST_P(SonicAction, MapsToKernelBehaviorAndFlavors) {
         attrs = cat({attrs, attr(vrfname, cstr("Vrf1"))});
     if (c.needs == action_case::with_sidlist)
         attrs = cat({attrs, attr(10, cstr("policy1"))});
+    if (c.needs == action_case::with_ifname)  // End.DX2's port
+        attrs = cat({attrs, attr(ifname, cstr("Ethernet4"))});
     const auto r = run({localsid(1000, "fc00:0:1:e000::", 64, attrs)});
     ASSERT_EQ(r.out.size(), 1u) << "code " << c.code;
     EXPECT_EQ(r.total(), 0u);
@@ -189,6 +191,9 @@ TEST_P(SonicAction, MapsToKernelBehaviorAndFlavors) {
         EXPECT_EQ(sl.srh->sidlist_name, "policy1");
         EXPECT_EQ(sl.srh->mode, c.code == 11 ? rib::encap_mode::encap_red : rib::encap_mode::encap);
     }
+    if (c.needs == action_case::with_ifname) {
+        EXPECT_EQ(sl.ifname, "Ethernet4");
+    }
 }
 
 // End.B6.Encaps needs its policy: a B6_ENCAPS without SIDLIST is refused with the reason.
@@ -204,7 +209,7 @@ INSTANTIATE_TEST_SUITE_P(
     testing::Values(action_case{1, behavior::end, false, action_case::none},
                     action_case{2, behavior::end_x, false, action_case::with_nh6},
                     action_case{3, behavior::end_t, false, action_case::with_vrf},
-                    action_case{4, behavior::end_dx2, false, action_case::none},
+                    action_case{4, behavior::end_dx2, false, action_case::with_ifname},
                     action_case{5, behavior::end_dx6, false, action_case::with_nh6},
                     action_case{6, behavior::end_dx4, false, action_case::with_nh4},
                     action_case{7, behavior::end_dt6, false, action_case::with_vrf},
@@ -216,7 +221,7 @@ INSTANTIATE_TEST_SUITE_P(
                     action_case{13, behavior::end_b6, false, action_case::none},
                     action_case{14, behavior::end, true, action_case::none},
                     action_case{15, behavior::end_x, true, action_case::with_nh6},
-                    action_case{16, behavior::end_dx2, true, action_case::none},
+                    action_case{16, behavior::end_dx2, true, action_case::with_ifname},
                     action_case{17, behavior::end_dx6, true, action_case::with_nh6},
                     action_case{18, behavior::end_dx4, true, action_case::with_nh4},
                     action_case{19, behavior::end_dt6, true, action_case::with_vrf},
