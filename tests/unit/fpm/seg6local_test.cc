@@ -250,6 +250,21 @@ TEST(Seg6local, ActionNeedNotComeFirst) {
     EXPECT_EQ(s, end_x("fc00:1::2", 3));
 }
 
+// End.DX2 as the kernel takes it (iproute2 `action End.DX2 oif DEV`: SEG6_LOCAL_OIF alone); FRR
+// refuses to encode it today, its EVPN work will send it this way. uDX2 with NEXT-C-SID.
+TEST(Seg6local, EndDx2TakesItsPortByOif) {
+    counted c;
+    rib::seg6local s;
+    ASSERT_TRUE(decode_seg6local(cat({act(4), u32_attr(oif, 9)}), c.ctx, s));
+    rib::seg6local want = sid(behavior::end_dx2);
+    want.oif = 9;
+    EXPECT_EQ(s, want);
+    EXPECT_EQ(c.total(), 0u);
+    EXPECT_TRUE(rib::check_contract(s).ok());  // and the dataplane runs it
+    ASSERT_TRUE(decode_seg6local(cat({act(4), u32_attr(oif, 9), hex("0c000b800800010010000000")}), c.ctx, s));
+    EXPECT_EQ(s.flavors, csid);
+}
+
 // Attributes a behavior has no use for are counted and not stored, like the kernel's table
 // would refuse them; the SID itself stays usable.
 TEST(Seg6local, UnusedAttributesAreDropped) {
