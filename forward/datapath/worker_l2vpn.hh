@@ -127,7 +127,7 @@ inline constexpr uint32_t l2vpn_memo_key = 0xff000000u;
     uint16_t out;
     const uint8_t* out_eth;
     outer_exit_of(o, hash, out, out_eth);
-    headend_push(p, e, o, out, out_eth, 0, fib::ipproto::ethernet, tc, hash, next, n_next);
+    headend_push<false>(p, e, o, out, out_eth, 0, fib::ipproto::ethernet, tc, hash, next, n_next);
 }
 
 }  // namespace fwd

@@ -61,7 +61,7 @@ TEST(EndpointFuzz, CorruptedPacketsStayInBoundsAndCoherent) {
                                        rib::behavior::end_dt6, rib::behavior::end_dt46, rib::behavior::end_b6_encaps,
                                        rib::behavior::end_dx2, rib::behavior::end_dx2};  // twice: two seeds of its own
     std::mt19937 rng(20240601);
-    size_t outcomes[7] = {};
+    size_t outcomes[8] = {};
     for (int iter = 0; iter < 40000; ++iter) {
         bytes b = seeds[rng() % seeds.size()];
         switch (rng() % 4) {
