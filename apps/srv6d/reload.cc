@@ -25,6 +25,7 @@ void control_plane::reload() {
         return;
     }
     const config& n = r.cfg;
+    ++reloads;
     auto restart_only = [](bool changed, std::string_view keys) {
         if (changed)
             log(level::warn, "reload: {} changed: this takes a restart, the running value stays", keys);
