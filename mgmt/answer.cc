@@ -51,6 +51,11 @@ void show_routes(const pb::ShowRoutes& req, const daemon_view& d, pb::Response& 
         }
     }
     *resp.mutable_routes() = render_routes(d.rib, f);
+    // `show ip route vrf all` reads like vtysh's: each table with the VRF it is.
+    if (d.vrfs)
+        for (auto& t : *resp.mutable_routes()->mutable_tables())
+            if (const auto b = d.vrfs->lookup_table(t.table()); b.active() && b.vrf && t.table() != rib::main_table)
+                t.set_vrf(printable(b.vrf->name));
     name_interfaces(*resp.mutable_routes(), d.ifname);
 }
 

@@ -595,6 +595,19 @@ TEST_F(RenderTest, AnswerWithVrfsAndEncapSource) {
     ASSERT_EQ(r.result_case(), pb::Response::kRoutes) << r.error();
     ASSERT_EQ(r.routes().tables_size(), 1);
     EXPECT_EQ(r.routes().tables(0).table(), 10u);
+    EXPECT_EQ(r.routes().tables(0).vrf(), "red");
+    EXPECT_NE(format_response(r).find("Table 10 (vrf red):"), std::string::npos) << format_response(r);
+    // show ip route vrf all 10.10.0.9: the covering route of each table, with its VRF.
+    req.mutable_show_routes()->clear_vrf();
+    req.mutable_show_routes()->set_family(4);
+    req.mutable_show_routes()->set_address("10.10.0.9");
+    r = answer(req, d);
+    ASSERT_EQ(r.routes().tables_size(), 1) << r.DebugString();
+    EXPECT_EQ(r.routes().tables(0).routes(0).prefix(), "10.10.0.0/24");
+    req.mutable_show_routes()->set_family(7);
+    EXPECT_EQ(answer(req, d).error(), "family 7 is neither 4 nor 6");
+    req.mutable_show_routes()->clear_family();
+    req.mutable_show_routes()->clear_address();
     req.mutable_show_routes()->set_vrf("default");
     EXPECT_EQ(answer(req, d).routes().tables(0).table(), 254u);
     req.mutable_show_routes()->set_vrf("blue");
