@@ -14,6 +14,8 @@ pkg_check_modules(LIBNL REQUIRED IMPORTED_TARGET libnl-3.0 libnl-genl-3.0 libnl-
 pkg_check_modules(SYSTEMD REQUIRED IMPORTED_TARGET libsystemd)
 # srv6ctl capture writes its pcap with libpcap (pcap_open_dead + pcap_dump).
 pkg_check_modules(PCAP REQUIRED IMPORTED_TARGET libpcap)
+# srv6ctl's shell: line editing, history, ? and TAB (apps/srv6ctl/shell.cc says why libedit).
+pkg_check_modules(LIBEDIT REQUIRED IMPORTED_TARGET libedit)
 
 find_package(Threads REQUIRED)
 find_package(fmt REQUIRED)

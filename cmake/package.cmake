@@ -17,7 +17,8 @@ compiles them into per-VRF forwarding tables and forwards with DPDK
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION net)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
-# Depends: from the binaries' shared libraries, by dpkg-shlibdeps (libpcap0.8 for srv6ctl capture too).
+# Depends: from the binaries' shared libraries, by dpkg-shlibdeps (libpcap0.8 for srv6ctl capture,
+# libedit2 for its shell, too).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # zebra feeds it; dpdk-devbind (package dpdk) binds NICs to vfio-pci: wanted, not needed to start.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "frr, dpdk")

@@ -27,8 +27,44 @@ void show_routes(const pb::ShowRoutes& req, const daemon_view& d, pb::Response& 
         }
         table = v->table;
     }
-    *resp.mutable_routes() = render_routes(d.rib, table);
+    route_filter f;
+    f.table = table;
+    if (req.has_family()) {
+        if (req.family() != 4 && req.family() != 6) {
+            resp.set_error(fmt::format("family {} is neither 4 nor 6", req.family()));
+            return;
+        }
+        f.family = req.family() == 4 ? rib::family::ipv4 : rib::family::ipv6;
+    }
+    if (req.has_prefix()) {
+        f.prefix = rib::parse_prefix(req.prefix());
+        if (!f.prefix) {
+            resp.set_error(fmt::format("'{}' is not a prefix", printable(req.prefix())));
+            return;
+        }
+    }
+    if (req.has_address()) {
+        f.address = rib::parse_addr(req.address());
+        if (!f.address) {
+            resp.set_error(fmt::format("'{}' is not an address", printable(req.address())));
+            return;
+        }
+    }
+    *resp.mutable_routes() = render_routes(d.rib, f);
+    // `show ip route vrf all` reads like vtysh's: each table with the VRF it is.
+    if (d.vrfs)
+        for (auto& t : *resp.mutable_routes()->mutable_tables())
+            if (const auto b = d.vrfs->lookup_table(t.table()); b.active() && b.vrf && t.table() != rib::main_table)
+                t.set_vrf(printable(b.vrf->name));
     name_interfaces(*resp.mutable_routes(), d.ifname);
+}
+
+pb::SidTable sids(const daemon_view& d) {
+    const sid_counter_reader counters = d.sid_counters ? d.sid_counters() : sid_counter_reader{};
+    if (d.vrfs)
+        return render_sids(d.rib, *d.vrfs, d.sids, counters);
+    const vrf::registry only_default;
+    return render_sids(d.rib, only_default, d.sids, counters);
 }
 
 }  // namespace
@@ -47,16 +83,23 @@ pb::Response answer(const pb::Request& req, const daemon_view& d) {
         name_interfaces(*resp.mutable_nexthops(), d.ifname);
         break;
     case pb::Request::kShowSids:
-    {
-        const sid_counter_reader counters = d.sid_counters ? d.sid_counters() : sid_counter_reader{};
-        if (d.vrfs) {
-            *resp.mutable_sids() = render_sids(d.rib, *d.vrfs, d.sids, counters);
-        } else {
-            const vrf::registry only_default;
-            *resp.mutable_sids() = render_sids(d.rib, only_default, d.sids, counters);
-        }
+        *resp.mutable_sids() = sids(d);
         name_interfaces(*resp.mutable_sids(), d.ifname);
-    }
+        break;
+    case pb::Request::kShowLocators:
+        *resp.mutable_locators() = render_locators(sids(d));
+        break;
+    case pb::Request::kShowVersion:
+        if (d.version)
+            d.version(*resp.mutable_version());
+        else
+            resp.set_error("this srv6d cannot tell its version");
+        break;
+    case pb::Request::kShowRunningConfig:
+        if (d.running_config)
+            d.running_config(*resp.mutable_running_config());
+        else
+            resp.set_error("this srv6d has no configuration to show");
         break;
     case pb::Request::kShowVrfs:
         if (d.vrfs)

@@ -49,6 +49,9 @@ struct daemon_view {
     std::function<std::string(uint32_t)> ifname;
     // Changes the log level; returns an error text ("" when done). Absent: not supported.
     std::function<std::string(const std::string& level, pb::LogLevel&)> set_log_level;
+    // `show version` and `show running-config` (absent: an error answers them).
+    std::function<void(pb::Version&)> version;
+    std::function<void(pb::RunningConfig&)> running_config;
     // srv6ctl trace / capture: start, read, stop one request; an error text or "" (absent: no dataplane).
     std::function<std::string(const pb::Request&, pb::TraceRecords&)> trace;
 };

@@ -134,6 +134,9 @@ std::string to_json(const pb::Response& r) {
     case pb::Response::kTrace: return document(r.trace());
     case pb::Response::kLogLevel: return document(r.log_level());
     case pb::Response::kMemory: return document(r.memory());
+    case pb::Response::kVersion: return document(r.version());
+    case pb::Response::kRunningConfig: return document(r.running_config());
+    case pb::Response::kLocators: return document(r.locators());
     case pb::Response::RESULT_NOT_SET: break;
     }
     return document(r);  // an error response, or one from a newer srv6d

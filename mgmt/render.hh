@@ -34,6 +34,19 @@ pb::FpmStatus render_fpm(const fpm::session_info& session, const fpm::ingest_sta
 // `show routes [table N]`: routes with their resolved paths, one RouteTable per table.
 pb::RouteTables render_routes(const rib::rib& rib, std::optional<rib::table_id> table = std::nullopt);
 
+// `show ip route` and the like: which routes. A table asked for is listed even when empty; with
+// a prefix or an address, only the tables that have a match are.
+struct route_filter {
+    std::optional<rib::table_id> table;
+    std::optional<rib::family> family;
+    std::optional<rib::prefix> prefix;   // exactly this prefix
+    std::optional<rib::ip_addr> address; // the longest prefix covering it, per table
+};
+pb::RouteTables render_routes(const rib::rib& rib, const route_filter& f);
+
+// `show segment-routing srv6 locator`: the SIDs grouped by the locator their structure names.
+pb::LocatorTable render_locators(const pb::SidTable& sids);
+
 // `show nexthops`: nexthop objects and groups, PIC contexts and SID lists.
 pb::NexthopTable render_nexthops(const rib::rib& rib);
 

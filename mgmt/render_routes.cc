@@ -110,15 +110,39 @@ void render_nexthop(const rib::nexthop& nh, pb::Nexthop& out) {
 }
 
 pb::RouteTables render_routes(const rib::rib& rib, std::optional<rib::table_id> table) {
+    route_filter f;
+    f.table = table;
+    return render_routes(rib, f);
+}
+
+pb::RouteTables render_routes(const rib::rib& rib, const route_filter& f) {
     // routes() has no order: group by table here (tables in ascending order), sort each below.
     std::map<rib::table_id, std::vector<const rib::route*>> tables;
+    if (f.table)
+        tables[*f.table];  // asked for: listed, empty or not
     for (const auto& [key, r] : rib.routes()) {
-        if (table && key.table != *table)
+        if (f.table && key.table != *f.table)
+            continue;
+        if (f.family && key.dst.af != *f.family)
+            continue;
+        if (f.prefix && key.dst != *f.prefix)
+            continue;
+        if (f.address && !key.dst.contains(*f.address))
             continue;
         tables[key.table].push_back(&r);
     }
     pb::RouteTables out;
     for (auto& [id, routes] : tables) {
+        if (f.address && !routes.empty()) {
+            // vtysh's `show ip route ADDR`: the longest prefix covering it (source-specific
+            // routes of that prefix too).
+            uint8_t longest = 0;
+            for (const rib::route* r : routes)
+                longest = std::max(longest, r->key.dst.len);
+            std::erase_if(routes, [&](const rib::route* r) { return r->key.dst.len != longest; });
+        }
+        if (routes.empty() && (f.prefix || f.address))
+            continue;
         std::sort(routes.begin(), routes.end(), display_order);
         auto* t = out.add_tables();
         t->set_table(id);

@@ -20,6 +20,10 @@ std::string format_neighbors(const pb::NeighborTable& t);
 std::string format_l2vpn(const pb::L2vpnTable& t);
 std::string format_memory(const pb::Memory& m);
 std::string format_route_lookup(const pb::RouteLookup& r);
+// `show version`, `show running-config`, `show segment-routing srv6 locator`.
+std::string format_version(const pb::Version& v);
+std::string format_running_config(const pb::RunningConfig& c);
+std::string format_locators(const pb::LocatorTable& t);
 // `srv6ctl trace`: one numbered block per packet, as VPP's `show trace`.
 std::string format_trace(const pb::TraceRecords& t);
 // Whichever result the response carries; the error text when it carries an error.

@@ -96,6 +96,9 @@ std::string format_response(const pb::Response& r) {
     case pb::Response::kRoute: return format_route_lookup(r.route());
     case pb::Response::kTrace: return format_trace(r.trace());
     case pb::Response::kMemory: return format_memory(r.memory());
+    case pb::Response::kVersion: return format_version(r.version());
+    case pb::Response::kRunningConfig: return format_running_config(r.running_config());
+    case pb::Response::kLocators: return format_locators(r.locators());
     case pb::Response::kLogLevel:
         return r.log_level().previous() == r.log_level().level()
                    ? fmt::format("log level: {} (unchanged)\n", r.log_level().level())

@@ -70,6 +70,7 @@ std::string format_routes(const pb::RouteTables& t) {
             continue;
         out += out.empty() ? std::string(legend) : std::string();
         out += table.table() == rib::main_table ? fmt::format("\nTable {} (main):\n", table.table())
+               : table.has_vrf()                ? fmt::format("\nTable {} (vrf {}):\n", table.table(), table.vrf())
                                                 : fmt::format("\nTable {}:\n", table.table());
         for (const auto& r : table.routes())
             format_route(r, out);

@@ -9,8 +9,8 @@ PKGS=(
   libdpdk-dev dpdk libboost-dev libboost-program-options-dev libfmt-dev
   libprotobuf-dev protobuf-compiler libnl-3-dev libnl-route-3-dev libnl-genl-3-dev
   libsystemd-dev
-  # srv6ctl capture writes pcap files with libpcap
-  libpcap-dev
+  # srv6ctl capture writes pcap files with libpcap; its shell edits lines with libedit
+  libpcap-dev libedit-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
   # live and traffic tests: real FRR, kernel SRv6 peer, captures
@@ -20,6 +20,8 @@ PKGS=(
   # packaging and service tests: dpkg-shlibdeps, systemd-analyze, the completion framework,
   # Debian's package checker
   dpkg-dev systemd bash-completion lintian
+  # srv6ctl's shell is tested in a real terminal: tmux send-keys / capture-pane
+  tmux
 )
 
 missing=()

@@ -11,6 +11,7 @@
 #include <boost/asio/steady_timer.hpp>
 #pragma GCC diagnostic pop
 
+#include <chrono>
 #include <csignal>
 #include <cstddef>
 #include <cstdint>
@@ -87,6 +88,9 @@ struct control_plane {
     const double started_at = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
     boost::asio::signal_set signals{io, SIGINT, SIGTERM, SIGHUP};
     void reload();
+    // show version: since when, how many reloads were applied.
+    const std::chrono::system_clock::time_point started = std::chrono::system_clock::now();
+    uint64_t reloads = 0;
     std::string status() const;
     // Lines a flood held back are told about (util/log.hh) even when the flood stopped.
     boost::asio::steady_timer log_timer{io};

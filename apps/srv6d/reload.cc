@@ -26,6 +26,7 @@ void control_plane::reload() {
         return;
     }
     const config& n = r.cfg;
+    ++reloads;
     // Every key that changed is named: applied below (old -> new), or left for a restart.
     const std::vector<key_change> changes = config_changes(cfg, n);
     std::vector<std::string> restart;

@@ -4,6 +4,7 @@
 
 #include <exception>
 
+#include "apps/srv6d/running_config.hh"
 #include "host/kernel_routes.hh"
 #include "mgmt/answer.hh"
 #include "util/log.hh"
@@ -170,6 +171,14 @@ bool control_plane::start_mgmt() {
                     return trace(q, *dp, vrfs.registry(), t);
                 };
             }
+            view.version = [this](::mgmt::pb::Version& v) {
+                render_version(cfg, {.started = started, .reloads = reloads, .dataplane = dp.has_value()}, v);
+            };
+            view.running_config = [this](::mgmt::pb::RunningConfig& c) {
+                c.set_text(render_config(cfg, util::current_level()));
+                c.set_file(cfg.config_file);
+                c.set_reloads(reloads);
+            };
             view.set_log_level = [](const std::string& s, ::mgmt::pb::LogLevel& out) {
                 util::level l{};
                 if (!util::parse_level(s, l))

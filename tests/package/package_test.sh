@@ -34,7 +34,7 @@ expect "Package srv6d" test "$(field Package)" = srv6d
 expect "Architecture $(dpkg --print-architecture)" test "$(field Architecture)" = "$(dpkg --print-architecture)"
 depends=$(field Depends)
 echo "     Depends: $depends"
-for lib in libc6 libstdc++6 libnl-3-200 libnl-route-3-200 libprotobuf libfmt libboost-program-options libsystemd0 librte-eal; do
+for lib in libc6 libstdc++6 libnl-3-200 libnl-route-3-200 libprotobuf libfmt libboost-program-options libsystemd0 librte-eal libedit2; do
   expect "Depends names $lib" grep -q "$lib" <<<"$depends"
 done
 # Every dependency is a package this machine has: the package installs where it was built.

@@ -56,7 +56,51 @@ TEST_F(RenderTest, TableFilter) {
     ASSERT_EQ(t.tables_size(), 1);
     EXPECT_EQ(t.tables(0).table(), 10u);
     EXPECT_EQ(t.tables(0).routes_size(), 1);
-    EXPECT_EQ(render_routes(rib, 77).tables_size(), 0);
+    // A table asked for is listed even when empty (`show routes vrf red json`: "77": []).
+    const auto empty = render_routes(rib, 77);
+    ASSERT_EQ(empty.tables_size(), 1);
+    EXPECT_EQ(empty.tables(0).table(), 77u);
+    EXPECT_EQ(empty.tables(0).routes_size(), 0);
+}
+
+std::vector<std::string> prefixes(const pb::RouteTables& t) {
+    std::vector<std::string> out;
+    for (const auto& table : t.tables())
+        for (const auto& r : table.routes())
+            out.push_back(std::to_string(table.table()) + " " + r.prefix());
+    return out;
+}
+
+// show ip route / show ipv6 route: one family, an exact prefix, the longest match of an address.
+TEST_F(RenderTest, RouteFilters) {
+    route_filter f;
+    f.family = rib::family::ipv6;
+    f.table = 254;
+    EXPECT_EQ(prefixes(render_routes(rib, f)),
+              (std::vector<std::string>{"254 fc00:0:1::/48", "254 fc00:0:1::2/128", "254 fc00:0:1:e000::/128"}));
+    f = {};
+    f.address = testing::addr("fc00:0:1::2");
+    EXPECT_EQ(prefixes(render_routes(rib, f)), (std::vector<std::string>{"254 fc00:0:1::2/128"}));
+    f.address = testing::addr("fc00:0:1::3");
+    EXPECT_EQ(prefixes(render_routes(rib, f)), (std::vector<std::string>{"254 fc00:0:1::/48"}));
+    f.address = testing::addr("10.10.0.9");  // every table: the one that has it
+    EXPECT_EQ(prefixes(render_routes(rib, f)), (std::vector<std::string>{"10 10.10.0.0/24"}));
+    f = {};
+    f.prefix = testing::pfx("10.2.0.0/24");
+    EXPECT_EQ(prefixes(render_routes(rib, f)), (std::vector<std::string>{"254 10.2.0.0/24"}));
+    f.prefix = testing::pfx("10.2.0.0/25");
+    f.table = 254;
+    EXPECT_EQ(render_routes(rib, f).tables_size(), 0) << "nothing found: no table, not an empty one";
+}
+
+TEST_F(RenderTest, LocatorsFromTheSidsStructure) {
+    const auto t = render_locators(render_sids(rib, vrfs));
+    ASSERT_EQ(t.locators_size(), 1);
+    EXPECT_EQ(t.locators(0).prefix(), "fc00:0:1::/48");
+    EXPECT_EQ(t.locators(0).block_len(), 32u);
+    EXPECT_EQ(t.locators(0).node_len(), 16u);
+    EXPECT_EQ(t.locators(0).sids_size(), 1);
+    EXPECT_EQ(t.unstructured(), 2u) << "End.X and End.DT46 carry no structure";
 }
 
 TEST_F(RenderTest, NexthopGroupModeRouteIsResolved) {
@@ -552,6 +596,19 @@ TEST_F(RenderTest, AnswerWithVrfsAndEncapSource) {
     ASSERT_EQ(r.result_case(), pb::Response::kRoutes) << r.error();
     ASSERT_EQ(r.routes().tables_size(), 1);
     EXPECT_EQ(r.routes().tables(0).table(), 10u);
+    EXPECT_EQ(r.routes().tables(0).vrf(), "red");
+    EXPECT_NE(format_response(r).find("Table 10 (vrf red):"), std::string::npos) << format_response(r);
+    // show ip route vrf all 10.10.0.9: the covering route of each table, with its VRF.
+    req.mutable_show_routes()->clear_vrf();
+    req.mutable_show_routes()->set_family(4);
+    req.mutable_show_routes()->set_address("10.10.0.9");
+    r = answer(req, d);
+    ASSERT_EQ(r.routes().tables_size(), 1) << r.DebugString();
+    EXPECT_EQ(r.routes().tables(0).routes(0).prefix(), "10.10.0.0/24");
+    req.mutable_show_routes()->set_family(7);
+    EXPECT_EQ(answer(req, d).error(), "family 7 is neither 4 nor 6");
+    req.mutable_show_routes()->clear_family();
+    req.mutable_show_routes()->clear_address();
     req.mutable_show_routes()->set_vrf("default");
     EXPECT_EQ(answer(req, d).routes().tables(0).table(), 254u);
     req.mutable_show_routes()->set_vrf("blue");
