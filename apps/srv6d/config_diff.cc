@@ -99,6 +99,9 @@ const std::vector<row>& rows() {
         {"dataplane.neighbor", [](const config& c) { return lines(c.neighbors); },
          [](const config& a, const config& b) { return a.neighbors == b.neighbors; },
          "static neighbors are written into the ports' adjacency when they start"},
+        {"dataplane.vpws", [](const config& c) { return lines(c.vpws); },
+         [](const config& a, const config& b) { return a.vpws == b.vpws; },
+         "a circuit's port is steered and its template built when the ports start"},
         {"sids.sid", [](const config& c) { return lines(c.sids); },
          [](const config& a, const config& b) { return a.sids == b.sids; }, nullptr},
     };

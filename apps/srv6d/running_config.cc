@@ -52,6 +52,19 @@ std::string port_line(const fwd::port_spec& p) {
     return out;
 }
 
+// forward/control/l2vpn.hh's syntax: NAME port=PORT segs=SID[,SID...] [mode=l2encap.red] [source=ADDR]
+std::string vpws_line(const fwd::vpws_spec& v) {
+    std::string segs;
+    for (const auto& a : v.segments)
+        segs += (segs.empty() ? "" : ",") + rib::to_string(a);
+    std::string out = fmt::format("{} port={} segs={}", v.name, v.port, segs);
+    if (v.reduced)
+        out += " mode=l2encap.red";
+    if (v.source)
+        out += " source=" + rib::to_string(*v.source);
+    return out;
+}
+
 std::string neighbor_line(const fwd::neighbor_spec& n) {
     return fmt::format("{} {} {}", n.port, rib::to_string(n.addr), fwd::to_string(n.mac));
 }
@@ -141,6 +154,7 @@ std::optional<std::vector<std::string>> values(const config& c, std::string_view
     if (key == "vrf") return each(c.vrfs, vrf_line);
     if (key == "dataplane.port") return each(c.ports, port_line);
     if (key == "dataplane.neighbor") return each(c.neighbors, neighbor_line);
+    if (key == "dataplane.vpws") return each(c.vpws, vpws_line);
     if (key == "sids.sid") return each(c.sids, sid_line);
     return std::nullopt;
 }

@@ -45,6 +45,7 @@ const std::map<std::string, std::string> samples = {
     {"vrf", "blue table 100"},
     {"dataplane.port", "ce1 net_null0"},
     {"dataplane.neighbor", "ce1 10.0.0.1 02:00:00:00:00:01"},
+    {"dataplane.vpws", "pw1 port=ce1 segs=fc00:0:2::d2"},
     {"sids.sid", "fc00:0:1::d6 End.DT6 table 10"},
 };
 
@@ -56,7 +57,7 @@ TEST(ConfigDiff, EveryKeyChangedAloneIsNamedWithBothValues) {
         const auto s = samples.find(key);
         ASSERT_NE(s, samples.end()) << key << ": add a sample value to this test";
         config changed = base;
-        if (key == "dataplane.neighbor") {  // a neighbor names its port
+        if (key == "dataplane.neighbor" || key == "dataplane.vpws") {  // each names its port
             ASSERT_EQ(apply_setting(changed, "dataplane.port", samples.at("dataplane.port")), "");
         }
         ASSERT_EQ(apply_setting(changed, key, s->second), "") << key;

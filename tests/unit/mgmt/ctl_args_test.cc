@@ -217,12 +217,12 @@ TEST(CtlArgs, Errors) {
     EXPECT_TRUE(parse({"-i"}).args->interactive);
     expect_error({"frobnicate"}, "unknown command 'frobnicate'; one of: show, clear, set, trace, capture, help, exit, end, quit");
     expect_error({"show"}, "show what? fpm, routes, route, ip, ipv6, nexthops, sids, segment-routing, vrfs, encap-source, "
-                           "counters, neighbors, memory, version, running-config");
+                           "counters, neighbors, l2vpn, memory, version, running-config");
     expect_error({"clear"}, "clear what? counters");
     expect_error({"clear", "routes"}, "unknown command 'routes' after 'clear'; one of: counters");
     expect_error({"show", "interfaces"},
                  "unknown command 'interfaces' after 'show'; one of: fpm, routes, route, ip, ipv6, nexthops, sids, "
-                 "segment-routing, vrfs, encap-source, counters, neighbors, memory, version, running-config");
+                 "segment-routing, vrfs, encap-source, counters, neighbors, l2vpn, memory, version, running-config");
     expect_error({"show", "routes", "interface", "e0"},
                  "unexpected 'interface'; show routes takes: show routes [table N | vrf NAME] [json]");
     // An ambiguous abbreviation names its candidates (vtysh lists them too).
