@@ -19,7 +19,7 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
     }
 }
 
-std::vector<std::string_view> words(std::string_view s) {
+std::vector<std::string_view> vpws_words(std::string_view s) {
     std::vector<std::string_view> out;
     for (std::string_view w : split(s, ' '))
         for (std::string_view t : split(w, '\t'))
@@ -31,7 +31,7 @@ std::vector<std::string_view> words(std::string_view s) {
 }  // namespace
 
 std::optional<vpws_spec> parse_vpws(std::string_view line, std::string& err) {
-    const auto w = words(line);
+    const auto w = vpws_words(line);
     if (w.size() < 3) {
         err = "a vpws is 'NAME port=PORT segs=SID[,SID...] [mode=l2encap|l2encap.red] [source=ADDR]'";
         return std::nullopt;
