@@ -125,14 +125,18 @@ for m in man8/srv6d.8.gz man8/srv6ctl.8.gz man5/srv6d.conf.5.gz; do
   [[ -z $out ]] || echo "$out"
 done
 
-# --- bash completion: what `srv6ctl sh<TAB>`, `srv6ctl show r<TAB>`, `srv6ctl set log-level d<TAB>` offer
+# --- bash completion: what `srv6ctl s<TAB>`, `srv6ctl show r<TAB>`, `srv6ctl set log-level d<TAB>` offer.
+# The completion asks the srv6ctl it completes for ($1 of the completion function, the command as
+# typed): here the installed one, not on PATH in the scratch root.
 complete_words() {
-  bash -c 'source /usr/share/bash-completion/bash_completion; source "$1"; shift
+  bash -c 'source /usr/share/bash-completion/bash_completion; source "$1"; ctl=$2; shift 2
            COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
-           _srv6ctl srv6ctl; echo "${COMPREPLY[*]}"' _ "$root/usr/share/bash-completion/completions/srv6ctl" "$@"
+           _srv6ctl "$ctl"; echo "${COMPREPLY[*]}"' _ "$root/usr/share/bash-completion/completions/srv6ctl" \
+    "$root/usr/bin/srv6ctl" "$@"
 }
-expect "completion: srv6ctl s -> show set" test "$(complete_words srv6ctl s)" = "show set"
-expect "completion: srv6ctl show r -> routes" test "$(complete_words srv6ctl show r)" = "routes"
+expect "completion: srv6ctl s -> set show" test "$(complete_words srv6ctl s)" = "set show"
+expect "completion: srv6ctl show r -> route routes running-config" \
+  test "$(complete_words srv6ctl show r)" = "route routes running-config"
 expect "completion: srv6ctl set log-level d -> debug" test "$(complete_words srv6ctl set log-level d)" = "debug"
 
 # --- the installed binaries
