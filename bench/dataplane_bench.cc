@@ -46,7 +46,7 @@
 #include "dataplane_harness.hh"
 #include "dataplane_workers.hh"
 #include "fib/control/compiler.hh"
-#include "fib/control/encap_template.hh"
+#include "fib/control/encap_build.hh"
 #include "forward/control/eal.hh"
 #include "forward/datapath/worker.hh"
 #include "rib/rib.hh"

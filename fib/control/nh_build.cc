@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "rib/behaviors.hh"
-#include "fib/control/encap_template.hh"
+#include "fib/control/encap_build.hh"
 #include "vrf/sid_binding.hh"
 
 namespace fib {

@@ -1,7 +1,7 @@
 // The pre-built outer header of a headend nexthop (RFC 8986 §5), stored in the compiled nexthop
 // exactly as the worker uses it: a few facts, then the outer IPv6 header (+ SRH, RFC 8754 §2)
 // with the encapsulation source, destination, hop limit and segment list already in place.
-// Built once by fib::build_encap_template (fib/control/encap_template.hh), the only place the
+// Built once by fib::build_encap_template (fib/control/encap_build.hh), the only place the
 // resolved source enters; the worker copies `bytes[0..len)` in front of the packet and writes
 // only the traffic class + flow label (bytes 0-3), the payload length (4-5) and the innermost
 // next header (`bytes[next_header_off]`). Plain data: no pointer, no allocation.

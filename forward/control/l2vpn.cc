@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "fib/control/encap_template.hh"
+#include "fib/control/encap_build.hh"
 #include "rib/model.hh"
 
 namespace fwd {

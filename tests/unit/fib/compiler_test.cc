@@ -9,7 +9,7 @@
 
 #include "rib/rib.hh"
 #include "fib/control/compiler.hh"
-#include "fib/control/encap_template.hh"
+#include "fib/control/encap_build.hh"
 #include "vrf/sid_parse.hh"
 
 namespace fib {

@@ -25,7 +25,7 @@
 
 #include "rib/rib.hh"
 #include "fib/control/compiler.hh"
-#include "fib/control/encap_template.hh"
+#include "fib/control/encap_build.hh"
 #include "fib/datapath/lpm_key.hh"
 
 #if defined(__SANITIZE_ADDRESS__)

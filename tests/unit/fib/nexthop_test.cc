@@ -6,7 +6,7 @@
 #include <numeric>
 
 #include "fib/datapath/ecmp.hh"
-#include "fib/control/encap_template.hh"
+#include "fib/control/encap_build.hh"
 #include "fib/datapath/mem.hh"
 #include "fib/datapath/nexthop.hh"
 #include "fib/control/nh_table.hh"

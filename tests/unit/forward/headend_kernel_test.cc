@@ -15,7 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "fib/control/encap_template.hh"
+#include "fib/control/encap_build.hh"
+#include "tests/support/encap_parse.hh"
 #include "forward/datapath/srv6_headend.hh"
 #include "tests/unit/forward/headend_util.hh"
 
@@ -111,7 +112,7 @@ TEST_F(HeadendKernel, SameBytesAsLinux) {
 
         const bytes t = build_template(c.mode, c.segs, src, 63);
         std::string why_tmpl;
-        const auto v = fib::parse_encap_template(t, c.mode, &why_tmpl);
+        const auto v = test_support::parse_encap_template(t, c.mode, &why_tmpl);
         ASSERT_TRUE(v) << why_tmpl;
         headend_ctx ctx{hdrs_, 0};
         rte_mbuf* m = make_mbuf(pkts_, c.in);

@@ -11,7 +11,8 @@
 #include <tuple>
 #include <vector>
 
-#include "fib/control/encap_template.hh"
+#include "fib/control/encap_build.hh"
+#include "tests/support/encap_parse.hh"
 #include "forward/datapath/flow_hash.hh"
 #include "tests/unit/forward/headend_util.hh"
 
@@ -52,7 +53,7 @@ const rib::ip6_addr k_src = ip6("fc00:a::1");
 
 fib::encap_template view_of(const bytes& t, encap_mode mode) {
     std::string why;
-    const auto v = fib::parse_encap_template(t, mode, &why);
+    const auto v = test_support::parse_encap_template(t, mode, &why);
     if (!v)
         throw std::runtime_error("template refused: " + why);
     return *v;
@@ -589,7 +590,7 @@ TEST(EncapTmpl, AcceptsWhatTheKernelBuilds) {
         for (const size_t n : {size_t{1}, size_t{2}, size_t{3}, size_t{8}, size_t{16}}) {
             const bytes t = build_template(mode, sid_list(n), k_src, 64);
             std::string why;
-            const auto v = fib::parse_encap_template(t, mode, &why);
+            const auto v = test_support::parse_encap_template(t, mode, &why);
             ASSERT_TRUE(v) << to_string(mode) << " " << n << ": " << why;
             EXPECT_EQ(v->len, t.size());
             EXPECT_EQ(v->next_header_off, t.size() == 40 ? 6 : 40);
@@ -602,7 +603,7 @@ TEST(EncapTmpl, RefusesMalformedTemplates) {
     const bytes good_red = build_template(encap_mode::encap_red, sid_list(3), k_src, 64);
     auto refused = [](bytes t, encap_mode mode, const std::string& text) {
         std::string why;
-        EXPECT_FALSE(fib::parse_encap_template(t, mode, &why)) << text;
+        EXPECT_FALSE(test_support::parse_encap_template(t, mode, &why)) << text;
         EXPECT_NE(why.find(text), std::string::npos) << why;
     };
     refused(good, encap_mode::inline_srh, "inline SRH");  // an H.Insert template is the SRH alone

@@ -12,7 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "fib/control/encap_template.hh"
+#include "fib/control/encap_build.hh"
+#include "tests/support/encap_parse.hh"
 #include "forward/datapath/flow_hash.hh"
 #include "forward/datapath/srv6_endpoint.hh"
 #include "forward/datapath/srv6_headend.hh"
@@ -110,11 +111,11 @@ TEST_F(Insert, TemplateLayoutAndLimits) {
     EXPECT_EQ(t.srh_entries, 3);
     // What `ip route ... encap seg6 mode inline segs S1,S2` holds: read back to the same template.
     std::string why;
-    const auto back = fib::parse_encap_template({t.bytes + 40, static_cast<size_t>(t.len - 40)}, encap_mode::inline_srh, &why);
+    const auto back = test_support::parse_encap_template({t.bytes + 40, static_cast<size_t>(t.len - 40)}, encap_mode::inline_srh, &why);
     ASSERT_TRUE(back) << why;
     EXPECT_EQ(std::memcmp(&*back, &t, sizeof t), 0);
-    EXPECT_FALSE(fib::parse_encap_template({t.bytes + 40, 24}, encap_mode::inline_srh, &why));
-    EXPECT_FALSE(fib::parse_encap_template({t.bytes + 40, static_cast<size_t>(t.len - 40)}, encap_mode::inline_red, &why));
+    EXPECT_FALSE(test_support::parse_encap_template({t.bytes + 40, 24}, encap_mode::inline_srh, &why));
+    EXPECT_FALSE(test_support::parse_encap_template({t.bytes + 40, static_cast<size_t>(t.len - 40)}, encap_mode::inline_red, &why));
     // 16 SIDs + the destination's slot do not fit the SRH srv6d carries (16 entries); .Red does.
     EXPECT_EQ(fib::build_encap_template(encap_mode::inline_srh, sid_list(16), {}, 41).refusal,
               fib::encap_refusal::too_many_segments);

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "fib/control/encap_template.hh"
+#include "fib/control/encap_build.hh"
 
 namespace fwd {
 namespace SRV6D_UNITY_ID {

@@ -15,7 +15,7 @@
 
 #include "endpoint_pkt.hh"
 #include "fib/control/compiler.hh"
-#include "fib/control/encap_template.hh"
+#include "fib/control/encap_build.hh"
 #include "forward/datapath/flow_hash.hh"
 #include "forward/datapath/worker.hh"
 #include "rib/rib.hh"

@@ -53,17 +53,6 @@ struct encap_build {
 encap_build build_encap_template(rib::encap_mode mode, std::span<const rib::ip6_addr> segments, const rib::ip6_addr& source,
                                  uint8_t inner_proto);
 
-// A template from foreign bytes (the kernel's, a test's), checked against `mode` (RFC 8754 §2,
-// RFC 8986 §5), or nullopt with the reason in `why`. Tests and benches use it to feed the
-// headend headers srv6d did not build; the compiler never does.
-// H.Encaps / H.Encaps.L2: SRH with every SID, segments_left == last_entry, DA == SID[segments_left];
-// an SRH-less 40-byte template is accepted too (RFC 8986 §5.1 allows omitting a 1-SID SRH).
-// .Red: SRH without the first SID, segments_left == last_entry + 1; 1 SID: no SRH (40 bytes).
-// H.Insert: `bytes` is the SRH alone as the kernel holds it for `mode inline` (Segment List[0]
-// the slot for the destination); H.Insert.Red cannot be read back from an SRH (refused).
-std::optional<encap_template> parse_encap_template(std::span<const uint8_t> bytes, rib::encap_mode mode,
-                                                   std::string* why = nullptr);
-
 bool is_l2(rib::encap_mode m);
 bool is_reduced(rib::encap_mode m);
 bool is_insert(rib::encap_mode m);  // H.Insert, H.Insert.Red

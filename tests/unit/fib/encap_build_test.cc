@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "fib/control/encap_template.hh"
+#include "fib/control/encap_build.hh"
 #include "tests/support/bytes.hh"
 
 namespace fib {

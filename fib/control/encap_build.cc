@@ -1,4 +1,4 @@
-#include "fib/control/encap_template.hh"
+#include "fib/control/encap_build.hh"
 
 #include <algorithm>
 #include <cstring>
@@ -128,106 +128,6 @@ encap_build build_encap_template(rib::encap_mode mode, std::span<const rib::ip6_
     }
     t.next_header_off = ipv6_header_size;
     return out;
-}
-
-namespace {
-
-std::optional<encap_template> fail(std::string* why, std::string text) {
-    if (why)
-        *why = std::move(text);
-    return std::nullopt;
-}
-
-// An H.Insert template from the SRH alone (what `ip route ... encap seg6 mode inline` holds):
-// `in` is the SRH, Segment List[0] the slot for the packet's destination.
-std::optional<encap_template> parse_insert_template(std::span<const uint8_t> in, rib::encap_mode mode, std::string* why) {
-    if (is_reduced(mode))  // the kernel has no such mode, and the first SID is not in the SRH
-        return fail(why, "H.Insert.Red cannot be read from an SRH (its first SID is only in the destination)");
-    const size_t len = in.size();
-    if (in.data() == nullptr || len < srh_fixed_size + 2 * sid_size || (len - srh_fixed_size) % sid_size != 0)
-        return fail(why, "inline SRH length is not 8 + 16·k with k >= 2");
-    if (ipv6_header_size + len > max_encap_len)
-        return fail(why, "inline SRH longer than " + std::to_string(max_encap_len - ipv6_header_size) + " bytes");
-    const uint8_t* srh = in.data();
-    const size_t entries = (len - srh_fixed_size) / sid_size;
-    if ((static_cast<size_t>(srh[1]) + 1) * 8 != len)
-        return fail(why, "SRH hdr_ext_len does not match its length");
-    if (srh[2] != srh_routing_type)
-        return fail(why, "routing header type is not 4 (SRH)");
-    if (static_cast<size_t>(srh[4]) + 1 != entries)
-        return fail(why, "SRH last_entry does not match the segment list (TLVs are not supported)");
-    if (srh[3] != entries - 1)
-        return fail(why, "inline SRH needs segments_left == last_entry");
-    std::vector<rib::ip6_addr> sids;  // visiting order: Segment List[last] first
-    for (size_t i = entries - 1; i >= 1; --i) {
-        rib::ip6_addr a;
-        std::memcpy(a.bytes.data(), srh + srh_fixed_size + sid_size * i, sid_size);
-        sids.push_back(a);
-    }
-    auto b = build_insert_template(mode, sids);
-    if (!b.ok())
-        return fail(why, std::string(name(b.refusal)));
-    return b.tmpl;
-}
-
-}  // namespace
-
-std::optional<encap_template> parse_encap_template(std::span<const uint8_t> in, rib::encap_mode mode, std::string* why) {
-    using rib::encap_mode;
-    if (is_insert(mode))
-        return parse_insert_template(in, mode, why);
-    const bool red = is_reduced(mode);
-    const uint8_t* bytes = in.data();
-    const size_t len = in.size();
-    if (bytes == nullptr || len < ipv6_header_size)
-        return fail(why, "template shorter than an IPv6 header");
-    if (len > max_encap_len)
-        return fail(why, "template longer than " + std::to_string(max_encap_len) + " bytes");
-    if (bytes[0] >> 4 != 6)
-        return fail(why, "outer header is not IPv6");
-
-    encap_template t;
-    t.mode = static_cast<uint8_t>(mode);
-    t.l2 = is_l2(mode) ? 1 : 0;
-    t.len = static_cast<uint16_t>(len);
-    std::memcpy(t.bytes, bytes, len);
-    if (len == ipv6_header_size) {
-        t.next_header_off = 6;
-        t.n_segments = 1;
-        t.inner_proto = bytes[6];
-        return t;
-    }
-
-    const uint8_t* srh = bytes + ipv6_header_size;
-    const size_t srh_len = len - ipv6_header_size;
-    if (bytes[6] != ipproto::routing)
-        return fail(why, "bytes after the IPv6 header but next header is not 43 (routing)");
-    if (srh_len < srh_fixed_size + sid_size || (srh_len - srh_fixed_size) % sid_size != 0)
-        return fail(why, "SRH length is not 8 + 16·k with k >= 1");
-    if ((static_cast<size_t>(srh[1]) + 1) * 8 != srh_len)
-        return fail(why, "SRH hdr_ext_len does not match the template length");
-    if (srh[2] != srh_routing_type)
-        return fail(why, "routing header type is not 4 (SRH)");
-    const size_t n = (srh_len - srh_fixed_size) / sid_size;
-    const uint8_t segments_left = srh[3];
-    const uint8_t last_entry = srh[4];
-    if (static_cast<size_t>(last_entry) + 1 != n)
-        return fail(why, "SRH last_entry does not match the segment list (TLVs are not supported)");
-    if (red) {
-        // RFC 8986 §5.2: the first SID is only in the DA; the SRH lists the others.
-        if (segments_left != last_entry + 1)
-            return fail(why, "reduced SRH needs segments_left == last_entry + 1");
-    } else {
-        if (segments_left != last_entry)
-            return fail(why, "SRH needs segments_left == last_entry");
-        if (std::memcmp(bytes + 24, srh + srh_fixed_size + sid_size * segments_left, sid_size) != 0)
-            return fail(why, "destination is not the SRH's active segment");
-    }
-    t.next_header_off = static_cast<uint8_t>(ipv6_header_size);
-    t.srh_entries = static_cast<uint8_t>(n);
-    t.n_segments = static_cast<uint8_t>(red ? n + 1 : n);
-    t.inner_proto = srh[0];
-    return t;
 }
 
 }  // namespace fib
