@@ -185,7 +185,7 @@ int main(int argc, char** argv) {
     const auto src_cfg = a6("fc00:1::1");
 
     fib::qsbr_domain rcu{2};
-    rib::rib r;
+    rib::store r;
     vrf::registry reg;
     vrf::encap_source_resolver src;
     (void)src.set_configured(src_cfg);

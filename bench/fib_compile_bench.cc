@@ -89,7 +89,7 @@ std::vector<rib::nexthop> core_paths(uint32_t i) {
 }
 
 struct world {
-    rib::rib r;
+    rib::store r;
     vrf::registry reg;
     vrf::encap_source_resolver src;
     qsbr_domain rcu{4};

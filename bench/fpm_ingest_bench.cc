@@ -366,7 +366,7 @@ void inproc(const workload& wl, const options& o) {
                     c / o.routes * 1e9, updates);
     }
     {
-        rib::rib rib;
+        rib::store rib;
         fpm::ingest_stats st;
         fpm::decode_ctx ctx(st);
         fpm::framer fr;
@@ -414,7 +414,7 @@ int run_compile(const options& o) {
                 load.encode_s + moved.encode_s);
 
     boost::asio::io_context io;
-    rib::rib rib;
+    rib::store rib;
     fpm::ingest_stats stats;
     fpm::session_info session;
     vrf::registry reg;
@@ -573,7 +573,7 @@ int main(int argc, char** argv) {
                 static_cast<double>(wl.stream.bytes.size()) / (1 << 20), wl.encode_s);
 
     boost::asio::io_context io;
-    rib::rib rib;
+    rib::store rib;
     fpm::ingest_stats stats;
     fpm::session_info session;
     fpm::listener_options lo;

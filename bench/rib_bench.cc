@@ -28,7 +28,7 @@ rib::nexthop_object singleton(uint32_t id) {
 }
 
 // 1M routes over 64 singletons and one group of all of them.
-void fill(rib::rib& rib, uint32_t n) {
+void fill(rib::store& rib, uint32_t n) {
     rib::nexthop_object g;
     g.id = 1000;
     for (uint32_t id = 1; id <= 64; ++id) {
@@ -44,7 +44,7 @@ constexpr uint32_t full_table = 1'000'000;
 
 void BM_Upsert1M(benchmark::State& st) {
     for (auto _ : st) {
-        rib::rib rib;
+        rib::store rib;
         fill(rib, full_table);
         benchmark::DoNotOptimize(rib.version());
     }
@@ -53,7 +53,7 @@ void BM_Upsert1M(benchmark::State& st) {
 BENCHMARK(BM_Upsert1M)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 void BM_ReplayUnchanged1M(benchmark::State& st) {
-    rib::rib rib;
+    rib::store rib;
     fill(rib, full_table);
     for (auto _ : st) {
         rib.begin_resync();
@@ -66,7 +66,7 @@ BENCHMARK(BM_ReplayUnchanged1M)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 // One route change and one nexthop change in a full RIB: independent of its size.
 void BM_SingleUpdateIn1M(benchmark::State& st) {
-    rib::rib rib;
+    rib::store rib;
     fill(rib, full_table);
     uint32_t i = 0;
     for (auto _ : st) {
@@ -80,7 +80,7 @@ void BM_SingleUpdateIn1M(benchmark::State& st) {
 BENCHMARK(BM_SingleUpdateIn1M);
 
 void BM_UsersOfSingletonIn1M(benchmark::State& st) {
-    rib::rib rib;
+    rib::store rib;
     fill(rib, full_table);
     for (auto _ : st)
         benchmark::DoNotOptimize(rib.users_of(7).size());  // ~15.6k direct + 62.5k via the group
@@ -88,7 +88,7 @@ void BM_UsersOfSingletonIn1M(benchmark::State& st) {
 BENCHMARK(BM_UsersOfSingletonIn1M)->Unit(benchmark::kMillisecond);
 
 void BM_LocalSidsIn1M(benchmark::State& st) {
-    rib::rib rib;
+    rib::store rib;
     fill(rib, full_table);
     for (auto _ : st)
         benchmark::DoNotOptimize(rib.local_sids().size());  // no SIDs: must not scan the routes

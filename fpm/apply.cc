@@ -10,7 +10,7 @@ namespace {
 
 // Body is `const update_body` (copies into the RIB) or `update_body` (moves into it).
 template <typename Body>
-bool apply_body(Body& body, rib::rib& rib) {
+bool apply_body(Body& body, rib::store& rib) {
     // The dialect does not matter here: keys and ids are stored as sent; mapping SONiC's
     // "table = VRF ifindex" to a VRF is the consumer's job (vrf/).
     constexpr bool consume = !std::is_const_v<Body>;
@@ -68,7 +68,7 @@ const rib::route_key* route_key_of(const Update& u) {
 // Hints the RIB about the routes a few updates ahead (rib::prefetch_route): the two dependent
 // cache misses of each probe then overlap with the updates before it instead of stalling it.
 template <typename Update>
-void prefetch_ahead(std::span<Update> batch, size_t i, const rib::rib& rib) {
+void prefetch_ahead(std::span<Update> batch, size_t i, const rib::store& rib) {
     constexpr size_t bucket_ahead = 8, route_ahead = 4;
     if (i + bucket_ahead < batch.size())
         if (const rib::route_key* k = route_key_of(batch[i + bucket_ahead]))
@@ -80,9 +80,9 @@ void prefetch_ahead(std::span<Update> batch, size_t i, const rib::rib& rib) {
 
 }  // namespace
 
-bool apply(const update& u, rib::rib& rib) { return apply_body(u.body, rib); }
+bool apply(const update& u, rib::store& rib) { return apply_body(u.body, rib); }
 
-bool apply_batch(std::span<const update> batch, rib::rib& rib) {
+bool apply_batch(std::span<const update> batch, rib::store& rib) {
     bool changed = false;
     for (size_t i = 0; i < batch.size(); ++i) {
         prefetch_ahead(batch, i, rib);
@@ -92,7 +92,7 @@ bool apply_batch(std::span<const update> batch, rib::rib& rib) {
     return changed;
 }
 
-bool apply_batch_consume(std::span<update> batch, rib::rib& rib) {
+bool apply_batch_consume(std::span<update> batch, rib::store& rib) {
     bool changed = false;
     for (size_t i = 0; i < batch.size(); ++i) {
         prefetch_ahead(batch, i, rib);

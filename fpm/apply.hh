@@ -10,7 +10,7 @@
 namespace fpm {
 
 // One update. Returns whether the RIB changed.
-bool apply(const update& u, rib::rib& rib);
+bool apply(const update& u, rib::store& rib);
 
 // The updates of one frame, in order. Contract: the caller applies a frame's updates as one
 // batch and reads the RIB (compiles, renders) only after the whole batch, so an 8.4.4 update
@@ -19,11 +19,11 @@ bool apply(const update& u, rib::rib& rib);
 // alone (a replace): no gap, no spurious change when the content is the same.
 // Returns whether the RIB changed. (Not an `apply` overload: with a std::vector argument, ADL
 // would pick std::apply.)
-bool apply_batch(std::span<const update> batch, rib::rib& rib);
+bool apply_batch(std::span<const update> batch, rib::store& rib);
 
 // The same, but the routes, nexthop objects and SID lists are moved into the RIB instead of
 // copied (inline paths and segment lists are heap objects). Afterwards the batch's keys, ids and
 // names are intact; its paths, segments and other contents are moved-from.
-bool apply_batch_consume(std::span<update> batch, rib::rib& rib);
+bool apply_batch_consume(std::span<update> batch, rib::store& rib);
 
 }  // namespace fpm

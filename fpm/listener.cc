@@ -79,7 +79,7 @@ std::string endpoint_text(const tcp::endpoint& ep) {
     return fmt::format("{}:{}", a.to_string(), ep.port());
 }
 
-listener::impl::impl(asio::io_context& io, listener_options opts, rib::rib& rib, ingest_stats& stats,
+listener::impl::impl(asio::io_context& io, listener_options opts, rib::store& rib, ingest_stats& stats,
                      session_info& session, listener_hooks hooks)
     : _io(io), _opts(std::move(opts)), _rib(rib), _stats(stats), _session(session), _hooks(std::move(hooks)),
       _ctx(_stats), _acceptor(io), _resync_timer(io), _accept_timer(io) {}
@@ -550,7 +550,7 @@ void listener::impl::close(const std::string& why) {
 
 // --- listener
 
-listener::listener(asio::io_context& io, listener_options opts, rib::rib& rib, ingest_stats& stats,
+listener::listener(asio::io_context& io, listener_options opts, rib::store& rib, ingest_stats& stats,
                    session_info& session, listener_hooks hooks)
     : _impl(std::make_shared<impl>(io, std::move(opts), rib, stats, session, std::move(hooks))) {}
 

@@ -74,7 +74,7 @@ struct listener_hooks {
 
 class listener {
 public:
-    listener(boost::asio::io_context& io, listener_options opts, rib::rib& rib, ingest_stats& stats,
+    listener(boost::asio::io_context& io, listener_options opts, rib::store& rib, ingest_stats& stats,
              session_info& session, listener_hooks hooks = {});
     // Closes whatever is still open. Destroy the listener only when the io_context is not
     // running on another thread; handlers still queued then complete as no-ops.

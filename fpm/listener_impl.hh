@@ -61,7 +61,7 @@ struct replay_evidence {
 
 class listener::impl : public std::enable_shared_from_this<listener::impl> {
 public:
-    impl(asio::io_context& io, listener_options opts, rib::rib& rib, ingest_stats& stats, session_info& session,
+    impl(asio::io_context& io, listener_options opts, rib::store& rib, ingest_stats& stats, session_info& session,
          listener_hooks hooks);
 
     bool start(std::string& error);
@@ -119,7 +119,7 @@ private:
 
     asio::io_context& _io;
     listener_options _opts;
-    rib::rib& _rib;
+    rib::store& _rib;
     ingest_stats& _stats;
     session_info& _session;
     listener_hooks _hooks;

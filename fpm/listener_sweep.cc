@@ -96,7 +96,7 @@ void listener::impl::on_resync_timer(const std::shared_ptr<connection>& c, const
         // The kept routes left the old zebra's nexthop ids when the new one showed up (one that
         // could not is swept: the new zebra may be using its id for something else).
         removed = _rib.sweep_if([&](const rib::route& r) { return !kept_after_restart(r) || check(r); },
-                                rib::rib::keep_mode::inline_only);
+                                rib::store::keep_mode::inline_only);
         break;
     case sweep_scope::none:
     case sweep_scope::full:
@@ -151,7 +151,7 @@ void listener::impl::detach_for_restart() {
 
 // A restarted zebra's nexthop ids are not its predecessor's: while the RIB holds the old
 // zebra's stale state, the new zebra's redefinitions of those ids must not re-point the stale
-// routes (rib::rib::set_detach_stale). Exactly when the coming sweep is a full or a restart one.
+// routes (rib::store::set_detach_stale). Exactly when the coming sweep is a full or a restart one.
 void listener::impl::update_detach() {
     bool on = false;
     std::string why;

@@ -1,5 +1,5 @@
 // What the decoders produce: typed commands for the RIB, one per netlink/SONiC/protobuf message.
-// Decoders are pure (bytes in, updates out); rib::rib applies them.
+// Decoders are pure (bytes in, updates out); rib::store applies them.
 #pragma once
 
 #include <cstdint>

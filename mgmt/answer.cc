@@ -176,7 +176,7 @@ pb::Response answer(const pb::Request& req, const daemon_view& d) {
     return resp;
 }
 
-pb::Response answer(const pb::Request& req, const rib::rib& rib, const fpm::ingest_stats& stats,
+pb::Response answer(const pb::Request& req, const rib::store& rib, const fpm::ingest_stats& stats,
                     const fpm::session_info& session) {
     return answer(req, daemon_view(rib, stats, session));
 }

@@ -22,10 +22,10 @@ namespace mgmt {
 // are optional: without a registry `show sids` binds against the default VRF alone and
 // `show vrfs` / `show routes vrf` answer with an error; without a resolver `show encap-source` does.
 struct daemon_view {
-    daemon_view(const rib::rib& r, const fpm::ingest_stats& st, const fpm::session_info& se)
+    daemon_view(const rib::store& r, const fpm::ingest_stats& st, const fpm::session_info& se)
         : rib(r), stats(st), session(se) {}
 
-    const rib::rib& rib;
+    const rib::store& rib;
     const fpm::ingest_stats& stats;
     const fpm::session_info& session;
     const vrf::registry* vrfs = nullptr;
@@ -61,7 +61,7 @@ struct daemon_view {
 pb::Response answer(const pb::Request& req, const daemon_view& d);
 
 // The FPM/RIB commands only (no VRF registry, no encap source).
-pb::Response answer(const pb::Request& req, const rib::rib& rib, const fpm::ingest_stats& stats,
+pb::Response answer(const pb::Request& req, const rib::store& rib, const fpm::ingest_stats& stats,
                     const fpm::session_info& session);
 
 }  // namespace mgmt

@@ -28,11 +28,11 @@ using sid_counter_reader = std::function<std::optional<std::pair<uint64_t, uint6
 
 // `show fpm`: listener state, ingest counters (every reason, zero or not), RIB counters.
 pb::FpmStatus render_fpm(const fpm::session_info& session, const fpm::ingest_stats& stats,
-                         const rib::rib& rib,
+                         const rib::store& rib,
                          std::chrono::system_clock::time_point now = std::chrono::system_clock::now());
 
 // `show routes [table N]`: routes with their resolved paths, one RouteTable per table.
-pb::RouteTables render_routes(const rib::rib& rib, std::optional<rib::table_id> table = std::nullopt);
+pb::RouteTables render_routes(const rib::store& rib, std::optional<rib::table_id> table = std::nullopt);
 
 // `show ip route` and the like: which routes. A table asked for is listed even when empty; with
 // a prefix or an address, only the tables that have a match are.
@@ -42,18 +42,18 @@ struct route_filter {
     std::optional<rib::prefix> prefix;   // exactly this prefix
     std::optional<rib::ip_addr> address; // the longest prefix covering it, per table
 };
-pb::RouteTables render_routes(const rib::rib& rib, const route_filter& f);
+pb::RouteTables render_routes(const rib::store& rib, const route_filter& f);
 
 // `show segment-routing srv6 locator`: the SIDs grouped by the locator their structure names.
 pb::LocatorTable render_locators(const pb::SidTable& sids);
 
 // `show nexthops`: nexthop objects and groups, PIC contexts and SID lists.
-pb::NexthopTable render_nexthops(const rib::rib& rib);
+pb::NexthopTable render_nexthops(const rib::store& rib);
 
 // `show sids`: the local SIDs, each bound through the registry (vrf::bind_sid): active, with the
 // VRF an End.T/End.DT* SID uses, or refused with the reason (the behavior contract's, then the
 // VRF binding's). `tracker` adds the refusal totals, `counters` each SID's packets and bytes.
-pb::SidTable render_sids(const rib::rib& rib, const vrf::registry& reg, const vrf::sid_tracker* tracker = nullptr,
+pb::SidTable render_sids(const rib::store& rib, const vrf::registry& reg, const vrf::sid_tracker* tracker = nullptr,
                          const sid_counter_reader& counters = {});
 
 // `show vrfs`: every VRF of the registry by id; `kernel` describes the kernel VRF monitor.

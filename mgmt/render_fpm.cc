@@ -43,7 +43,7 @@ void render_ingest(const fpm::ingest_stats& s, pb::IngestCounters& out) {
     }
 }
 
-void render_rib(const rib::rib& rib, pb::RibSummary& out) {
+void render_rib(const rib::store& rib, pb::RibSummary& out) {
     out.set_routes(rib.routes().size());
     out.set_nexthops(rib.nexthops().size());
     out.set_pic_contexts(rib.pic_contexts().size());
@@ -78,7 +78,7 @@ void render_rib(const rib::rib& rib, pb::RibSummary& out) {
 }  // namespace
 
 pb::FpmStatus render_fpm(const fpm::session_info& session, const fpm::ingest_stats& stats,
-                         const rib::rib& rib, std::chrono::system_clock::time_point now) {
+                         const rib::store& rib, std::chrono::system_clock::time_point now) {
     pb::FpmStatus out;
     out.set_connected(session.connected);
     out.set_listen(session.listen);

@@ -7,7 +7,7 @@
 namespace mgmt {
 namespace {
 
-void render_object(const rib::rib& rib, const rib::nexthop_object& o, pb::NexthopObject& out) {
+void render_object(const rib::store& rib, const rib::nexthop_object& o, pb::NexthopObject& out) {
     out.set_id(o.id);
     out.set_protocol(o.protocol);
     out.set_protocol_name(protocol_name(o.protocol));
@@ -26,7 +26,7 @@ void render_object(const rib::rib& rib, const rib::nexthop_object& o, pb::Nextho
 
 }  // namespace
 
-pb::NexthopTable render_nexthops(const rib::rib& rib) {
+pb::NexthopTable render_nexthops(const rib::store& rib) {
     pb::NexthopTable out;
     for (const auto& [id, o] : rib.nexthops()) {
         auto* po = out.add_nexthops();

@@ -18,7 +18,7 @@ bool display_order(const rib::route* a, const rib::route* b) {
     return std::tie(x.dst.af, x.dst.bytes, x.dst.len, x.src) < std::tie(y.dst.af, y.dst.bytes, y.dst.len, y.src);
 }
 
-void render_route(const rib::rib& rib, const rib::route& r, pb::Route& out) {
+void render_route(const rib::store& rib, const rib::route& r, pb::Route& out) {
     out.set_prefix(rib::to_string(r.key.dst));
     if (r.key.src.len > 0)
         out.set_source(rib::to_string(r.key.src));
@@ -109,13 +109,13 @@ void render_nexthop(const rib::nexthop& nh, pb::Nexthop& out) {
         render_seg6local(*nh.local, *out.mutable_seg6local());
 }
 
-pb::RouteTables render_routes(const rib::rib& rib, std::optional<rib::table_id> table) {
+pb::RouteTables render_routes(const rib::store& rib, std::optional<rib::table_id> table) {
     route_filter f;
     f.table = table;
     return render_routes(rib, f);
 }
 
-pb::RouteTables render_routes(const rib::rib& rib, const route_filter& f) {
+pb::RouteTables render_routes(const rib::store& rib, const route_filter& f) {
     // routes() has no order: group by table here (tables in ascending order), sort each below.
     std::map<rib::table_id, std::vector<const rib::route*>> tables;
     if (f.table)

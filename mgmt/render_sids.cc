@@ -20,7 +20,7 @@ struct sid_row {
 
 }  // namespace
 
-pb::SidTable render_sids(const rib::rib& rib, const vrf::registry& reg, const vrf::sid_tracker* tracker,
+pb::SidTable render_sids(const rib::store& rib, const vrf::registry& reg, const vrf::sid_tracker* tracker,
                          const sid_counter_reader& counters) {
     std::vector<sid_row> rows;
     for (const auto& e : rib.local_sids())

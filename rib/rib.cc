@@ -11,7 +11,7 @@ namespace rib {
 
 // --- indexes
 
-void rib::index_route(uint32_t slot, bool add, bool same_key) {
+void store::index_route(uint32_t slot, bool add, bool same_key) {
     auto& e = _routes.at(slot);
     const route& r = e.r;
     const bool local = !r.nexthops.empty() && r.nexthops.front().local.has_value();
@@ -50,7 +50,7 @@ void rib::index_route(uint32_t slot, bool add, bool same_key) {
 }
 
 // Unindexed already. The last slot moves into `slot`: its user list entry follows it.
-void rib::remove_route_slot(uint32_t slot) {
+void store::remove_route_slot(uint32_t slot) {
     nexthop_list paths = std::move(_routes.at(slot).r.nexthops);
     const uint32_t moved = _routes.erase(slot);
     release_paths(std::move(paths));
@@ -61,7 +61,7 @@ void rib::remove_route_slot(uint32_t slot) {
         _nh_users[*e.r.nh_id][e.user_pos] = moved;
 }
 
-void rib::index_group(const nexthop_object& nh, bool add) {
+void store::index_group(const nexthop_object& nh, bool add) {
     if (nh.path && nh.path->local && !nh.is_group()) {
         if (add)
             _local_nh.insert(nh.id);
@@ -131,7 +131,7 @@ uint64_t hash_paths(const nexthop_list& l) {
 
 }  // namespace
 
-void rib::share_paths(nexthop_list& l) {
+void store::share_paths(nexthop_list& l) {
     if (l.empty())
         return;
     const uint64_t h = hash_paths(l);
@@ -144,7 +144,7 @@ void rib::share_paths(nexthop_list& l) {
     _nh_entries += l.size();
 }
 
-bool rib::inline_paths_fit(const nexthop_list& l) const {
+bool store::inline_paths_fit(const nexthop_list& l) const {
     if (l.empty() || !_limits.max_nexthops || _nh_entries + l.size() <= _limits.max_nexthops)
         return true;
     for (auto [it, end] = _paths.equal_range(hash_paths(l)); it != end; ++it)
@@ -153,7 +153,7 @@ bool rib::inline_paths_fit(const nexthop_list& l) const {
     return false;
 }
 
-void rib::release_paths(nexthop_list&& l) {
+void store::release_paths(nexthop_list&& l) {
     // Held by `l` and the pool only: no route uses it any more.
     if (l.empty() || l.holders() != 2)
         return;
@@ -170,7 +170,7 @@ void rib::release_paths(nexthop_list&& l) {
 // During a replay the stale routes are counted out: they go at the sweep, and must not keep out
 // the routes zebra has now (its route set may have changed while it was away). The store itself
 // stays within twice the bound.
-bool rib::route_fits(table_id table) {
+bool store::route_fits(table_id table) {
     const size_t stale = stale_routes();
     if (_limits.max_routes &&
         (_routes.size() - stale >= _limits.max_routes || _routes.size() >= 2 * _limits.max_routes)) {
@@ -192,7 +192,7 @@ bool rib::route_fits(table_id table) {
     return true;
 }
 
-bool rib::nexthops_fit(size_t more) {
+bool store::nexthops_fit(size_t more) {
     if (!_limits.max_nexthops || _nh_entries + more <= _limits.max_nexthops)
         return true;
     ++_counters.refused_nexthops;
@@ -201,7 +201,7 @@ bool rib::nexthops_fit(size_t more) {
 
 // --- routes
 
-bool rib::upsert_route(route r) {
+bool store::upsert_route(route r) {
     ++_counters.route_upserts;
     const uint32_t slot = _routes.find_slot(r.key);
     // Refused at a limit: nothing changes, not even the mark-and-sweep stamp.
@@ -243,7 +243,7 @@ bool rib::upsert_route(route r) {
     return true;
 }
 
-bool rib::delete_route(const route_key& k) {
+bool store::delete_route(const route_key& k) {
     const uint32_t slot = _routes.find_slot(k);
     if (slot == route_table::npos) {
         ++_counters.route_delete_unknown;
@@ -272,16 +272,16 @@ bool rib::delete_route(const route_key& k) {
     return true;
 }
 
-const route* rib::find_route(const route_key& k) const { return _routes.find(k); }
+const route* store::find_route(const route_key& k) const { return _routes.find(k); }
 
-std::set<table_id> rib::tables() const {
+std::set<table_id> store::tables() const {
     std::set<table_id> out;
     for (const auto& [t, n] : _table_routes)
         out.insert(t);
     return out;
 }
 
-bool rib::upsert_nexthop(nexthop_object nh) {
+bool store::upsert_nexthop(nexthop_object nh) {
     ++_counters.nh_upserts;
     const uint32_t id = nh.id;
     auto it = _nexthops.find(id);
@@ -310,7 +310,7 @@ bool rib::upsert_nexthop(nexthop_object nh) {
     return true;
 }
 
-bool rib::delete_nexthop(uint32_t id) {
+bool store::delete_nexthop(uint32_t id) {
     auto it = _nexthops.find(id);
     if (it == _nexthops.end()) {
         ++_counters.nh_delete_unknown;
@@ -332,14 +332,14 @@ bool rib::delete_nexthop(uint32_t id) {
     return true;
 }
 
-const nexthop_object* rib::find_nexthop(uint32_t id) const {
+const nexthop_object* store::find_nexthop(uint32_t id) const {
     auto it = _nexthops.find(id);
     return it == _nexthops.end() ? nullptr : &it->second;
 }
 
 // --- PIC contexts and SID lists (SONiC): no dependants tracked here, the compiler looks them up.
 
-bool rib::upsert_pic_context(nexthop_object nh) {
+bool store::upsert_pic_context(nexthop_object nh) {
     const uint32_t id = nh.id;
     auto it = _pic.find(id);
     const size_t old_cost = it != _pic.end() ? cost(it->second) : 0;
@@ -360,7 +360,7 @@ bool rib::upsert_pic_context(nexthop_object nh) {
     return true;
 }
 
-bool rib::delete_pic_context(uint32_t id) {
+bool store::delete_pic_context(uint32_t id) {
     auto it = _pic.find(id);
     if (it == _pic.end())
         return false;
@@ -375,7 +375,7 @@ bool rib::delete_pic_context(uint32_t id) {
     return true;
 }
 
-bool rib::upsert_sidlist(std::string name, std::vector<ip6_addr> segments) {
+bool store::upsert_sidlist(std::string name, std::vector<ip6_addr> segments) {
     auto it = _sidlists.find(name);
     const size_t old_cost = it != _sidlists.end() ? cost(it->second) : 0;
     if (cost(segments) > old_cost && !nexthops_fit(cost(segments) - old_cost))
@@ -397,7 +397,7 @@ bool rib::upsert_sidlist(std::string name, std::vector<ip6_addr> segments) {
     return true;
 }
 
-bool rib::delete_sidlist(const std::string& name) {
+bool store::delete_sidlist(const std::string& name) {
     auto it = _sidlists.find(name);
     if (it == _sidlists.end())
         return false;

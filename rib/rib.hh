@@ -85,7 +85,7 @@ struct rib_limits {
     size_t max_nexthops = 1'000'000;
 };
 
-class rib {
+class store {
 public:
     // --- mutation (control thread). Each returns true if the RIB changed; an upsert of
     // identical content returns false but still refreshes the entry for mark and sweep.

@@ -15,7 +15,7 @@ constexpr uint32_t pinned_gen = UINT32_MAX;
 
 }  // namespace
 
-bool rib::add_config_route(route r) {
+bool store::add_config_route(route r) {
     const uint32_t slot = _routes.find_slot(r.key);
     auto it = _config.find(r.key);
     if (it == _config.end()) {
@@ -46,7 +46,7 @@ bool rib::add_config_route(route r) {
     return true;
 }
 
-bool rib::remove_config_route(const route_key& k) {
+bool store::remove_config_route(const route_key& k) {
     auto it = _config.find(k);
     if (it == _config.end())
         return false;
@@ -66,14 +66,14 @@ bool rib::remove_config_route(const route_key& k) {
     return true;
 }
 
-origin rib::origin_of(const route_key& k) const {
+origin store::origin_of(const route_key& k) const {
     if (_config.empty())
         return origin::fpm;
     auto it = _config.find(k);
     return it != _config.end() && !it->second.shadowed ? origin::config : origin::fpm;
 }
 
-void rib::shadow_config(const route_key& k) {
+void store::shadow_config(const route_key& k) {
     auto it = _config.find(k);
     if (it == _config.end() || it->second.shadowed)
         return;
@@ -82,7 +82,7 @@ void rib::shadow_config(const route_key& k) {
     --_pinned;
 }
 
-void rib::restore_config(uint32_t slot, config_route& c) {
+void store::restore_config(uint32_t slot, config_route& c) {
     if (c.shadowed) {
         c.shadowed = false;
         ++_pinned;

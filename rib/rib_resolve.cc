@@ -11,7 +11,7 @@ namespace rib {
 
 // --- resolution
 
-resolution rib::resolve(const route& r) const {
+resolution store::resolve(const route& r) const {
     resolution res;
     if (r.type != route_type::unicast) {
         res.state = resolve_state::no_paths;
@@ -63,7 +63,7 @@ resolution rib::resolve(const route& r) const {
     return res;
 }
 
-std::vector<route_key> rib::users_of(uint32_t nh_id) const {
+std::vector<route_key> store::users_of(uint32_t nh_id) const {
     std::vector<route_key> out;
     auto add = [&](uint32_t id) {
         auto it = _nh_users.find(id);
@@ -81,7 +81,7 @@ std::vector<route_key> rib::users_of(uint32_t nh_id) const {
     return out;
 }
 
-std::vector<local_sid_entry> rib::local_sids() const {
+std::vector<local_sid_entry> store::local_sids() const {
     // Candidates: routes with an inline seg6local first path, and users of seg6local objects.
     std::vector<route_key> cand(_inline_local.begin(), _inline_local.end());
     for (uint32_t id : _local_nh) {

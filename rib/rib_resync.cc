@@ -11,18 +11,18 @@ namespace rib {
 
 // --- generations: an entry is stale while its stamp is older than _generation.
 
-void rib::refresh(uint32_t& gen, bool fresh) {
+void store::refresh(uint32_t& gen, bool fresh) {
     if (!fresh && gen < _generation)
         --_stale;
     gen = _generation;
 }
 
-void rib::forget(uint32_t gen) {
+void store::forget(uint32_t gen) {
     if (gen < _generation)
         --_stale;
 }
 
-void rib::unstale_route(uint32_t gen, table_id table) {
+void store::unstale_route(uint32_t gen, table_id table) {
     if (!_resync_pending || gen >= _generation)
         return;
     if (_stale_routes)
@@ -31,7 +31,7 @@ void rib::unstale_route(uint32_t gen, table_id table) {
         _table_stale.erase(t);
 }
 
-void rib::begin_resync() {
+void store::begin_resync() {
     ++_generation;
     _resync_pending = true;
     _detach_stale = false;
@@ -45,7 +45,7 @@ void rib::begin_resync() {
     ++_counters.resyncs;
 }
 
-void rib::abandon_resync() {
+void store::abandon_resync() {
     if (!_resync_pending)
         return;
     for (uint32_t i = 0; i < static_cast<uint32_t>(_routes.size()); ++i)
@@ -67,7 +67,7 @@ void rib::abandon_resync() {
 
 // --- nexthop objects
 
-void rib::detach_stale_users(uint32_t id) {
+void store::detach_stale_users(uint32_t id) {
     if (!_detach_stale)
         return;
     auto g = _nh_gen.find(id);
@@ -88,15 +88,15 @@ void rib::detach_stale_users(uint32_t id) {
 
 // --- sweep
 
-size_t rib::sweep() { return sweep(table_filter{}); }
+size_t store::sweep() { return sweep(table_filter{}); }
 
-size_t rib::sweep(const table_filter& may_sweep) {
+size_t store::sweep(const table_filter& may_sweep) {
     if (!may_sweep)
         return sweep_if(route_filter{});
     return sweep_if([&may_sweep](const route& r) { return may_sweep(r.key.table); });
 }
 
-void rib::detach_route(uint32_t slot, resolution&& res) {
+void store::detach_route(uint32_t slot, resolution&& res) {
     std::vector<nexthop> paths;
     paths.reserve(res.paths.size());
     for (auto& p : res.paths)
@@ -113,7 +113,7 @@ void rib::detach_route(uint32_t slot, resolution&& res) {
     note(e.r.key);
 }
 
-size_t rib::detach_if(const route_filter& which) {
+size_t store::detach_if(const route_filter& which) {
     size_t n = 0;
     for (uint32_t i = 0; i < static_cast<uint32_t>(_routes.size()); ++i) {
         const auto& e = _routes.at(i);
@@ -130,7 +130,7 @@ size_t rib::detach_if(const route_filter& which) {
     return n;
 }
 
-size_t rib::sweep_if(const route_filter& may_sweep, keep_mode mode) {
+size_t store::sweep_if(const route_filter& may_sweep, keep_mode mode) {
     if (!_resync_pending)
         return 0;
     // Objects a kept route uses stay with it. Kept entries are stamped current, as if replayed,
@@ -164,7 +164,7 @@ size_t rib::sweep_if(const route_filter& may_sweep, keep_mode mode) {
     return total;
 }
 
-size_t rib::sweep_routes(const route_filter& may_sweep, keep_mode mode, sweep_kept& kept) {
+size_t store::sweep_routes(const route_filter& may_sweep, keep_mode mode, sweep_kept& kept) {
     size_t routes = 0;
     // Backwards: removing slot i moves the last slot, already visited, into it.
     for (uint32_t i = static_cast<uint32_t>(_routes.size()); i-- > 0;) {
@@ -196,7 +196,7 @@ size_t rib::sweep_routes(const route_filter& may_sweep, keep_mode mode, sweep_ke
     return routes;
 }
 
-size_t rib::sweep_nexthops(sweep_kept& kept) {
+size_t store::sweep_nexthops(sweep_kept& kept) {
     // Groups hold singletons only (docs/rib.md): one level of members.
     for (const uint32_t id : std::vector<uint32_t>(kept.nh.begin(), kept.nh.end()))
         if (const auto* o = find_nexthop(id))
@@ -226,7 +226,7 @@ size_t rib::sweep_nexthops(sweep_kept& kept) {
     return nexthops;
 }
 
-size_t rib::sweep_pic(const sweep_kept& kept) {
+size_t store::sweep_pic(const sweep_kept& kept) {
     size_t removed = 0;
     for (auto it = _pic.begin(); it != _pic.end();) {
         auto pg = _pic_gen.find(it->first);
@@ -248,7 +248,7 @@ size_t rib::sweep_pic(const sweep_kept& kept) {
     return removed;
 }
 
-size_t rib::sweep_sidlists() {
+size_t store::sweep_sidlists() {
     size_t removed = 0;
     auto sg = _sidlist_gen.begin();  // same keys, same order as _sidlists
     for (auto it = _sidlists.begin(); it != _sidlists.end();) {

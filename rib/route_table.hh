@@ -2,7 +2,7 @@
 // through an open-addressing hash index of (32-bit hash, slot) pairs keyed by route_key. Each
 // slot also holds the route's mark-and-sweep stamp and its position in its nexthop's user list,
 // so that the RIB needs no second map per route. Iteration order is unspecified (slot order);
-// sorted() gives route_key order. Mutated by rib::rib only; read by everyone through rib::routes().
+// sorted() gives route_key order. Mutated by rib::store only; read by everyone through rib::routes().
 #pragma once
 
 #include <cstddef>
@@ -17,7 +17,7 @@
 
 namespace rib {
 
-class rib;
+class store;
 
 class route_table {
 public:
@@ -65,7 +65,7 @@ public:
     void prefetch(const route_key& k, int stage) const;
 
 private:
-    friend class rib;
+    friend class store;
     static constexpr uint32_t npos = UINT32_MAX;
     static constexpr uint32_t chunk_bits = 12;  // 4096 slots (512 KiB) per chunk
     static constexpr uint32_t chunk_size = 1u << chunk_bits;

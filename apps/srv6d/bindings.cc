@@ -13,7 +13,7 @@ namespace srv6d {
 using util::level;
 using util::log;
 
-bindings::bindings(boost::asio::io_context& io, const config& cfg, const rib::rib& rib)
+bindings::bindings(boost::asio::io_context& io, const config& cfg, const rib::store& rib)
     : _io(io), _cfg(cfg), _rib(rib), _tunsrc_timer(io) {}
 
 bindings::~bindings() {

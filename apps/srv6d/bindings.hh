@@ -31,7 +31,7 @@ namespace srv6d {
 
 class bindings {
 public:
-    bindings(boost::asio::io_context& io, const config& cfg, const rib::rib& rib);
+    bindings(boost::asio::io_context& io, const config& cfg, const rib::store& rib);
     ~bindings();  // releases the kernel monitor's fd first: libnl owns and closes it
     bindings(const bindings&) = delete;
     bindings& operator=(const bindings&) = delete;
@@ -73,7 +73,7 @@ private:
 
     boost::asio::io_context& _io;
     const config& _cfg;
-    const rib::rib& _rib;
+    const rib::store& _rib;
     vrf::registry _reg;
     vrf::sid_tracker _sids;
     vrf::encap_source_resolver _encap;

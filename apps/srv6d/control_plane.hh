@@ -59,7 +59,7 @@ struct control_plane {
     config cfg;
     reparse_fn reparse;
     boost::asio::io_context io;
-    rib::rib rib;
+    rib::store rib;
     fpm::ingest_stats stats;
     fpm::session_info session;
     bindings vrfs{io, cfg, rib};  // VRFs, SID bindings, encap source

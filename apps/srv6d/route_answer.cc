@@ -9,7 +9,7 @@
 namespace srv6d {
 
 void answer_show_route(const ::mgmt::pb::ShowRoute& req, const fib::compiler& c, const vrf::registry& reg,
-                       const rib::rib& r, const interface_names& names, ::mgmt::pb::Response& resp) {
+                       const rib::store& r, const interface_names& names, ::mgmt::pb::Response& resp) {
     const auto addr = rib::parse_addr(req.address());
     if (!addr) {
         resp.set_error(fmt::format("'{}' is not an IPv4 or IPv6 address", ::mgmt::printable(req.address())));

@@ -42,6 +42,6 @@ struct interface_names {
 
 // Fills resp.route(), or resp.error() for an unparsable address or an unknown/inactive VRF.
 void answer_show_route(const ::mgmt::pb::ShowRoute& req, const fib::compiler& c, const vrf::registry& reg,
-                       const rib::rib& r, const interface_names& names, ::mgmt::pb::Response& resp);
+                       const rib::store& r, const interface_names& names, ::mgmt::pb::Response& resp);
 
 }  // namespace srv6d

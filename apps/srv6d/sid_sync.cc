@@ -8,7 +8,7 @@
 
 namespace srv6d {
 
-std::vector<sid_change> sync_sids(vrf::sid_tracker& tracker, const rib::rib& rib, const vrf::registry& reg) {
+std::vector<sid_change> sync_sids(vrf::sid_tracker& tracker, const rib::store& rib, const vrf::registry& reg) {
     // FRR puts every SID in table 254; should two tables hold the same prefix, the first wins.
     std::map<rib::prefix, rib::seg6local> now;
     for (const auto& e : rib.local_sids())
@@ -38,7 +38,7 @@ std::vector<sid_change> sync_sids(vrf::sid_tracker& tracker, const rib::rib& rib
     return changes;
 }
 
-std::vector<std::string> shadow_changes(const rib::rib& rib, std::set<rib::route_key>& shadowed) {
+std::vector<std::string> shadow_changes(const rib::store& rib, std::set<rib::route_key>& shadowed) {
     std::vector<std::string> out;
     for (const auto& [k, c] : rib.config_routes()) {
         const bool was = shadowed.count(k) > 0;

@@ -23,12 +23,12 @@ struct sid_change {
 // After it, `tracker` holds exactly rib.local_sids() (by SID prefix), bound against `reg`.
 // Returns every SID that appeared, went, or whose binding changed (activated, refused, another
 // VRF or reason). Cost: one bind_sid per SID; call it when the RIB or the registry changed.
-std::vector<sid_change> sync_sids(vrf::sid_tracker& tracker, const rib::rib& rib, const vrf::registry& reg);
+std::vector<sid_change> sync_sids(vrf::sid_tracker& tracker, const rib::store& rib, const vrf::registry& reg);
 
 // Config SIDs ([sids]) that zebra's route at the same key started or stopped shadowing since
 // the last call (`shadowed` carries the state between calls): one log line each, so that a
 // replay of zebra's route does not log again.
-std::vector<std::string> shadow_changes(const rib::rib& rib, std::set<rib::route_key>& shadowed);
+std::vector<std::string> shadow_changes(const rib::store& rib, std::set<rib::route_key>& shadowed);
 
 // One log line for a change: "sid fc00:0:1::5/128 End.DT6: refused: table 100 is not bound to any VRF".
 std::string describe(const sid_change& c, const vrf::sid_tracker& tracker);

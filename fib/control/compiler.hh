@@ -83,7 +83,7 @@ public:
 
     // Brings the published tables up to date. The first call reads the whole RIB and turns its
     // journal on. Returns true if a new view was published.
-    bool compile(rib::rib& r, const vrf::registry& reg, const vrf::encap_source_resolver& src);
+    bool compile(rib::store& r, const vrf::registry& reg, const vrf::encap_source_resolver& src);
 
     // The publication point the workers read.
     const rcu_cell<dataplane_view>& cell() const { return _cell; }
@@ -170,11 +170,11 @@ private:
         std::string sidlist;
     };
 
-    void full_sync(rib::rib& r, std::vector<rib::route_key>& todo);
-    void remap_tables(const rib::rib& r, const vrf::registry& reg, std::vector<rib::route_key>& todo);
+    void full_sync(rib::store& r, std::vector<rib::route_key>& todo);
+    void remap_tables(const rib::store& r, const vrf::registry& reg, std::vector<rib::route_key>& todo);
     std::optional<vrf::vrf_id> vrf_of(rib::table_id t, const vrf::registry& reg);
-    void compile_route(const rib::route_key& k, const rib::route* rt, const rib::rib& r, const nh_inputs& in);
-    uint32_t route_nh(const rib::route& rt, vrf::vrf_id v, const rib::rib& r, const nh_inputs& in, bool& receive,
+    void compile_route(const rib::route_key& k, const rib::route* rt, const rib::store& r, const nh_inputs& in);
+    uint32_t route_nh(const rib::route& rt, vrf::vrf_id v, const rib::store& r, const nh_inputs& in, bool& receive,
                       bool& sid);
     uint32_t acquire_path(rib::family af, const rib::nexthop& p, vrf::vrf_id v, const nh_inputs& in,
                           sid_counter counter = {});
@@ -244,7 +244,7 @@ private:
         uint32_t todo;      // index into _todo
     };
     std::vector<rib::route_key> _todo;
-    rib::rib::changes _changes;  // the drained journal; its storage goes back to the RIB
+    rib::store::changes _changes;  // the drained journal; its storage goes back to the RIB
     std::vector<work_item> _work;
     retire_batch _batch;  // what the next publication unlinks
     bool _synced = false;

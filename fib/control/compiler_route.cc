@@ -65,7 +65,7 @@ std::optional<vrf::vrf_id> compiler::vrf_of(rib::table_id t, const vrf::registry
 
 // --- routes
 
-uint32_t compiler::route_nh(const rib::route& rt, vrf::vrf_id v, const rib::rib& r, const nh_inputs& in, bool& receive,
+uint32_t compiler::route_nh(const rib::route& rt, vrf::vrf_id v, const rib::store& r, const nh_inputs& in, bool& receive,
                             bool& sid) {
     receive = false;
     sid = false;
@@ -115,7 +115,7 @@ uint32_t compiler::route_nh(const rib::route& rt, vrf::vrf_id v, const rib::rib&
     return acquire_group(af, members);
 }
 
-void compiler::compile_route(const rib::route_key& k, const rib::route* rt, const rib::rib& r, const nh_inputs& in) {
+void compiler::compile_route(const rib::route_key& k, const rib::route* rt, const rib::store& r, const nh_inputs& in) {
     // One probe: insert the slot up front when the route exists. Nothing below touches _routes
     // until the slot is written or erased at the end, so the pointer stays valid.
     route_traits::slot* slot;
@@ -176,7 +176,7 @@ void compiler::compile_route(const rib::route_key& k, const rib::route* rt, cons
     ++_stats.route_updates;
 }
 
-void compiler::full_sync(rib::rib& r, std::vector<rib::route_key>& todo) {
+void compiler::full_sync(rib::store& r, std::vector<rib::route_key>& todo) {
     r.enable_journal();
     r.drain_changes();  // the full walk below covers whatever it held
     todo.reserve(r.routes().size() + _routes.size());
@@ -188,7 +188,7 @@ void compiler::full_sync(rib::rib& r, std::vector<rib::route_key>& todo) {
     _synced = true;
 }
 
-void compiler::remap_tables(const rib::rib& r, const vrf::registry& reg, std::vector<rib::route_key>& todo) {
+void compiler::remap_tables(const rib::store& r, const vrf::registry& reg, std::vector<rib::route_key>& todo) {
     std::set<rib::table_id> moved;
     for (auto& [t, cached] : _table_vrf) {
         const vrf::binding b = reg.lookup_table(t);
@@ -208,7 +208,7 @@ void compiler::remap_tables(const rib::rib& r, const vrf::registry& reg, std::ve
                 todo.push_back(k);
 }
 
-bool compiler::compile(rib::rib& r, const vrf::registry& reg, const vrf::encap_source_resolver& src) {
+bool compiler::compile(rib::store& r, const vrf::registry& reg, const vrf::encap_source_resolver& src) {
     ++_stats.compiles;
     ++_compiles;
     const nh_inputs in{reg, src, r.sidlists()};
@@ -218,7 +218,7 @@ bool compiler::compile(rib::rib& r, const vrf::registry& reg, const vrf::encap_s
     if (!_synced) {
         full_sync(r, todo);
     } else {
-        rib::rib::changes& ch = _changes;
+        rib::store::changes& ch = _changes;
         r.drain_changes(ch);
         todo.swap(ch.routes);  // todo was empty: both vectors keep their capacity
         std::sort(ch.nexthops.begin(), ch.nexthops.end());

@@ -24,7 +24,7 @@ std::map<std::string, uint64_t> flatten(const std::vector<::mgmt::metric_family>
 
 TEST(CompileMetrics, CountersGaugesAndTheTablesMemory) {
     fib::qsbr_domain rcu{2};
-    rib::rib r;
+    rib::store r;
     vrf::registry reg;
     vrf::encap_source_resolver src;
     fib::compiler c{rcu};

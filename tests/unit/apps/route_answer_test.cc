@@ -32,7 +32,7 @@ rib::route unicast(const char* dst, std::vector<rib::nexthop> nhs, rib::table_id
 
 struct fixture : ::testing::Test {
     fib::qsbr_domain rcu{2};
-    rib::rib r;
+    rib::store r;
     vrf::registry reg;
     vrf::encap_source_resolver src;
     fib::compiler c{rcu};

@@ -40,7 +40,7 @@ vrf::vrf_spec spec(const char* name, rib::table_id table) {
 constexpr auto unbound = static_cast<size_t>(vrf::sid_refusal::table_unbound);
 
 TEST(SidSync, FollowsTheRibAndTheRegistry) {
-    rib::rib rib;
+    rib::store rib;
     vrf::registry reg;
     vrf::sid_tracker t;
     rib.upsert_route(sid_route("fc00:0:1::1/128", rib::behavior::end));
@@ -82,7 +82,7 @@ TEST(SidSync, FollowsTheRibAndTheRegistry) {
 }
 
 TEST(SidSync, RemovedAndChangedSids) {
-    rib::rib rib;
+    rib::store rib;
     vrf::registry reg;
     (void)reg.sync(vrf::source::config, {spec("red", 10)});
     vrf::sid_tracker t;
@@ -113,7 +113,7 @@ TEST(SidSync, RemovedAndChangedSids) {
 // [sids] lines: bound through the same registry as zebra's SIDs, refused until their VRF binds;
 // a shadow by zebra's SID is logged once, its end once.
 TEST(SidSync, ConfigSidsBindLikeZebrasAndShadowsAreLoggedOnce) {
-    rib::rib rib;
+    rib::store rib;
     vrf::registry reg;
     vrf::sid_tracker t;
     const auto line = vrf::parse_sid("fc00:1::d46 End.DT46 table 10");

@@ -63,7 +63,7 @@ rib::nexthop sid_path(rib::behavior b, std::optional<rib::table_id> table, std::
 
 struct fixture : ::testing::Test {
     qsbr_domain rcu{4};
-    rib::rib r;
+    rib::store r;
     vrf::registry reg;
     vrf::encap_source_resolver src;
     compiler c{rcu};

@@ -139,7 +139,7 @@ std::vector<rib::nexthop> random_paths(std::mt19937_64& rng) {
 class concurrency : public ::testing::Test {
 protected:
     qsbr_domain rcu{4};
-    rib::rib r;
+    rib::store r;
     vrf::registry reg;
     vrf::encap_source_resolver src;
 };

@@ -16,7 +16,7 @@ namespace SRV6D_UNITY_ID {
 
 TEST(Dataplane, PortsFromDevargsWorkerCountersAndVrfState) {
     fib::qsbr_domain rcu{4};
-    rib::rib r;
+    rib::store r;
     vrf::registry reg;
     vrf::encap_source_resolver src;
     fib::compiler c{rcu};
@@ -94,7 +94,7 @@ TEST(Dataplane, PortsFromDevargsWorkerCountersAndVrfState) {
 // millions), forwards what comes, and busy-polls again when the setting goes back to 0.
 TEST(Dataplane, IdleWorkerSleepsAndWakes) {
     fib::qsbr_domain rcu{4};
-    rib::rib r;
+    rib::store r;
     vrf::registry reg;
     vrf::encap_source_resolver src;
     fib::compiler c{rcu};

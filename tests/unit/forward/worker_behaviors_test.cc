@@ -193,7 +193,7 @@ public:
     std::vector<port_info> ports;
     std::vector<neighbor> ns;
     fib::qsbr_domain rcu{4};
-    rib::rib r;
+    rib::store r;
     vrf::registry reg;
     vrf::encap_source_resolver src;
     fib::compiler c;

@@ -87,7 +87,7 @@ std::string run() {
         return "ring port start";
 
     fib::qsbr_domain rcu{4};
-    rib::rib r;
+    rib::store r;
     vrf::registry reg;
     vrf::encap_source_resolver src;
     fib::compiler c{rcu};

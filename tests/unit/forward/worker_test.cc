@@ -243,7 +243,7 @@ protected:
 
     static inline int seq = 0;
     fib::qsbr_domain rcu{4};
-    rib::rib r;
+    rib::store r;
     vrf::registry reg;
     vrf::encap_source_resolver src;
     fib::compiler c{rcu};

@@ -44,7 +44,7 @@ update up(update_body b) { return update{dialect::netlink, std::move(b)}; }
 // --- dispatch
 
 TEST(Apply, EachAlternativeReachesTheRib) {
-    rib::rib rib;
+    rib::store rib;
     EXPECT_TRUE(apply(up(nexthop_upsert{object(4, 3)}), rib));
     EXPECT_NE(rib.find_nexthop(4), nullptr);
     EXPECT_TRUE(apply(up(route_upsert{route_via("10.0.1.0/24", 4)}), rib));
@@ -73,7 +73,7 @@ TEST(Apply, EachAlternativeReachesTheRib) {
 // --- one frame = one batch
 
 TEST(ApplyBatch, DelNewPairLeavesTheNewRoute) {
-    rib::rib rib;
+    rib::store rib;
     apply(up(route_upsert{route_via("192.0.2.0/24", 16)}), rib);
     const std::vector<update> frame{up(route_delete{key("192.0.2.0/24")}),
                                     up(route_upsert{route_via("192.0.2.0/24", 20)})};
@@ -84,7 +84,7 @@ TEST(ApplyBatch, DelNewPairLeavesTheNewRoute) {
 }
 
 TEST(ApplyBatch, DelNewPairOfSameContentIsNoChange) {
-    rib::rib rib;
+    rib::store rib;
     apply(up(route_upsert{route_via("10.98.0.0/16", 29)}), rib);
     const auto v = rib.version();
     const std::vector<update> frame{up(route_delete{key("10.98.0.0/16")}),
@@ -95,7 +95,7 @@ TEST(ApplyBatch, DelNewPairOfSameContentIsNoChange) {
 }
 
 TEST(ApplyBatch, DelNewPairForAnUnknownRouteIsAnInstall) {
-    rib::rib rib;
+    rib::store rib;
     const std::vector<update> frame{up(route_delete{key("192.0.2.0/24")}),
                                     up(route_upsert{route_via("192.0.2.0/24", 20)})};
     EXPECT_TRUE(apply_batch(frame, rib));
@@ -104,7 +104,7 @@ TEST(ApplyBatch, DelNewPairForAnUnknownRouteIsAnInstall) {
 }
 
 TEST(ApplyBatch, DeleteOfAnotherKeyIsStillApplied) {
-    rib::rib rib;
+    rib::store rib;
     apply(up(route_upsert{route_via("192.0.2.0/24", 16)}), rib);
     auto other_table = route_via("192.0.2.0/24", 16);
     other_table.key.table = 100;
@@ -115,7 +115,7 @@ TEST(ApplyBatch, DeleteOfAnotherKeyIsStillApplied) {
 }
 
 TEST(ApplyBatch, NewThenDelIsADelete) {
-    rib::rib rib;
+    rib::store rib;
     const std::vector<update> frame{up(route_upsert{route_via("192.0.2.0/24", 20)}),
                                     up(route_delete{key("192.0.2.0/24")})};
     EXPECT_TRUE(apply_batch(frame, rib));
@@ -165,7 +165,7 @@ uint64_t errors(const ingest_stats& s) {
 }
 
 // Applies the frames whose offset lies in [from, to); returns how many changed the RIB.
-size_t apply_frames(const std::vector<frame>& frames, rib::rib& rib, size_t from = 0, size_t to = SIZE_MAX) {
+size_t apply_frames(const std::vector<frame>& frames, rib::store& rib, size_t from = 0, size_t to = SIZE_MAX) {
     size_t changed = 0;
     for (const auto& f : frames)
         if (f.offset >= from && f.offset < to && apply_batch(f.updates, rib))
@@ -173,7 +173,7 @@ size_t apply_frames(const std::vector<frame>& frames, rib::rib& rib, size_t from
     return changed;
 }
 
-std::vector<rib::route_key> route_keys(const rib::rib& rib) {
+std::vector<rib::route_key> route_keys(const rib::store& rib) {
     std::vector<rib::route_key> keys;
     for (const auto& [k, r] : rib.routes())
         keys.push_back(k);
@@ -181,7 +181,7 @@ std::vector<rib::route_key> route_keys(const rib::rib& rib) {
     return keys;
 }
 
-std::vector<uint32_t> nh_ids(const rib::rib& rib) {
+std::vector<uint32_t> nh_ids(const rib::store& rib) {
     std::vector<uint32_t> ids;
     for (const auto& [id, o] : rib.nexthops())
         ids.push_back(id);
@@ -193,7 +193,7 @@ std::vector<rib::route_key> sorted(std::vector<rib::route_key> v) {
     return v;
 }
 
-void expect_all_resolved(const rib::rib& rib) {
+void expect_all_resolved(const rib::store& rib) {
     for (const auto& [k, r] : rib.routes())
         EXPECT_EQ(rib.resolve(r).state, rib::resolve_state::ok) << rib::to_string(k.dst);
 }
@@ -202,7 +202,7 @@ struct snapshot {
     rib::route_table routes;
     std::map<uint32_t, rib::nexthop_object> nexthops;
     uint64_t version = 0;
-    explicit snapshot(const rib::rib& r) : routes(r.routes()), nexthops(r.nexthops()), version(r.version()) {}
+    explicit snapshot(const rib::store& r) : routes(r.routes()), nexthops(r.nexthops()), version(r.version()) {}
     bool operator==(const snapshot&) const = default;
 };
 
@@ -222,7 +222,7 @@ protected:
 
     ingest_stats stats;
     std::vector<std::vector<frame>> conn;  // conn[0] = fpm-c1.bin
-    rib::rib rib;
+    rib::store rib;
 };
 
 // Offsets from f-reconnect/fpm.marks: where each replay ends and the live changes start.
@@ -360,7 +360,7 @@ TEST(ApplyCapture, UpdatePairsAreReplaces) {
     const auto frames = read_stream(capture_dir("a-static") + "/nhg-c1.bin", stats);
     ASSERT_EQ(errors(stats), 0u);
     ASSERT_EQ(frames.size(), 73u);
-    rib::rib rib;
+    rib::store rib;
     for (size_t i = 0; i < frames.size(); ++i) {
         const bool changed = apply_batch(frames[i].updates, rib);
         switch (i) {
@@ -397,7 +397,7 @@ TEST(ApplyCapture, ConsumingABatchGivesTheSameRib) {
         const std::string file = std::string(scenario) == "a-static" ? "/nhg-c1.bin" : "/fpm-c3.bin";
         auto frames = read_stream(capture_dir(scenario) + file, stats);
         ASSERT_EQ(errors(stats), 0u);
-        rib::rib copied, moved;
+        rib::store copied, moved;
         for (auto& f : frames) {
             std::vector<rib::route_key> keys;
             for (const auto& u : f.updates)

@@ -223,7 +223,7 @@ TEST(FramingAccounting, HeaderOnlyFrameIsCountedAndTheStreamGoesOn) {
     ASSERT_TRUE(c.send(std::span(stream).subspan(44)));
     ASSERT_TRUE(h.wait_frames(c1_frames + 1));
     EXPECT_EQ(count(h, reason::frame_empty), 1u);
-    rib::rib expected;
+    rib::store expected;
     reference_rib(stream, expected);
     EXPECT_TRUE(h.on_io([&] { return h._rib.routes() == expected.routes(); }));
     c.close();

@@ -234,7 +234,7 @@ public:
     // Written by the hooks on the io thread; read in the test through on_io.
     size_t batches = 0, updates = 0, sweep_hooks = 0;
 
-    rib::rib _rib;
+    rib::store _rib;
     ingest_stats _stats;
     session_info _session;
 
@@ -252,7 +252,7 @@ inline listener_options no_sweep_for_a_while() {
 }
 
 // The same stream decoded in one go, without sockets: what the listener's RIB must equal.
-inline void reference_rib(const bytes& stream, rib::rib& rib) {
+inline void reference_rib(const bytes& stream, rib::store& rib) {
     ingest_stats stats;
     decode_ctx ctx(stats);
     framer f;

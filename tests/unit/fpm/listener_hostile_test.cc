@@ -125,7 +125,7 @@ TEST(ListenerHostile, CorruptCapturesOverManyConnectionsNeverSpoilACleanReplay) 
     const auto all = corpus();
     ASSERT_GE(all.size(), 9u);
     const bytes clean = c1();
-    rib::rib expected;
+    rib::store expected;
     reference_rib(clean, expected);
     std::vector<rib::route_key> kernel;  // zebra's kernel holds exactly the clean routes
     for (const rib::route* r : expected.routes().sorted())

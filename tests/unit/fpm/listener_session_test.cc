@@ -68,7 +68,7 @@ void print(const char* what, const outage& o, size_t full) {
 }
 
 size_t c1_routes() {
-    rib::rib r;
+    rib::store r;
     reference_rib(c1(), r);
     return r.routes().size();
 }
@@ -203,7 +203,7 @@ TEST(Session, AReplayAtTheLimitHoldsZebrasRoutes) {
     client zebra("127.0.0.1", h.port());
     ASSERT_TRUE(zebra.send(c2_replay()));
     ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == 2; }));
-    rib::rib expected;
+    rib::store expected;
     reference_rib(c2_replay(), expected);
     EXPECT_TRUE(h.has_route("203.0.113.0/24"));
     EXPECT_FALSE(h.has_route("192.0.2.0/24"));
@@ -238,7 +238,7 @@ TEST(Session, APeerThatFilledTheLimitDoesNotKeepZebrasRoutesOut) {
     client zebra("127.0.0.1", h.port());
     ASSERT_TRUE(zebra.send(c1()));
     ASSERT_TRUE(h.eventually([&] { return h._session.sweeps == 2; }));
-    rib::rib expected;
+    rib::store expected;
     reference_rib(c1(), expected);
     EXPECT_TRUE(h.on_io([&] { return h._rib.routes() == expected.routes(); }));
     std::printf("after a peer filled rib.max-routes %zu: zebra's replay holds %zu of %zu routes\n", full,

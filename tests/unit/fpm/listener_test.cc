@@ -28,7 +28,7 @@ TEST(Listener, CaptureInRandomChunksBuildsTheSameRib) {
     ASSERT_TRUE(c.send_chunked(stream, rng));
     ASSERT_TRUE(h.wait_frames(c1_frames));
 
-    rib::rib expected;
+    rib::store expected;
     reference_rib(stream, expected);
     h.on_io([&] {
         EXPECT_EQ(h._rib.routes(), expected.routes());
@@ -58,7 +58,7 @@ TEST(Listener, EveryChunkSizeFromOneByte) {
     client c("127.0.0.1", h.port());
     ASSERT_TRUE(c.send_chunked(stream, rng, 1));
     ASSERT_TRUE(h.wait_frames(c1_frames));
-    rib::rib expected;
+    rib::store expected;
     reference_rib(stream, expected);
     EXPECT_TRUE(h.on_io([&] { return h._rib.routes() == expected.routes(); }));
 }
@@ -429,7 +429,7 @@ TEST(ListenerSweepScope, RestartedZebraSweepsStaleKernelRoutesOfReplayedTables) 
 
 // A restarted zebra reuses its predecessor's nexthop ids for other objects (8.4.4 reads them
 // back from the kernel without their encap): the kept routes must not follow them before the
-// new zebra re-sends those routes or the sweep removes them (rib::rib::set_detach_stale).
+// new zebra re-sends those routes or the sweep removes them (rib::store::set_detach_stale).
 bytes nh_frame(uint32_t pid, uint32_t id, const char* gw) {
     return nl::frame(nl::nlmsg(104,  // RTM_NEWNEXTHOP: NHA_ID, NHA_OIF, NHA_GATEWAY
                                nl::cat({nl::nhmsg(2, 11), nl::attr(1, nl::u32(id)), nl::attr(5, nl::u32(3)),
@@ -443,7 +443,7 @@ bytes nhid_route_frame(uint32_t pid, const char* dst, uint8_t len, uint8_t table
 }
 
 // On the io thread (from harness::eventually, or through gateway_of).
-std::string gateway_in(const rib::rib& rib, const char* prefix, rib::table_id t) {
+std::string gateway_in(const rib::store& rib, const char* prefix, rib::table_id t) {
     const auto* r = rib.find_route(key(prefix, t));
     if (!r)
         return "none";
@@ -623,7 +623,7 @@ TEST(Listener, Ipv6Loopback) {
 
 TEST(Listener, UnusableAddressIsReported) {
     boost::asio::io_context io;
-    rib::rib rib;
+    rib::store rib;
     ingest_stats stats;
     session_info session;
     listener_options o;
@@ -637,7 +637,7 @@ TEST(Listener, UnusableAddressIsReported) {
 TEST(Listener, PortInUseIsReported) {
     harness h(no_sweep_for_a_while());
     boost::asio::io_context io;
-    rib::rib rib;
+    rib::store rib;
     ingest_stats stats;
     session_info session;
     listener_options o;

@@ -28,7 +28,7 @@ M parse(const std::string& json) {
 class JsonTest : public ::testing::Test {
 protected:
     void SetUp() override { testing::fill_sample(rib); }
-    rib::rib rib;
+    rib::store rib;
 };
 
 TEST_F(JsonTest, RoutesAreAnObjectKeyedByTableOfRouteArrays) {

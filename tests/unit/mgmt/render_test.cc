@@ -22,7 +22,7 @@ const pb::Route* find(const pb::RouteTables& t, uint32_t table, std::string_view
 class RenderTest : public ::testing::Test {
 protected:
     void SetUp() override { testing::fill_sample(rib); }
-    rib::rib rib;
+    rib::store rib;
     vrf::registry vrfs;  // the default VRF only, until a test adds some
 
     void configure(std::vector<vrf::vrf_spec> specs) { (void)vrfs.sync(vrf::source::config, specs); }

@@ -37,7 +37,7 @@ inline rib::nexthop_object singleton(uint32_t id, uint8_t protocol, rib::nexthop
     return o;
 }
 
-inline void fill_sample(rib::rib& rib) {
+inline void fill_sample(rib::store& rib) {
     // Not `using namespace rib`: it would make `rib` name both the namespace and the class.
     using rib::behavior, rib::encap_mode, rib::main_table, rib::route_type, rib::seg6_encap, rib::seg6local;
     namespace proto = rib::proto;

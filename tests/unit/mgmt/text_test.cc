@@ -11,7 +11,7 @@ namespace SRV6D_UNITY_ID {
 class TextTest : public ::testing::Test {
 protected:
     void SetUp() override { testing::fill_sample(rib); }
-    rib::rib rib;
+    rib::store rib;
     vrf::registry vrfs;  // the default VRF only, until a test binds some
 };
 
@@ -69,13 +69,13 @@ TEST_F(TextTest, NamesBesideIfindexes) {
 
 TEST_F(TextTest, EmptyResultsSaySo) {
     // No legend without routes (as vtysh), but a line that says the answer is empty.
-    EXPECT_EQ(format_routes(render_routes(rib::rib{})), "No routes.\n");
-    EXPECT_EQ(format_sids(render_sids(rib::rib{}, vrfs)), "No local SIDs.\n");
-    EXPECT_EQ(format_nexthops(render_nexthops(rib::rib{})), "No nexthop objects, PIC contexts or SID lists.\n");
+    EXPECT_EQ(format_routes(render_routes(rib::store{})), "No routes.\n");
+    EXPECT_EQ(format_sids(render_sids(rib::store{}, vrfs)), "No local SIDs.\n");
+    EXPECT_EQ(format_nexthops(render_nexthops(rib::store{})), "No nexthop objects, PIC contexts or SID lists.\n");
 }
 
 TEST_F(TextTest, SourceSpecificRouteAndRouteAttributes) {
-    rib::rib r2;
+    rib::store r2;
     auto r = testing::make_route(rib::main_table, "2001:db8::/64", rib::proto::zstatic);
     r.key.src = testing::pfx("2001:db8:9::/48");
     r.nexthops = {testing::via("fe80::1", 3), testing::via("fe80::2", 4)};

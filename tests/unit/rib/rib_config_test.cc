@@ -28,12 +28,12 @@ route sid_route(const char* dst, behavior b, uint8_t protocol, std::optional<tab
 route config_dt46() { return sid_route("fc00:1::d46/128", behavior::end_dt46, proto::config, 10); }
 route zebra_dt4() { return sid_route("fc00:1::d46/128", behavior::end_dt4, proto::zstatic, 20); }
 
-bool has_route_key(const rib::changes& c, const route_key& k) {
+bool has_route_key(const store::changes& c, const route_key& k) {
     return std::find(c.routes.begin(), c.routes.end(), k) != c.routes.end();
 }
 
 TEST(RibConfig, AConfigRouteIsALocalSidOfOriginConfig) {
-    rib r;
+    store r;
     r.enable_journal();
     const auto v = r.version();
     EXPECT_TRUE(r.add_config_route(config_dt46()));
@@ -53,7 +53,7 @@ TEST(RibConfig, AConfigRouteIsALocalSidOfOriginConfig) {
 // A [sids] line gone at reload: its route leaves the RIB (and the journal says so), or, when
 // zebra's route shadows it, zebra's stays and nothing comes back when zebra's goes.
 TEST(RibConfig, RemovedConfigRouteLeavesTheRib) {
-    rib r;
+    store r;
     r.enable_journal();
     r.add_config_route(config_dt46());
     r.drain_changes();
@@ -66,7 +66,7 @@ TEST(RibConfig, RemovedConfigRouteLeavesTheRib) {
     r.begin_resync();
     EXPECT_EQ(r.stale_count(), 0u) << "the pinned count went with it";
 
-    rib s;
+    store s;
     s.add_config_route(config_dt46());
     s.upsert_route(zebra_dt4());
     EXPECT_FALSE(s.remove_config_route(key("fc00:1::d46/128"))) << "zebra's route stays";
@@ -78,7 +78,7 @@ TEST(RibConfig, RemovedConfigRouteLeavesTheRib) {
 }
 
 TEST(RibConfig, NeverStaleNeverSwept) {
-    rib r;
+    store r;
     r.add_config_route(config_dt46());
     r.upsert_route(sid_route("fc00:1::1/128", behavior::end, proto::zstatic));
     r.begin_resync();
@@ -95,7 +95,7 @@ TEST(RibConfig, NeverStaleNeverSwept) {
 }
 
 TEST(RibConfig, ZebrasSidShadowsTheConfigOneUntilZebraDeletesIt) {
-    rib r;
+    store r;
     r.add_config_route(config_dt46());
     r.enable_journal();
     EXPECT_TRUE(r.upsert_route(zebra_dt4()));
@@ -122,7 +122,7 @@ TEST(RibConfig, ZebrasSidShadowsTheConfigOneUntilZebraDeletesIt) {
 }
 
 TEST(RibConfig, ASweptShadowRestoresTheConfigRoute) {
-    rib r;
+    store r;
     r.add_config_route(config_dt46());
     r.upsert_route(zebra_dt4());
     r.begin_resync();
@@ -142,7 +142,7 @@ TEST(RibConfig, ASweptShadowRestoresTheConfigRoute) {
 }
 
 TEST(RibConfig, AddedUnderAnExistingZebraRouteItStartsShadowed) {
-    rib r;
+    store r;
     r.upsert_route(zebra_dt4());
     EXPECT_FALSE(r.add_config_route(config_dt46()));
     EXPECT_TRUE(r.config_routes().at(key("fc00:1::d46/128")).shadowed);

@@ -16,7 +16,7 @@ route rt(const char* dst, uint32_t ifindex) {
 }
 
 TEST(rib_journal, off_until_enabled_then_records_real_changes_only) {
-    rib r;
+    store r;
     r.upsert_route(rt("10.0.0.0/8", 1));
     EXPECT_TRUE(r.drain_changes().empty());
     r.enable_journal();
@@ -42,7 +42,7 @@ TEST(rib_journal, off_until_enabled_then_records_real_changes_only) {
 }
 
 TEST(rib_journal, sweep_records_what_it_removes) {
-    rib r;
+    store r;
     r.enable_journal();
     r.upsert_route(rt("10.0.0.0/8", 1));
     r.upsert_route(rt("10.1.0.0/16", 1));

@@ -54,7 +54,7 @@ nexthop_object group(uint32_t id, std::initializer_list<uint32_t> members) {
 }
 
 TEST(RibLimits, TotalRoutes) {
-    rib r;
+    store r;
     r.set_limits({3, 0, 0});
     EXPECT_TRUE(r.upsert_route(nhg_route("10.0.1.0/24", 1)));
     EXPECT_TRUE(r.upsert_route(nhg_route("10.0.2.0/24", 1, 100)));
@@ -76,7 +76,7 @@ TEST(RibLimits, TotalRoutes) {
 // and its new routes must get in (issue 36: 0 of 40 held). After the sweep the RIB holds
 // zebra's routes up to the limit; the store never exceeds twice the bound.
 TEST(RibLimits, StaleRoutesDoNotBlockTheirReplacements) {
-    rib r;
+    store r;
     r.set_limits({40, 30, 0});
     for (int i = 0; i < 40; ++i)
         ASSERT_TRUE(r.upsert_route(nhg_route(fmt::format("10.0.{}.0/24", i).c_str(), 1, i < 20 ? 100 : 200)));
@@ -102,7 +102,7 @@ TEST(RibLimits, StaleRoutesDoNotBlockTheirReplacements) {
 
 // A replay that is not trusted to sweep: nothing goes, nothing is stale any more.
 TEST(RibLimits, AnAbandonedResyncKeepsEverything) {
-    rib r;
+    store r;
     r.set_limits({4, 0, 0});
     for (int i = 0; i < 4; ++i)
         ASSERT_TRUE(r.upsert_route(nhg_route(fmt::format("10.0.{}.0/24", i).c_str(), 1)));
@@ -121,7 +121,7 @@ TEST(RibLimits, AnAbandonedResyncKeepsEverything) {
 }
 
 TEST(RibLimits, RoutesPerTable) {
-    rib r;
+    store r;
     r.set_limits({0, 2, 0});
     EXPECT_TRUE(r.upsert_route(nhg_route("10.0.1.0/24", 1, 100)));
     EXPECT_TRUE(r.upsert_route(nhg_route("10.0.2.0/24", 1, 100)));
@@ -135,7 +135,7 @@ TEST(RibLimits, RoutesPerTable) {
 }
 
 TEST(RibLimits, NexthopEntries) {
-    rib r;
+    store r;
     r.set_limits({0, 0, 5});
     EXPECT_TRUE(r.upsert_nexthop(singleton(1, "10.0.0.1")));  // 1
     EXPECT_TRUE(r.upsert_nexthop(singleton(2, "10.0.0.2")));  // 2
@@ -164,7 +164,7 @@ TEST(RibLimits, NexthopEntries) {
 }
 
 TEST(RibLimits, EntriesAreGivenBackBySweepsAndDeletes) {
-    rib r;
+    store r;
     r.set_limits({0, 0, 4});
     EXPECT_TRUE(r.upsert_nexthop(singleton(1, "10.0.0.1")));
     EXPECT_TRUE(r.upsert_route(inline_route("10.1.0.0/24", main_table, {via("10.0.0.1", 3), via("10.0.0.2", 3)})));
@@ -180,7 +180,7 @@ TEST(RibLimits, EntriesAreGivenBackBySweepsAndDeletes) {
 // A route refused during a replay is not refreshed: the sweep removes what zebra no longer has
 // even when the RIB is full.
 TEST(RibLimits, ARefusedUpsertDoesNotRefreshAStaleRoute) {
-    rib r;
+    store r;
     EXPECT_TRUE(r.upsert_route(inline_route("10.1.0.0/24", main_table, {via("10.0.0.1", 3)})));
     r.set_limits({0, 0, 1});
     r.begin_resync();
@@ -192,7 +192,7 @@ TEST(RibLimits, ARefusedUpsertDoesNotRefreshAStaleRoute) {
 }
 
 TEST(RibLimits, ZeroMeansNoBound) {
-    rib r;
+    store r;
     r.set_limits({0, 0, 0});
     for (int i = 0; i < 300; ++i) {
         route x = nhg_route("10.0.0.0/24", 1, static_cast<table_id>(1000 + i));

@@ -79,7 +79,7 @@ std::vector<uint32_t> path_ids(const resolution& r) {
 // --- routes: upsert, replace, delete
 
 TEST(RibRoute, UpsertInsertsAndCountsAChange) {
-    rib r;
+    store r;
     EXPECT_TRUE(r.upsert_route(nhg_route("10.0.0.0/24", 4)));
     ASSERT_NE(r.find_route(key("10.0.0.0/24")), nullptr);
     EXPECT_EQ(r.find_route(key("10.0.0.0/24"))->nh_id, 4u);
@@ -89,7 +89,7 @@ TEST(RibRoute, UpsertInsertsAndCountsAChange) {
 }
 
 TEST(RibRoute, UpsertReplacesWholeRoute) {
-    rib r;
+    store r;
     auto a = inline_route("10.0.0.0/24", {via("10.0.1.2", 3)});
     a.prefsrc = *parse_addr("10.0.1.1");
     r.upsert_route(a);
@@ -103,7 +103,7 @@ TEST(RibRoute, UpsertReplacesWholeRoute) {
 }
 
 TEST(RibRoute, IdenticalUpsertIsNoChange) {
-    rib r;
+    store r;
     r.upsert_route(nhg_route("10.0.0.0/24", 4));
     const auto v = r.version();
     EXPECT_FALSE(r.upsert_route(nhg_route("10.0.0.0/24", 4)));
@@ -113,7 +113,7 @@ TEST(RibRoute, IdenticalUpsertIsNoChange) {
 }
 
 TEST(RibRoute, KeyIsTableDstAndSrc) {
-    rib r;
+    store r;
     r.upsert_route(nhg_route("fc00::/64", 1));
     r.upsert_route(nhg_route("fc00::/64", 2, 1000));  // same prefix, VRF table
     r.upsert_route(nhg_route("fc00::/48", 3));        // same address, other length
@@ -133,7 +133,7 @@ TEST(RibRoute, KeyIsTableDstAndSrc) {
 }
 
 TEST(RibRoute, DeleteIsIdempotentAndCountsUnknownKeys) {
-    rib r;
+    store r;
     r.upsert_route(nhg_route("10.0.0.0/24", 4));
     EXPECT_TRUE(r.delete_route(key("10.0.0.0/24")));
     EXPECT_EQ(r.find_route(key("10.0.0.0/24")), nullptr);
@@ -147,14 +147,14 @@ TEST(RibRoute, DeleteIsIdempotentAndCountsUnknownKeys) {
 }
 
 TEST(RibRoute, DeleteMatchesTheWholeKey) {
-    rib r;
+    store r;
     r.upsert_route(nhg_route("fc00::/64", 1, 1000));
     EXPECT_FALSE(r.delete_route(key("fc00::/64")));  // table 254: another key
     EXPECT_NE(r.find_route(key("fc00::/64", 1000)), nullptr);
 }
 
 TEST(RibRoute, SidDeleteIsAPlainRouteDelete) {
-    rib r;
+    store r;
     route sid;
     sid.key = key("fc00:0:1::1/128");
     sid.nexthops = {end_dt6(10)};
@@ -166,7 +166,7 @@ TEST(RibRoute, SidDeleteIsAPlainRouteDelete) {
 }
 
 TEST(RibRoute, TablesFollowRoutes) {
-    rib r;
+    store r;
     r.upsert_route(nhg_route("10.0.0.0/24", 1));
     r.upsert_route(nhg_route("10.0.0.0/24", 1, 1000));
     r.upsert_route(nhg_route("10.1.0.0/24", 1, 1000));
@@ -180,7 +180,7 @@ TEST(RibRoute, TablesFollowRoutes) {
 // --- nexthop objects
 
 TEST(RibNexthop, UpsertReplacesAndIdenticalIsNoChange) {
-    rib r;
+    store r;
     EXPECT_TRUE(r.upsert_nexthop(singleton(11, via("10.0.1.2", 3))));
     EXPECT_FALSE(r.upsert_nexthop(singleton(11, via("10.0.1.2", 3))));
     EXPECT_EQ(r.version(), 1u);
@@ -192,7 +192,7 @@ TEST(RibNexthop, UpsertReplacesAndIdenticalIsNoChange) {
 }
 
 TEST(RibNexthop, UpdateChangesEveryRouteUsingIt) {
-    rib r;
+    store r;
     r.upsert_nexthop(singleton(11, via("10.0.1.2", 3)));
     r.upsert_route(nhg_route("192.0.2.0/24", 11));
     r.upsert_route(nhg_route("198.51.100.0/24", 11));
@@ -206,7 +206,7 @@ TEST(RibNexthop, UpdateChangesEveryRouteUsingIt) {
 }
 
 TEST(RibNexthop, GroupForwardReferenceIsPartialUntilMemberArrives) {
-    rib r;
+    store r;
     // Replay order seen from FRR 8.4.4: group 18 = {17, 19} before 19.
     r.upsert_nexthop(singleton(17, via("10.0.0.2", 4)));
     r.upsert_nexthop(group(18, {{17, 1}, {19, 1}}));
@@ -226,7 +226,7 @@ TEST(RibNexthop, GroupForwardReferenceIsPartialUntilMemberArrives) {
 }
 
 TEST(RibNexthop, GroupWithNoKnownMemberIsUnresolved) {
-    rib r;
+    store r;
     r.upsert_nexthop(group(18, {{17, 1}, {19, 1}}));
     r.upsert_route(nhg_route("192.0.2.0/24", 18));
     auto res = r.resolve(*r.find_route(key("192.0.2.0/24")));
@@ -235,7 +235,7 @@ TEST(RibNexthop, GroupWithNoKnownMemberIsUnresolved) {
 }
 
 TEST(RibNexthop, GroupInsideGroupIsTreatedAsMissing) {
-    rib r;
+    store r;
     r.upsert_nexthop(singleton(1, via("10.0.0.2", 4)));
     r.upsert_nexthop(singleton(2, via("10.0.0.3", 4)));
     r.upsert_nexthop(group(10, {{2, 1}}));
@@ -248,7 +248,7 @@ TEST(RibNexthop, GroupInsideGroupIsTreatedAsMissing) {
 }
 
 TEST(RibNexthop, GroupWeightOverridesSingletonWeight) {
-    rib r;
+    store r;
     r.upsert_nexthop(singleton(1, via("10.0.0.2", 4, 7)));
     r.upsert_nexthop(singleton(2, via("10.0.0.3", 4, 7)));
     r.upsert_nexthop(group(3, {{1, 1}, {2, 200}}));
@@ -266,7 +266,7 @@ TEST(RibNexthop, GroupWeightOverridesSingletonWeight) {
 }
 
 TEST(RibNexthop, UnknownNhIdIsUnresolvedUntilItArrives) {
-    rib r;
+    store r;
     r.upsert_route(nhg_route("192.0.2.0/24", 42));
     auto res = r.resolve(*r.find_route(key("192.0.2.0/24")));
     EXPECT_EQ(res.state, resolve_state::unresolved);
@@ -278,7 +278,7 @@ TEST(RibNexthop, UnknownNhIdIsUnresolvedUntilItArrives) {
 }
 
 TEST(RibNexthop, DeleteIsIdempotentAndLeavesUsersUnresolved) {
-    rib r;
+    store r;
     r.upsert_nexthop(singleton(11, via("10.0.1.2", 3)));
     r.upsert_route(nhg_route("192.0.2.0/24", 11));
     EXPECT_TRUE(r.delete_nexthop(11));
@@ -295,7 +295,7 @@ TEST(RibNexthop, DeleteIsIdempotentAndLeavesUsersUnresolved) {
 }
 
 TEST(RibNexthop, DeletedMemberMakesGroupPartial) {
-    rib r;
+    store r;
     r.upsert_nexthop(singleton(1, via("10.0.0.2", 4)));
     r.upsert_nexthop(singleton(2, via("10.0.0.3", 4)));
     r.upsert_nexthop(group(3, {{1, 1}, {2, 1}}));
@@ -309,7 +309,7 @@ TEST(RibNexthop, DeletedMemberMakesGroupPartial) {
 // --- users_of: reverse index
 
 TEST(RibUsers, DirectAndThroughGroups) {
-    rib r;
+    store r;
     r.upsert_nexthop(singleton(1, via("10.0.0.2", 4)));
     r.upsert_nexthop(singleton(2, via("10.0.0.3", 4)));
     r.upsert_nexthop(group(3, {{1, 1}, {2, 1}}));
@@ -327,7 +327,7 @@ TEST(RibUsers, DirectAndThroughGroups) {
 }
 
 TEST(RibUsers, FollowsRouteAndGroupChanges) {
-    rib r;
+    store r;
     r.upsert_nexthop(singleton(1, via("10.0.0.2", 4)));
     r.upsert_nexthop(singleton(2, via("10.0.0.3", 4)));
     r.upsert_nexthop(group(3, {{1, 1}, {2, 1}}));
@@ -347,7 +347,7 @@ TEST(RibUsers, FollowsRouteAndGroupChanges) {
 }
 
 TEST(RibUsers, DuplicateMembershipReportsARouteOnce) {
-    rib r;
+    store r;
     r.upsert_nexthop(group(3, {{1, 1}, {1, 2}}));
     r.upsert_route(nhg_route("10.3.0.0/24", 3));
     EXPECT_EQ(r.users_of(1), std::vector<route_key>{key("10.3.0.0/24")});
@@ -356,7 +356,7 @@ TEST(RibUsers, DuplicateMembershipReportsARouteOnce) {
 // --- route types and path-less routes
 
 TEST(RibResolve, RejectRoutesHaveNoPaths) {
-    rib r;
+    store r;
     for (auto t : {route_type::blackhole, route_type::unreachable, route_type::prohibit}) {
         route x = inline_route("203.0.113.0/25", {});
         x.type = t;
@@ -367,14 +367,14 @@ TEST(RibResolve, RejectRoutesHaveNoPaths) {
 }
 
 TEST(RibResolve, UnicastWithoutAnyNexthopIsUnresolved) {
-    rib r;
+    store r;
     auto res = r.resolve(inline_route("203.0.113.0/25", {}));
     EXPECT_EQ(res.state, resolve_state::unresolved);
     EXPECT_TRUE(res.missing_ids.empty());
 }
 
 TEST(RibResolve, InlinePathsAreKeptInOrder) {
-    rib r;
+    store r;
     auto res = r.resolve(inline_route("10.0.0.0/8", {via("10.0.0.2", 4, 3), via("10.0.0.3", 5)}));
     EXPECT_EQ(res.state, resolve_state::ok);
     ASSERT_EQ(res.paths.size(), 2u);
@@ -384,7 +384,7 @@ TEST(RibResolve, InlinePathsAreKeptInOrder) {
 }
 
 TEST(RibResolve, BlackholeObjectIsPathless) {
-    rib r;
+    store r;
     r.upsert_nexthop(blackhole_nh(7));
     r.upsert_route(nhg_route("203.0.113.0/25", 7));
     auto res = r.resolve(*r.find_route(key("203.0.113.0/25")));
@@ -395,7 +395,7 @@ TEST(RibResolve, BlackholeObjectIsPathless) {
 // --- local SIDs
 
 TEST(RibLocalSids, FirstResolvedPathDecides) {
-    rib r;
+    store r;
     r.upsert_nexthop(singleton(24, end_dt6(10, 3)));
     r.upsert_nexthop(singleton(25, via("fc00:1::2", 3)));
     r.upsert_route(nhg_route("fc00:0:2::1/128", 24));
@@ -436,7 +436,7 @@ TEST(RibLocalSids, FirstResolvedPathDecides) {
 }
 
 TEST(RibLocalSids, ThroughAGroupOnlyIfTheFirstPathIsLocal) {
-    rib r;
+    store r;
     r.upsert_nexthop(singleton(1, end_dt6(10)));
     r.upsert_nexthop(singleton(2, via("fc00:1::2", 3)));
     r.upsert_nexthop(group(3, {{1, 1}, {2, 1}}));
@@ -450,7 +450,7 @@ TEST(RibLocalSids, ThroughAGroupOnlyIfTheFirstPathIsLocal) {
 }
 
 TEST(RibLocalSids, SortedByAddressThenLength) {
-    rib r;
+    store r;
     for (const char* d : {"fc00:0:2::/48", "fc00:0:1::100/128", "fc00:0:1::/48", "fc00:0:1::/64"}) {
         route x;
         x.key = key(d);
@@ -468,7 +468,7 @@ TEST(RibLocalSids, SortedByAddressThenLength) {
 // --- mark and sweep
 
 struct SweepFixture : ::testing::Test {
-    rib r;
+    store r;
     void SetUp() override {
         r.upsert_nexthop(singleton(1, via("10.0.0.2", 4)));
         r.upsert_nexthop(singleton(2, via("10.0.0.3", 4)));
@@ -582,7 +582,7 @@ TEST_F(SweepFixture, ChangedUpsertAlsoRefreshes) {
 bool replayed_table(table_id t) { return t == main_table; }
 
 struct SelectiveSweep : ::testing::Test {
-    rib r;
+    store r;
     void SetUp() override {
         r.upsert_nexthop(singleton(1, via("10.0.0.2", 4)));
         r.upsert_nexthop(singleton(2, via("10.0.0.3", 4)));
@@ -656,11 +656,11 @@ TEST_F(SelectiveSweep, AnObjectOnlyAnUnreplayedRouteUsesIsKeptEvenIfMainDroppedI
 
 TEST_F(SelectiveSweep, EmptyFilterAndAllTablesAreAFullSweep) {
     replay_main_only();
-    EXPECT_EQ(r.sweep(rib::table_filter{}), 8u);  // 3 routes, NH 2, 3, 4, group 10, PIC 7
+    EXPECT_EQ(r.sweep(store::table_filter{}), 8u);  // 3 routes, NH 2, 3, 4, group 10, PIC 7
     EXPECT_EQ(r.routes().size(), 1u);
     EXPECT_EQ(r.counters().kept_routes, 0u);
 
-    rib again;
+    store again;
     again.upsert_route(nhg_route("192.0.2.0/24", 10, 100));
     again.begin_resync();
     EXPECT_EQ(again.sweep([](table_id) { return true; }), 1u);
@@ -740,7 +740,7 @@ TEST_F(SelectiveSweep, DetachedRoutesKeepTheirPathsWhateverTheNewZebraCallsTheId
     const auto may_sweep = [&](const route& x) { return !unreplayed_kernel(x); };
     // Removed: 10.9/24, 198.18/15 (static), 203.0.113/24 (still on an object: the new zebra's
     // 99 now), NH 2, 3, 4, PIC 7. The new 10 and 99 are fresh.
-    EXPECT_EQ(r.sweep_if(may_sweep, rib::keep_mode::inline_only), 7u);
+    EXPECT_EQ(r.sweep_if(may_sweep, store::keep_mode::inline_only), 7u);
     kept = r.find_route(key("192.0.2.0/24", 100));
     ASSERT_NE(kept, nullptr);
     EXPECT_EQ(r.resolve(*kept).paths[1].path, before[1].path);
@@ -755,7 +755,7 @@ TEST_F(SelectiveSweep, DetachedRoutesKeepTheirPathsWhateverTheNewZebraCallsTheId
 
 TEST_F(SelectiveSweep, EmptyRouteFilterIsAFullSweep) {
     replay_main_only();
-    EXPECT_EQ(r.sweep_if(rib::route_filter{}), 8u);
+    EXPECT_EQ(r.sweep_if(store::route_filter{}), 8u);
     EXPECT_EQ(r.routes().size(), 1u);
     EXPECT_EQ(r.counters().kept_routes, 0u);
 }
@@ -775,7 +775,7 @@ nexthop vpn_encap(const char* gw, uint32_t ifindex, const char* sid) {
 // nexthop objects back from the kernel WITHOUT their encap and replays them under the same
 // ids; bgpd re-sends the VPN routes only seconds later.
 struct RestartFixture : ::testing::Test {
-    rib r;
+    store r;
     void SetUp() override {
         r.upsert_nexthop(singleton(28, vpn_encap("10.12.0.2", 10, "fc00:0:2:0:100::")));
         r.upsert_nexthop(singleton(20, end_dt6(10, 2)));
@@ -859,7 +859,7 @@ TEST_F(RestartFixture, ResyncAndSweepTurnItOff) {
 // --- PIC contexts and SID lists
 
 TEST(RibOther, PicAndSidlistUpsertDelete) {
-    rib r;
+    store r;
     EXPECT_TRUE(r.upsert_pic_context(singleton(7, via("10.0.0.2", 4))));
     EXPECT_FALSE(r.upsert_pic_context(singleton(7, via("10.0.0.2", 4))));
     EXPECT_TRUE(r.upsert_pic_context(singleton(7, via("10.0.0.3", 4))));

@@ -43,7 +43,7 @@ struct model {
     }
 };
 
-void expect_same(const rib& r, const model& m, uint32_t nh_ids) {
+void expect_same(const store& r, const model& m, uint32_t nh_ids) {
     ASSERT_EQ(r.routes().size(), m.routes.size());
     size_t seen = 0;
     for (const auto& [k, rt] : r.routes()) {
@@ -68,7 +68,7 @@ void expect_same(const rib& r, const model& m, uint32_t nh_ids) {
 }
 
 TEST(RouteTable, RandomOperationsMatchAMapModel) {
-    rib r;
+    store r;
     model m;
     std::mt19937 rng(7);
     constexpr uint32_t keys = 12'000;  // three chunks of 4096 slots
@@ -139,7 +139,7 @@ TEST(RouteTable, RandomOperationsMatchAMapModel) {
 }
 
 TEST(RouteTable, CopyAndEqualityIgnoreSlotOrder) {
-    rib a, b;
+    store a, b;
     for (uint32_t n = 0; n < 5000; ++n)
         a.upsert_route(make(n, 254, 1 + n % 3));
     for (uint32_t n = 5000; n-- > 0;)
@@ -155,7 +155,7 @@ TEST(RouteTable, CopyAndEqualityIgnoreSlotOrder) {
 }
 
 TEST(RouteTable, ReplaceMovesARouteBetweenUserLists) {
-    rib r;
+    store r;
     for (uint32_t n = 0; n < 100; ++n)
         r.upsert_route(make(n, 254, 1));
     for (uint32_t n = 0; n < 100; n += 2)
@@ -185,7 +185,7 @@ route inline_route(uint32_t n, const char* sid) {
 // Inline-mode routes with equal paths share one copy of them; a change or a delete lets go of
 // it, and the last holder's departure drops the RIB's copy.
 TEST(RouteTable, EqualInlinePathsAreStoredOnce) {
-    rib r;
+    store r;
     for (uint32_t n = 0; n < 1000; ++n)
         ASSERT_TRUE(r.upsert_route(inline_route(n, n % 2 ? "fc00:0:2:e001::" : "fc00:0:3:e001::")));
     const route* a = r.find_route(key_of(0, 1001));
