@@ -4,5 +4,5 @@
 #include "srv6d_mgmt.pb.h"
 
 namespace mgmt {
-namespace pb = ::srv6d::mgmt;
+namespace pb = ::srv6d::wire::mgmt;
 }  // namespace mgmt

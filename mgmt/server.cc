@@ -161,7 +161,7 @@ private:
         if (!req.ParseFromArray(body.data(), static_cast<int>(body.size()))) {
             log_limited(_st->log_parse, util::level::warn, "mgmt: request of {} bytes does not parse",
                         body.size());
-            append(error_response("malformed request: not a srv6d.mgmt.Request"));
+            append(error_response("malformed request: not a srv6d.wire.mgmt.Request"));
             return;
         }
         try {

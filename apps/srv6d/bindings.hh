@@ -55,7 +55,7 @@ public:
     bool replayed_table(rib::table_id t) const;
 
     // Fills the VRF and encap parts of what the management answers read.
-    void fill_view(::mgmt::daemon_view& v) const;  // ::mgmt: srv6d::mgmt is the protobuf namespace
+    void fill_view(mgmt::daemon_view& v) const;
 
     const vrf::registry& registry() const { return _reg; }
     const vrf::sid_tracker& sids() const { return _sids; }

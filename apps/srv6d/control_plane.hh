@@ -81,7 +81,7 @@ struct control_plane {
     // itself, so io.run() never ran out of work and srv6d ignored SIGTERM.
     bool stopping = false;
     std::optional<fpm::listener> listener;
-    std::optional<::mgmt::server> mgmt;  // ::mgmt: srv6d::mgmt is the generated protobuf namespace
+    std::optional<::mgmt::server> mgmt;
     std::optional<::mgmt::metrics_server> metrics;  // metrics.listen set
     std::string scrape(::mgmt::exposition_format f) const;
     // When this srv6d started (seconds since the epoch): srv6d_start_time_seconds.

@@ -217,7 +217,7 @@ TEST_F(ServerTest, MalformedRequestGetsAnErrorAndTheConnectionGoesOn) {
     c.write(std::string("\x00\x00\x00\x02\xff\xff", 6));  // an unterminated varint tag
     auto r = c.read_response();
     ASSERT_TRUE(r);
-    EXPECT_EQ(r->error(), "malformed request: not a srv6d.mgmt.Request");
+    EXPECT_EQ(r->error(), "malformed request: not a srv6d.wire.mgmt.Request");
     c.write(frame(show_routes(9)));
     r = c.read_response();
     ASSERT_TRUE(r);
