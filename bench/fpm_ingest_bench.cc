@@ -55,7 +55,7 @@
 #include "fpm/decoder.hh"
 #include "fpm/framer.hh"
 #include "fpm/listener.hh"
-#include "apps/srv6d/paced_compile.hh"
+#include "apps/srv6d/compile_timer.hh"
 #include "table_reader.hh"
 #include "fib/control/compiler.hh"
 #include "fib/datapath/rcu.hh"
@@ -440,7 +440,7 @@ int run_compile(const options& o) {
     std::promise<void> done1, done2;
     const double cpu0 = thread_cpu();
     // The phase is over when the RIB took all its routes and a compile published them.
-    std::optional<srv6d::paced_compile> compiles;
+    std::optional<srv6d::compile_timer> compiles;
     auto check_done = [&] {
         const bool in = phase == 1 ? rib.routes().size() >= want : rib.counters().route_upserts >= 2 * want;
         if (!in || compiles->wanted())
@@ -456,7 +456,7 @@ int run_compile(const options& o) {
             io.stop();
         }
     };
-    // srv6d's own pacing (apps/srv6d/paced_compile.hh), as its control plane wires it.
+    // srv6d's own pacing (apps/srv6d/compile_timer.hh), as its control plane wires it.
     compiles.emplace(
         io,
         [&](size_t batch) {

@@ -22,7 +22,7 @@
 
 #include "apps/srv6d/bindings.hh"
 #include "apps/srv6d/config.hh"
-#include "apps/srv6d/paced_compile.hh"
+#include "apps/srv6d/compile_timer.hh"
 #include "apps/srv6d/refusal_log.hh"
 #include "apps/srv6d/route_answer.hh"
 #include "apps/srv6d/runtime.hh"
@@ -74,7 +74,7 @@ struct control_plane {
     trace_answer trace;  // srv6ctl trace / capture
     // Compile at once when idle, else at most every 50 ms or after 100 000 updates while FPM
     // updates keep coming (docs/srv6d.md: larger batches, 2-3x the compiler's throughput).
-    paced_compile compiles{io, [this](size_t batch) { return compile_now(batch); }, std::chrono::milliseconds(50), 100'000};
+    compile_timer compiles{io, [this](size_t batch) { return compile_now(batch); }, std::chrono::milliseconds(50), 100'000};
     // Set by shutdown(): no handler re-arms its timer or wait after it. cancel() only reaches
     // a wait still pending; one whose completion was already queued (a 20 ms or 100 ms timer
     // that expired just before the signal's handler ran) runs with success and would re-arm

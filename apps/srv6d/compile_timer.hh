@@ -14,14 +14,14 @@
 
 namespace srv6d {
 
-class paced_compile {
+class compile_timer {
 public:
     // `compile(batch)` compiles and publishes; `batch` is the number of RIB updates waiting.
     // It returns true to be called again a pacer interval later with nothing new (the
     // compiler's settling: tables published two-level under churn are flattened once quiet).
     using compile_fn = std::function<bool(size_t batch)>;
 
-    paced_compile(boost::asio::io_context& io, compile_fn compile, compile_pacer::clock::duration min_interval,
+    compile_timer(boost::asio::io_context& io, compile_fn compile, compile_pacer::clock::duration min_interval,
                   size_t max_pending)
         : _pacer(min_interval, max_pending), _timer(io), _compile(std::move(compile)) {}
 

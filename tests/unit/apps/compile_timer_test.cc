@@ -1,4 +1,4 @@
-#include "apps/srv6d/paced_compile.hh"
+#include "apps/srv6d/compile_timer.hh"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 
 namespace SRV6D_UNITY_ID {
 
-using srv6d::paced_compile;
+using srv6d::compile_timer;
 using namespace std::chrono_literals;
 using clk = std::chrono::steady_clock;
 
@@ -18,7 +18,7 @@ struct fixture {
     std::vector<size_t> batches;
     std::vector<clk::time_point> when;
     int settle = 0;  // compiles that ask to be called again
-    paced_compile pc{io,
+    compile_timer pc{io,
                      [this](size_t b) {
                          batches.push_back(b);
                          when.push_back(clk::now());
@@ -28,7 +28,7 @@ struct fixture {
 };
 
 
-TEST(paced_compile, idle_tables_compile_at_once_in_the_call) {
+TEST(compile_timer, idle_tables_compile_at_once_in_the_call) {
     fixture f;
     f.pc.changed(5);
     ASSERT_EQ(f.batches, (std::vector<size_t>{5}));
@@ -36,7 +36,7 @@ TEST(paced_compile, idle_tables_compile_at_once_in_the_call) {
     EXPECT_EQ(f.io.run_for(100ms), 0u);  // nothing armed
 }
 
-TEST(paced_compile, a_burst_is_one_compile_an_interval_later) {
+TEST(compile_timer, a_burst_is_one_compile_an_interval_later) {
     fixture f;
     f.pc.changed(1);  // at once: idle
     const auto t0 = clk::now();
@@ -49,7 +49,7 @@ TEST(paced_compile, a_burst_is_one_compile_an_interval_later) {
     EXPECT_GE(f.when[1] - t0, 35ms);  // not before the interval (timer resolution aside)
 }
 
-TEST(paced_compile, the_cap_compiles_at_once) {
+TEST(compile_timer, the_cap_compiles_at_once) {
     fixture f;
     f.pc.changed(1);
     f.pc.changed(999);
@@ -58,7 +58,7 @@ TEST(paced_compile, the_cap_compiles_at_once) {
     EXPECT_EQ(f.batches, (std::vector<size_t>{1, 1000}));
 }
 
-TEST(paced_compile, settling_compiles_again_an_interval_later) {
+TEST(compile_timer, settling_compiles_again_an_interval_later) {
     fixture f;
     f.settle = 2;
     f.pc.changed(3);
@@ -66,7 +66,7 @@ TEST(paced_compile, settling_compiles_again_an_interval_later) {
     EXPECT_EQ(f.batches, (std::vector<size_t>{3, 0, 0}));
 }
 
-TEST(paced_compile, nothing_compiles_after_stop) {
+TEST(compile_timer, nothing_compiles_after_stop) {
     fixture f;
     f.pc.changed(1);
     f.pc.changed(2);  // armed for later
