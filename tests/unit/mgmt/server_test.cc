@@ -29,6 +29,7 @@
 
 #include "mgmt/client.hh"
 #include "mgmt/server.hh"
+#include "tests/support/eventually.hh"
 
 namespace mgmt {
 namespace SRV6D_UNITY_ID {
@@ -156,6 +157,13 @@ protected:
     std::unique_ptr<server> srv;
     std::thread thread;
     std::atomic<int> calls{0};
+
+    // The server's count of open connections, read on its own thread.
+    size_t open_connections() {
+        std::promise<size_t> n;
+        boost::asio::post(io, [&] { n.set_value(srv->connections()); });
+        return n.get_future().get();
+    }
 };
 
 TEST_F(ServerTest, SequentialRequestsOnOneConnection) {
@@ -444,9 +452,9 @@ TEST_F(ServerTest, AConnectionInARequestGoesAfterTheIdleOnes) {
     raw_conn busy(path);
     const std::string wire = frame(show_routes(7));
     busy.write(std::string_view(wire).substr(0, 3));  // a request begun
-    std::this_thread::sleep_for(20ms);
+    ASSERT_TRUE(test_support::eventually([&] { return open_connections() == 1; }));
     raw_conn idle(path);  // newer, but idle
-    std::this_thread::sleep_for(20ms);
+    ASSERT_TRUE(test_support::eventually([&] { return open_connections() == 2; }));
     raw_conn newcomer(path);  // room is made: the idle one goes
     EXPECT_TRUE(idle.closed_by_peer());
     busy.write(std::string_view(wire).substr(3));
