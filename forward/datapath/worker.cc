@@ -23,7 +23,6 @@
 #include "forward/datapath/worker_punt.hh"
 #include "forward/datapath/worker_trace.hh"
 #include "forward/datapath/worker_tx.hh"
-#include "forward/datapath/worker_vlan.hh"
 
 // The worker is one translation unit: its stages live in worker_*.hh (inline, so the compiler
 // sees the whole per-packet path, as when it was one file) and are only included here.
@@ -36,15 +35,16 @@ const std::atomic<uint64_t> never_armed{0};  // the request word of a worker nob
 
 worker::worker(std::vector<rx_queue> rx, uint16_t tx_queue, published tables, rte_mempool* hdr_pool,
                worker_counters& counters, rte_ring* resolve, trace_shared* trace)
-    : _rx(std::move(rx)), _txq(tx_queue), _tables(tables), _c(counters),
-      _tsc_hz(static_cast<double>(rte_get_tsc_hz())), _resolve(resolve), _trace(trace),
-      _arm(trace != nullptr ? &trace->arm : &never_armed) {
+    : _rx(std::move(rx)), _txq(tx_queue), _tables(tables), _c(counters) {
     _he.hdr_pool = hdr_pool;
-    _frags = std::make_unique<pkt[]>(frag_backlog);
+    _pol.tsc_hz = static_cast<double>(rte_get_tsc_hz());
+    _req.ring = resolve;
+    _ts.shared = trace;
+    _ts.arm = trace != nullptr ? &trace->arm : &never_armed;
 }
 
 worker::~worker() {
-    for (hold_slot& s : _hold)
+    for (hold_table::slot& s : _hold.slots)
         for (uint8_t i = 0; i < s.n; ++i)
             rte_pktmbuf_free(s.pk[i].m);
 }
@@ -52,17 +52,17 @@ worker::~worker() {
 void worker::expire_held(uint64_t now) { expire_old(now); }
 
 void worker::set_icmp_limit(uint32_t rate, uint32_t burst) {
-    _icmp_rate = rate;
-    _icmp_burst = burst == 0 ? 1 : burst;
-    _icmp.tokens = _icmp_burst;
-    _icmp.last = rte_rdtsc();
+    _pol.icmp_rate = rate;
+    _pol.icmp_burst = burst == 0 ? 1 : burst;
+    _pol.icmp.tokens = _pol.icmp_burst;
+    _pol.icmp.last = rte_rdtsc();
 }
 
 uint32_t worker::poll() {
     const fib::dataplane_view* fv = _tables.fib->load();
     const adj_view* av = _tables.adj->load();
-    _av = av;  // tx() reads it for injected packets too: never one from before a quiescent state
-    if (_held != 0) {
+    _v.av = av;  // tx() reads it for injected packets too: never one from before a quiescent state
+    if (_hold.held != 0) {
         release_held(av);
         expire_old(rte_rdtsc());
     }
@@ -110,173 +110,73 @@ void worker::process(rte_mbuf** pkts, uint16_t n, uint16_t in_port, const fib::d
         }
         return;
     }
-    _fv = fv;
-    _av = av;
-    if (fv->serial() != _memo_fv || av->serial() != _memo_av) {
-        for (outer_exit& o : _outer_memo)
-            o.from = UINT32_MAX;
-        for (l2_exit& l : _l2_memo)
-            l.from = UINT32_MAX;
-        _n_outer_ecmp = 0;
-        _memo_fv = fv->serial();
-        _memo_av = av->serial();
-    }
-    if (_held != 0)
+    _v.fv = fv;
+    _v.av = av;
+    _memo.follow(*fv, *av);
+    if (_hold.held != 0)
         release_held(av);  // before this burst: held packets leave first
     run(pkts, n, in);
 }
 
-// Every frame plain_frame() did not take: each check in turn, for its reason. Returns the
-// family of a packet to look up (its header checked, padding trimmed), or 0 when the frame was
-// dropped, punted or set aside for its sub-port. Out of line: rare, and run()'s loop keeps its
-// registers for the common frame.
-[[gnu::noinline]] uint8_t worker::classify_full(pkt& p, uint64_t my_mac, rte_mbuf** sub, const port_info** sub_in,
-                                              uint16_t& n_sub) {
-    rte_mbuf* m = p.m;
-    if (m->data_len < eth_len) {
-        drop(p, drop_reason::eth_truncated);
-        return 0;
+// The lookup and act stages, round after round: act's `next` edge is the next round's input.
+// `first`: the classify stage's output when it gathered the first round's keys (a burst of one
+// family), null otherwise; `looked_up`: the first round's packets have their nexthop already.
+[[gnu::always_inline]] inline void worker::rounds(pkt_vec& work, const classify_out* first, bool looked_up) {
+    pkt_vec next;
+    pkt_vec* const saved = _next;  // a round inside a round (the fragments of one of its packets)
+    while (work.n != 0) {
+        if (first != nullptr)
+            lookup_keys(work.p, work.n, first->n4 != 0 ? 4 : 6, work.p[0]->vrf, first->keys4, first->keys6);
+        else if (!looked_up)
+            lookup(work);
+        first = nullptr;
+        looked_up = false;
+        next.n = 0;
+        _next = &next;
+        for (uint16_t i = 0; i < work.n; ++i)
+            act(*work.p[i], next);
+        for (uint16_t i = 0; i < next.n; ++i)
+            work.p[i] = next.p[i];
+        work.n = next.n;
     }
-    const uint8_t* d = rte_pktmbuf_mtod(m, const uint8_t*);
-    uint16_t type = load_be16(d + 12);
-    // A tagged frame goes to its sub-port before the MAC check: the sub-port's own run checks
-    // it, unless the sub-port is a VPWS circuit, which takes every frame (worker_l2vpn.hh).
-    if ((_in->rx_vlan_hw && (m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED)) || type == ether_vlan || type == ether_qinq) {
-        const int32_t t = vlan_in(p, type, sub, sub_in, n_sub);
-        if (t == vlan_taken)
-            return 0;
-        type = static_cast<uint16_t>(t);
-        d = rte_pktmbuf_mtod(m, const uint8_t*);  // VLAN id 0: untagged now, the port's
-    }
-    if (for_other_station(d, my_mac)) {
-        drop(p, drop_reason::l2_other_station);
-        return 0;
-    }
-    uint8_t af;
-    if (type == ether_ipv4) {
-        af = 4;
-    } else if (type == ether_ipv6) {
-        af = 6;
-    } else {
-        if (type == ether_arp || osi_llc(d, m->data_len))
-            punt(p);
-        else
-            drop(p, drop_reason::l3_unknown);
-        return 0;
-    }
-    p.af = af;
-    drop_reason why{};
-    if (!check_l3(m, eth_len, af, why, true)) {
-        drop(p, why);
-        return 0;
-    }
-    if (for_host(d + eth_len, af)) {
-        punt(p);
-        return 0;
-    }
-    return af;
+    _next = saved;
 }
 
-// Classify, then lookup rounds, for packets received on `in`; then the tagged frames the
-// classify set aside, sub-port by sub-port (worker_vlan.hh), the same way.
+// One burst received on `in`: classify, its edges (refused, for the host), the lookup and act
+// rounds; then the tagged frames the classify set aside, sub-port by sub-port, the same way.
 void worker::run(rte_mbuf** pkts, uint16_t n, const port_info* in) {
     pkt st[burst_size];
-    pkt* work[burst_size];
-    pkt* next[burst_size];
-    rte_mbuf* sub[burst_size];
-    const port_info* sub_in[burst_size];
-    uint16_t n_work = 0, n_sub = 0, n_work4 = 0;
-    // The first round's destinations, gathered here while the header is at hand: a burst of one
-    // family (the usual case) then needs no second pass over the packets to look them up.
-    uint32_t keys4[burst_size];
-    fib::u128 keys6[burst_size];
-    _in = in;
+    classify_out cl;
+    _v.in = in;
     port_counters& pc = _c.ports[in->port_id];
     pc.rx_packets.add(n);
-    const uint64_t my_mac = mac_word(in->mac.bytes);  // once: the loop's byte stores would reload it
-    const uint64_t vlan_flag = in->rx_vlan_hw ? RTE_MBUF_F_RX_VLAN_STRIPPED : 0;
     // The one test tracing costs when off: the request word, or traced packets still on their way.
     const uint8_t* tr = trace_none;
-    if (unlikely((_arm->load(std::memory_order_relaxed) | _tr_watch) != 0))
+    if (unlikely((_ts.arm->load(std::memory_order_relaxed) | _ts.watch) != 0))
         tr = trace_begin(pkts, n, in->port_id);
     if (unlikely(in->l2vpn != 0))  // a VPWS attachment circuit: every frame to its pseudowire
         return l2vpn_run(pkts, n, in, tr);
 
-    uint64_t rx_bytes = 0;
-    // Every packet's state starts as this one, then gets its mbuf and trace slot. The empty asm
-    // says it may have changed, so the compiler copies its bytes (two 16-byte stores per
-    // packet) instead of storing its known fields one by one.
-    alignas(16) pkt start{nullptr, nullptr, 0, in->vrf, eth_len, 0, 0, 0, 0};
-    asm("" : "+m"(start));
-    const auto classify = [&](uint16_t x) __attribute__((always_inline)) {
-        rx_bytes += pkts[x]->pkt_len;
-        pkt& p = st[x];
-        p = start;
-        p.m = pkts[x];
-        p.tr = tr[x];
-        const uint8_t* d = rte_pktmbuf_mtod(p.m, const uint8_t*);
-        uint8_t af = plain_frame(p.m, d, my_mac, vlan_flag);
-        if (unlikely(af == 0)) {
-            af = classify_full(p, my_mac, sub, sub_in, n_sub);
-            if (af == 0)
-                return;
-            d = rte_pktmbuf_mtod(p.m, const uint8_t*);  // a VLAN tag 0 was stripped: the port's own frame
-        }
-        p.af = af;
-        if (af == 4) {
-            keys4[n_work] = load_be32(d + eth_len + 16);
-            ++n_work4;
-        } else {
-            keys6[n_work] = fib::key6(d + eth_len + 24);
-        }
-        work[n_work++] = &p;
-    };
-    // Mbuf headers 8 ahead, packet data 4 ahead; the loop is split where those run out, so
-    // that the packet loop tests nothing for them.
-    uint16_t c = 0;
-    for (; c + 8 < n; ++c) {
-        rte_prefetch0(pkts[c + 8]);
-        rte_prefetch0(rte_pktmbuf_mtod(pkts[c + 4], void*));
-        classify(c);
-    }
-    for (; c + 4 < n; ++c) {
-        rte_prefetch0(rte_pktmbuf_mtod(pkts[c + 4], void*));
-        classify(c);
-    }
-    for (; c < n; ++c)
-        classify(c);
+    classify_burst(classify_input(*in, *_v.av, tr), pkts, n, st, cl);
+    pc.rx_bytes.add(cl.rx_bytes);
+    for (uint16_t i = 0; i < cl.refused.n; ++i)
+        drop(*cl.refused.p[i], cl.why[i]);
+    for (uint16_t i = 0; i < cl.host.n; ++i)
+        punt(*cl.host.p[i]);
+    rounds(cl.look, cl.gathered() ? &cl : nullptr, false);
 
-    pc.rx_bytes.add(rx_bytes);
-
-    bool gathered = n_work4 == 0 || n_work4 == n_work;  // keys4 or keys6 holds every key
-    while (n_work != 0) {
-        if (gathered)
-            lookup_keys(work, n_work, n_work4 != 0 ? 4 : 6, in->vrf, keys4, keys6);
-        else
-            lookup(work, n_work);
-        gathered = false;
-        uint16_t n_next = 0;
-        _next = next;
-        _n_next = &n_next;
-        for (uint16_t i = 0; i < n_work; ++i)
-            act(*work[i], next, n_next);
-        for (uint16_t i = 0; i < n_next; ++i)
-            work[i] = next[i];
-        n_work = n_next;
-    }
-    _next = nullptr;  // an ICMP message outside the rounds has nowhere to go
     // Tagged frames: each sub-port's in one run, in arrival order (they are untagged now: a run
     // for a sub-port sets none aside).
-    for (uint16_t i = 0; i < n_sub; ++i) {
-        if (sub[i] == nullptr)
+    for (uint16_t i = 0; i < cl.n_sub; ++i) {
+        if (cl.sub[i] == nullptr)
             continue;
-        const port_info* s = sub_in[i];
+        const port_info* s = cl.sub_in[i];
         rte_mbuf* grp[burst_size];
         uint16_t k = 0;
-        for (uint16_t j = i; j < n_sub; ++j)
-            if (sub[j] != nullptr && sub_in[j] == s) {
-                grp[k++] = sub[j];
-                sub[j] = nullptr;
+        for (uint16_t j = i; j < cl.n_sub; ++j)
+            if (cl.sub[j] != nullptr && cl.sub_in[j] == s) {
+                grp[k++] = cl.sub[j];
+                cl.sub[j] = nullptr;
             }
         if (!s->up) {  // its VRF is not active
             _c.ports[s->port_id].rx_packets.add(k);

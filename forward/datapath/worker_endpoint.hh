@@ -14,7 +14,7 @@
 
 namespace fwd {
 
-[[gnu::always_inline]] inline void worker::do_endpoint(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next) {
+[[gnu::always_inline]] inline void worker::do_endpoint(pkt& p, const fib::compiled_nh& nh, pkt_vec& next) {
     if (p.af != 6)
         return drop(p, drop_reason::sid_bad_inner);
     const fib::nh_sid& s = nh.sid();
@@ -25,7 +25,7 @@ namespace fwd {
     }
     const rib::behavior_info* row = rib::find_behavior(s.action);
     if (row != nullptr && row->handler == rib::dp_handler::decap && row->adjacency == 0 &&
-        decap_direct(p, *row, s.vrf, next, n_next))
+        decap_direct(p, *row, s.vrf, next))
         return;
     if (row != nullptr && row->decap == rib::decap::eth && dx2_direct(p))  // worker_l2vpn.hh
         return dx2_out(p, s.oif);
@@ -48,7 +48,7 @@ namespace fwd {
         p.vrf = static_cast<vrf::vrf_id>(r.vrf);
         p.flags |= f_no_ttl;
         p.hash = 0;
-        next[n_next++] = &p;
+        next.push(p);
         return;
     case endpoint_action::lookup_v4:
     case endpoint_action::lookup_v6: {
@@ -59,7 +59,7 @@ namespace fwd {
         drop_reason why{};
         if (!check_l3(p.m, 0, p.af, why))
             return drop(p, why);
-        next[n_next++] = &p;
+        next.push(p);
         return;
     }
     case endpoint_action::send_v4:
@@ -82,7 +82,7 @@ namespace fwd {
         p.vrf = vrf::default_vrf_id;
         p.flags |= f_no_ttl;  // the End part did the hop limit
         p.hash = 0;
-        return do_headend(p, nh, next, n_next);
+        return do_headend(p, nh, next);
     case endpoint_action::send_l2: return dx2_out(p, s.oif);  // worker_l2vpn.hh
     case endpoint_action::drop: return endpoint_error(p, nh, r.reason);  // worker_icmp.hh
     }
@@ -98,7 +98,7 @@ namespace fwd {
 // process_endpoint decides it. The inner header's checks are check_l3's, the same as after
 // process_endpoint, so both paths drop the same packets for the same reasons.
 [[gnu::always_inline]] inline bool worker::decap_direct(pkt& p, const rib::behavior_info& row, uint16_t vrf,
-                                                       pkt** next, uint16_t& n_next) {
+                                                       pkt_vec& next) {
     rte_mbuf* m = p.m;
     if (m->nb_segs != 1 || m->data_len <= ip6::header_len)
         return false;
@@ -125,7 +125,7 @@ namespace fwd {
         drop(p, why);
         return true;
     }
-    next[n_next++] = &p;
+    next.push(p);
     return true;
 }
 
@@ -142,13 +142,13 @@ inline void worker::do_adjacency(pkt& p, const fib::compiled_nh& nh, rib::family
     }
     uint32_t ifindex = nh.via().ifindex != 0 ? nh.via().ifindex : nh.sid().oif;
     if (ifindex == 0) {
-        const uint32_t r = af == rib::family::ipv4 ? _fv->lookup4(vrf::default_vrf_id, load_be32(addr))
-                                                   : _fv->lookup6(vrf::default_vrf_id, addr);
-        const fib::compiled_nh& via = _fv->nexthop(r);
+        const uint32_t r = af == rib::family::ipv4 ? _v.fv->lookup4(vrf::default_vrf_id, load_be32(addr))
+                                                   : _v.fv->lookup6(vrf::default_vrf_id, addr);
+        const fib::compiled_nh& via = _v.fv->nexthop(r);
         if (via.kind() == fib::nh_kind::forward)
             ifindex = via.via().ifindex;
     }
-    const port_info* out = _av->port_by_ifindex(ifindex);
+    const port_info* out = _v.av->port_by_ifindex(ifindex);
     if (out == nullptr)
         return drop(p, drop_reason::no_port);
     l2_out(p, *out, af, addr, nh.index());

@@ -45,7 +45,7 @@ namespace fwd {
             return;
         }
     }
-    const port_info* out = _av->port_by_ifindex(via.ifindex);
+    const port_info* out = _v.av->port_by_ifindex(via.ifindex);
     if (out == nullptr)
         return pristine(p) ? punt(p) : drop(p, drop_reason::no_port);  // e.g. lo: the host's
     if (!out->up)
@@ -59,13 +59,13 @@ namespace fwd {
         // one probe of the view per packet, not two.
         nb = ip + (p.af == 4 ? 16 : 24);
         naf = p.af == 4 ? rib::family::ipv4 : rib::family::ipv6;
-        mac = _av->neighbor_mac(out->port_id, naf, nb);
-        if ((mac == nullptr || _av->own_among_neighbors()) && _av->is_own(p.vrf, naf, nb))
+        mac = _v.av->neighbor_mac(out->port_id, naf, nb);
+        if ((mac == nullptr || _v.av->own_among_neighbors()) && _v.av->is_own(p.vrf, naf, nb))
             return pristine(p) ? punt(p) : to_own(p);  // rewritten (decapsulated) ones: worker_local.hh
     } else {
         nb = via.gw;
         naf = static_cast<rib::family>(via.gw_family);
-        mac = _av->neighbor_mac(out->port_id, naf, nb);
+        mac = _v.av->neighbor_mac(out->port_id, naf, nb);
     }
     if (mac == nullptr) {
         if (!(p.flags & f_no_ttl) && !ttl_left(ip, p.af))  // TTL before the neighbor, as Linux

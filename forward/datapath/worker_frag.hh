@@ -30,17 +30,17 @@ namespace fwd {
     const uint32_t ihl = p.af == 4 ? (ip[0] & 0x0fu) * 4u : 0;
     // Not ours to cut: IPv6 (only its source fragments), DF, an ICMP message of ours, or an
     // MTU that leaves a fragment less than its header and 8 bytes of data (RFC 791: 68).
-    if (p.af != 4 || (ip[6] & 0x40) != 0 || (p.flags & f_icmp) != 0 || _frag_indirect == nullptr ||
+    if (p.af != 4 || (ip[6] & 0x40) != 0 || (p.flags & f_icmp) != 0 || _frag.indirect == nullptr ||
         fits < ihl + 8)
         return encap_too_big(p, fits);
     const uint32_t per = (fits - ihl) & ~7u;  // data per fragment: a multiple of 8
     const uint32_t need = (p.m->pkt_len - p.l3u() - ihl + per - 1) / per;
-    if (need > frag_backlog)
+    if (need > frag_state::backlog)
         return drop(p, drop_reason::frag_failed);
     rte_pktmbuf_adj(p.m, p.l3);  // the IPv4 header first, as ip_frag wants it
-    rte_mbuf* out[frag_backlog];
-    const int n = rte_ipv4_fragment_packet(p.m, out, static_cast<uint16_t>(frag_backlog - _n_frags),
-                                           static_cast<uint16_t>(fits), p.m->pool, _frag_indirect);
+    rte_mbuf* out[frag_state::backlog];
+    const int n = rte_ipv4_fragment_packet(p.m, out, static_cast<uint16_t>(frag_state::backlog - _frag.n),
+                                           static_cast<uint16_t>(fits), p.m->pool, _frag.indirect);
     if (n <= 0)
         return drop(p, drop_reason::frag_failed);  // no mbufs (ip_frag freed what it had made)
     _c.ip4_fragmented.add(1);
@@ -52,7 +52,7 @@ namespace fwd {
         h->hdr_checksum = rte_ipv4_cksum(h);
         f->ol_flags = 0;
         f->port = p.m->port;
-        pkt& q = _frags[_n_frags++];
+        pkt& q = _frag.pkts[_frag.n++];
         q = p;
         q.m = f;
         q.nhp = &nh;
@@ -69,35 +69,16 @@ namespace fwd {
 // act() sends on (an outer packet without a direct exit, an ICMP message); inside the round
 // of the packet they came from, whose place for those it keeps.
 [[gnu::noinline, gnu::cold]] inline void worker::run_fragments() {
-    pkt** const saved_next = _next;
-    uint16_t* const saved_n_next = _n_next;
-    while (_n_frags != 0) {
-        pkt st[frag_backlog];
-        pkt* work[frag_backlog];
-        pkt* next[frag_backlog];
-        uint16_t n_work = _n_frags;
-        for (uint16_t i = 0; i < n_work; ++i) {
-            st[i] = _frags[i];
-            work[i] = &st[i];
+    while (_frag.n != 0) {
+        pkt st[frag_state::backlog];
+        pkt_vec work;
+        for (uint16_t i = 0; i < _frag.n; ++i) {
+            st[i] = _frag.pkts[i];
+            work.push(st[i]);
         }
-        _n_frags = 0;
-        bool looked_up = true;
-        while (n_work != 0) {
-            if (!looked_up)
-                lookup(work, n_work);
-            looked_up = false;
-            uint16_t n_next = 0;
-            _next = next;
-            _n_next = &n_next;
-            for (uint16_t i = 0; i < n_work; ++i)
-                act(*work[i], next, n_next);
-            for (uint16_t i = 0; i < n_next; ++i)
-                work[i] = next[i];
-            n_work = n_next;
-        }
+        _frag.n = 0;
+        rounds(work, nullptr, true);
     }
-    _next = saved_next;
-    _n_next = saved_n_next;
 }
 
 }  // namespace fwd

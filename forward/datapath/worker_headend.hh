@@ -17,12 +17,12 @@ namespace fwd {
 // smallest member's for ECMP, 0xffff when it does not end on a port of ours); and its port and
 // Ethernet header when the headend can write it itself (a resolved gateway on an untagged port
 // that is up), else no port and act() routes the packet. A function of the two views only, so
-// kept in _outer_memo while they are in use, and read there in place: one test per packet,
+// kept in _memo.outer while they are in use, and read there in place: one test per packet,
 // which hits but for a template's first packet. Not copied out as the current template's entry:
 // with traffic to several PEs the template changes as unpredictably as its flows interleave,
 // and that copy's branch would mispredict.
-[[gnu::always_inline]] inline const worker::outer_exit& worker::outer_route(uint32_t from, const uint8_t* dst) {
-    const outer_exit& memo = _outer_memo[from % outer_memo_size];
+[[gnu::always_inline]] inline const outer_exit& worker::outer_route(uint32_t from, const uint8_t* dst) {
+    const outer_exit& memo = _memo.outer[from % exit_memos::outer_size];
     if (unlikely(memo.from != from))
         outer_resolve(from, dst);
     return memo;
@@ -32,18 +32,18 @@ namespace fwd {
 [[gnu::noinline]] inline void worker::outer_resolve(uint32_t from, const uint8_t* dst) {
     outer_exit x;
     x.from = from;
-    x.nh = _fv->lookup6(vrf::default_vrf_id, dst);
+    x.nh = _v.fv->lookup6(vrf::default_vrf_id, dst);
     x.mtu = 0xffffu;
-    const fib::compiled_nh& o = _fv->nexthop(x.nh);
+    const fib::compiled_nh& o = _v.fv->nexthop(x.nh);
     if (o.kind() == fib::nh_kind::ecmp) {
         x.mtu = outer_ecmp_mtu(o);
         outer_ecmp_exit(x.nh, o, x);
     } else if (o.kind() == fib::nh_kind::forward) {
-        if (const port_info* out = _av->port_by_ifindex(o.via().ifindex))
+        if (const port_info* out = _v.av->port_by_ifindex(o.via().ifindex))
             x.mtu = out->mtu;
         direct_exit(o, x.port, x.eth);  // else x.port stays port_none: act() routes it
     }
-    _outer_memo[from % outer_memo_size] = x;
+    _memo.outer[from % exit_memos::outer_size] = x;
 }
 
 // Whether an outer packet routed to `m` can leave at once: `m` forwards to a resolved gateway
@@ -52,10 +52,10 @@ namespace fwd {
 inline bool worker::direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8_t* eth) const {
     if (m.kind() != fib::nh_kind::forward || m.via().gw_family == 0)
         return false;
-    const port_info* out = _av->port_by_ifindex(m.via().ifindex);
+    const port_info* out = _v.av->port_by_ifindex(m.via().ifindex);
     if (out == nullptr || !out->up || out->vlan != 0)
         return false;
-    const mac_addr* mac = _av->neighbor_mac(out->port_id, static_cast<rib::family>(m.via().gw_family), m.via().gw);
+    const mac_addr* mac = _v.av->neighbor_mac(out->port_id, static_cast<rib::family>(m.via().gw_family), m.via().gw);
     if (mac == nullptr)
         return false;
     port = out->port_id;
@@ -68,31 +68,31 @@ inline bool worker::direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8
 
 // The direct exits of ECMP group `o` (nexthop `nh`) as the outer route, when every slot's
 // member is a resolved gateway on an untagged port that is up and the group has at most
-// ecmp_exit_slots slots (equal weights: one per member): x.ecmp_n and x.ecmp_row, their rows
+// exit_memos::ecmp_exit_slots slots (equal weights: one per member): x.ecmp_n and x.ecmp_row, their rows
 // shared by every template the group carries; else left 0 (act() then picks the member, with
 // local repair, as for any routed packet). Out of line: once per template and views.
 [[gnu::noinline]] inline void worker::outer_ecmp_exit(uint32_t nh, const fib::compiled_nh& o, outer_exit& x) {
     uint32_t g = 0;
-    while (g < _n_outer_ecmp && _outer_ecmp_nh[g] != nh)
+    while (g < _memo.n_ecmp && _memo.ecmp_nh[g] != nh)
         ++g;
-    if (g == _n_outer_ecmp) {
+    if (g == _memo.n_ecmp) {
         const auto slots = o.slots();
-        if (slots.empty() || slots.size() > ecmp_exit_slots || _n_outer_ecmp == outer_ecmp_size)
+        if (slots.empty() || slots.size() > exit_memos::ecmp_exit_slots || _memo.n_ecmp == exit_memos::outer_ecmp_size)
             return;
         for (uint32_t s = 0; s < slots.size(); ++s) {
-            const uint32_t row = g * ecmp_exit_slots + s;
-            if (!direct_exit(_fv->nexthop(slots[s]), _outer_ecmp_port[row], _outer_ecmp_eth[row]))
+            const uint32_t row = g * exit_memos::ecmp_exit_slots + s;
+            if (!direct_exit(_v.fv->nexthop(slots[s]), _memo.ecmp_port[row], _memo.ecmp_eth[row]))
                 return;
         }
-        _outer_ecmp_nh[g] = nh;
-        _outer_ecmp_n[g] = static_cast<uint8_t>(slots.size());
-        ++_n_outer_ecmp;
+        _memo.ecmp_nh[g] = nh;
+        _memo.ecmp_n[g] = static_cast<uint8_t>(slots.size());
+        ++_memo.n_ecmp;
     }
-    x.ecmp_n = _outer_ecmp_n[g];
-    x.ecmp_row = static_cast<uint8_t>(g * ecmp_exit_slots);
+    x.ecmp_n = _memo.ecmp_n[g];
+    x.ecmp_row = static_cast<uint8_t>(g * exit_memos::ecmp_exit_slots);
 }
 
-[[gnu::always_inline]] inline void worker::do_headend(pkt& p, const fib::compiled_nh& nh, pkt** next, uint16_t& n_next) {
+[[gnu::always_inline]] inline void worker::do_headend(pkt& p, const fib::compiled_nh& nh, pkt_vec& next) {
     const fib::encap_template& e = nh.encap();  // stored as the headend uses it
     uint16_t l3 = p.l3;
     // The outer destination is the template's: one lookup per template while the views last.
@@ -106,7 +106,7 @@ inline bool worker::direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8
         hash = p.af == 4 ? flow_hash_ip4(ip, avail) : flow_hash_ip6(ip, avail);
     }
     if (unlikely(e.insert))
-        return do_insert(p, e, o, ip, hash, next, n_next);
+        return do_insert(p, e, o, ip, hash, next);
     if (e.l2) {
         // The frame as received is the payload (RFC 8986 §5.3); a decapsulated packet has none.
         if (p.l3 < eth_len)
@@ -120,8 +120,7 @@ inline bool worker::direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8
         outer_exit_of(o, hash, out, out_eth);
         if (out != port_none && p.m->pkt_len + e.len > o.mtu)
             out = port_none;
-        return headend_push<false>(p, e, o, out, out_eth, 0, fib::ipproto::ethernet, headend_detail::inner_tc(ip, p.af), hash, next,
-                            n_next);
+        return headend_push<false>(p, e, o, out, out_eth, 0, fib::ipproto::ethernet, headend_detail::inner_tc(ip, p.af), hash, next);
     }
     if (!(p.flags & f_no_ttl) && !ttl_left(ip, p.af))
         return expire(p);
@@ -136,7 +135,7 @@ inline bool worker::direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8
     outer_exit_of(o, hash, out, out_eth);
     // No second parse: an L3 payload's type is its family's.
     headend_push<false>(p, e, o, out, out_eth, l3, p.af == 4 ? fib::ipproto::ipip : fib::ipproto::ipv6,
-                 headend_detail::inner_tc(ip, p.af), hash, next, n_next);
+                 headend_detail::inner_tc(ip, p.af), hash, next);
 }
 
 // H.Insert(.Red): the SRH into the packet's own IPv6 header (h_insert_push), which is routed
@@ -144,7 +143,7 @@ inline bool worker::direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8
 // A router hop for the packet: its hop limit checked and decremented here, once (the kernel's
 // forward after seg6_input). Too big once the SRH is in: packet too big with what fits.
 [[gnu::always_inline]] inline void worker::do_insert(pkt& p, const fib::encap_template& e, const outer_exit& o, uint8_t* ip,
-                                                    uint32_t hash, pkt** next, uint16_t& n_next) {
+                                                    uint32_t hash, pkt_vec& next) {
     if (unlikely(p.af != 6))  // the compiler refuses H.Insert on IPv4 routes
         return drop(p, drop_reason::refused_encap);
     const uint16_t srh = static_cast<uint16_t>(e.len - ip6_hdr_len);
@@ -157,7 +156,7 @@ inline bool worker::direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8
     uint16_t out;
     const uint8_t* out_eth;
     outer_exit_of(o, hash, out, out_eth);
-    headend_push<true>(p, e, o, out, out_eth, p.l3, 0, 0, hash, next, n_next);
+    headend_push<true>(p, e, o, out, out_eth, p.l3, 0, 0, hash, next);
 }
 
 // The direct exit of the flow with inner hash `hash` (port_none: none, act() routes it): the
@@ -170,8 +169,8 @@ inline bool worker::direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8
     if (likely(o.ecmp_n == 0))
         return;
     const uint32_t row = o.ecmp_row + fib::ecmp_slot(hash, o.ecmp_n);
-    out = _outer_ecmp_port[row];
-    out_eth = _outer_ecmp_eth[row];
+    out = _memo.ecmp_port[row];
+    out_eth = _memo.ecmp_eth[row];
 }
 
 // The push of do_headend(), one call per payload kind (L2: the whole frame, nothing stripped;
@@ -185,7 +184,7 @@ inline bool worker::direct_exit(const fib::compiled_nh& m, uint16_t& port, uint8
 template <bool insert>
 [[gnu::always_inline]] inline void worker::headend_push(pkt& p, const fib::encap_template& e, const outer_exit& o, uint16_t out,
                                                        const uint8_t* out_eth, uint16_t strip, uint8_t inner_type,
-                                                       uint8_t tc, uint32_t hash, pkt** next, uint16_t& n_next) {
+                                                       uint8_t tc, uint32_t hash, pkt_vec& next) {
     drop_reason why{};
     auto push = [&](uint16_t l2_len) {
         if constexpr (insert)
@@ -219,14 +218,14 @@ template <bool insert>
     // The outer flow is the inner one (its label is flow_label(hash)): an ECMP outer route
     // picks its member by the same hash, not by a second hash of the outer header.
     p.hash = hash;
-    p.nhp = &_fv->nexthop(o.nh);  // read here, where it is needed: rare
+    p.nhp = &_v.fv->nexthop(o.nh);  // read here, where it is needed: rare
     ++p.lookups;
-    act_outer(p, next, n_next);
+    act_outer(p, next);
 }
 
 // act() for the outer packet of a headend whose exit is not direct: out of line, so that act()
 // and do_headend() inline into the burst loop (a call back into act() from do_headend() made
 // it recursive, and GCC then kept do_headend() out of line: a call per encapsulated packet).
-[[gnu::noinline]] inline void worker::act_outer(pkt& p, pkt** next, uint16_t& n_next) { act(p, next, n_next); }
+[[gnu::noinline]] inline void worker::act_outer(pkt& p, pkt_vec& next) { act(p, next); }
 
 }  // namespace fwd

@@ -1,7 +1,7 @@
 // Neighbor miss: a packet we rewrote waits for its neighbor instead of being lost. Linux queues
 // a few packets per unresolved neighbor (unres_qlen) and sends them once ARP/ND answers; the
-// worker does the same with what it owns: a preallocated table of hold_neighbors neighbors, up
-// to hold_per_neighbor packets each (a full queue pushes out its oldest, as Linux does), held
+// worker does the same with what it owns: a preallocated table of hold_table::neighbors neighbors, up
+// to hold_table::per_neighbor packets each (a full queue pushes out its oldest, as Linux does), held
 // until an adjacency snapshot newer than the one they missed in has the neighbor, or until
 // hold_time. The control thread never sees them: it publishes the neighbor as for any packet
 // (want_neighbor asked it to), the worker notices the new snapshot on its next poll.
@@ -26,9 +26,9 @@ inline void worker::hold(pkt& p, uint16_t port, rib::family naf, const uint8_t* 
     want_neighbor(port, naf, addr);
     const uint8_t af = naf == rib::family::ipv4 ? 4 : 6;
     const size_t len = af == 4 ? 4 : 16;
-    hold_slot* s = nullptr;
-    hold_slot* free = nullptr;
-    for (hold_slot& h : _hold) {
+    hold_table::slot* s = nullptr;
+    hold_table::slot* free = nullptr;
+    for (hold_table::slot& h : _hold.slots) {
         if (h.n == 0) {
             if (free == nullptr)
                 free = &h;
@@ -44,19 +44,19 @@ inline void worker::hold(pkt& p, uint16_t port, rib::family naf, const uint8_t* 
         s->port = port;
         s->naf = af;
         std::memcpy(s->addr, addr, len);
-    } else if (s->n == hold_per_neighbor) {  // the oldest makes room
+    } else if (s->n == hold_table::per_neighbor) {  // the oldest makes room
         rte_pktmbuf_free(s->pk[0].m);
         _c.drop(drop_reason::neigh_hold_full);
-        std::memmove(&s->pk[0], &s->pk[1], sizeof(held_pkt) * (hold_per_neighbor - 1));
+        std::memmove(&s->pk[0], &s->pk[1], sizeof(hold_table::held_pkt) * (hold_table::per_neighbor - 1));
         --s->n;
-        --_held;
+        --_hold.held;
     }
     const uint64_t now = rte_rdtsc();
-    s->pk[s->n++] = held_pkt{p.m, now, p.l3, p.af};
-    if (_held++ == 0) {
-        _hold_av = _av;  // only a newer snapshot can have the neighbor
-        _hold_epoch = _av->epoch();
-        _hold_next_check = now + static_cast<uint64_t>(_tsc_hz * hold_time_s);
+    s->pk[s->n++] = hold_table::held_pkt{p.m, now, p.l3, p.af};
+    if (_hold.held++ == 0) {
+        _hold.av = _v.av;  // only a newer snapshot can have the neighbor
+        _hold.epoch = _v.av->epoch();
+        _hold.next_check = now + static_cast<uint64_t>(_pol.tsc_hz * hold_time_s);
     }
     _c.held.add(1);
     if (unlikely(p.tr != 0))
@@ -67,11 +67,11 @@ inline void worker::hold(pkt& p, uint16_t port, rib::family naf, const uint8_t* 
 // A new snapshot: what it resolved leaves, in the order it came, before anything received
 // after it (the caller runs this before its burst).
 inline void worker::release_held(const adj_view* av) {
-    if (_held == 0 || av == nullptr || (av == _hold_av && av->epoch() == _hold_epoch))
+    if (_hold.held == 0 || av == nullptr || (av == _hold.av && av->epoch() == _hold.epoch))
         return;
-    _hold_av = av;
-    _hold_epoch = av->epoch();
-    for (hold_slot& s : _hold) {
+    _hold.av = av;
+    _hold.epoch = av->epoch();
+    for (hold_table::slot& s : _hold.slots) {
         if (s.n == 0)
             continue;
         const port_info* out = av->port(s.port);
@@ -79,7 +79,7 @@ inline void worker::release_held(const adj_view* av) {
         if (mac == nullptr && out != nullptr && out->up)
             continue;  // still unresolved
         for (uint8_t i = 0; i < s.n; ++i) {
-            const held_pkt& h = s.pk[i];
+            const hold_table::held_pkt& h = s.pk[i];
             pkt p{h.m, nullptr, 0, out ? out->vrf : vrf::default_vrf_id, h.l3, h.af, f_no_ttl, 0, 0};
             if (out == nullptr || !out->up)
                 drop(p, drop_reason::port_down);
@@ -90,17 +90,17 @@ inline void worker::release_held(const adj_view* av) {
                 l2_write(p, *out, *mac);
             }
         }
-        _held -= s.n;
+        _hold.held -= s.n;
         s.n = 0;
     }
 }
 
 inline void worker::expire_old(uint64_t now) {
-    if (_held == 0 || now < _hold_next_check)
+    if (_hold.held == 0 || now < _hold.next_check)
         return;
-    const uint64_t ttl = static_cast<uint64_t>(_tsc_hz * hold_time_s);
+    const uint64_t ttl = static_cast<uint64_t>(_pol.tsc_hz * hold_time_s);
     uint64_t next = UINT64_MAX;  // when the oldest left over expires
-    for (hold_slot& s : _hold) {
+    for (hold_table::slot& s : _hold.slots) {
         uint8_t gone = 0;
         while (gone < s.n && now - s.pk[gone].since >= ttl) {
             rte_pktmbuf_free(s.pk[gone].m);
@@ -108,14 +108,14 @@ inline void worker::expire_old(uint64_t now) {
             ++gone;
         }
         if (gone != 0) {
-            std::memmove(&s.pk[0], &s.pk[gone], sizeof(held_pkt) * (s.n - gone));
+            std::memmove(&s.pk[0], &s.pk[gone], sizeof(hold_table::held_pkt) * (s.n - gone));
             s.n = static_cast<uint8_t>(s.n - gone);
-            _held -= gone;
+            _hold.held -= gone;
         }
         if (s.n != 0 && s.pk[0].since + ttl < next)
             next = s.pk[0].since + ttl;
     }
-    _hold_next_check = next;
+    _hold.next_check = next;
 }
 
 }  // namespace fwd

@@ -27,7 +27,7 @@ namespace fwd {
 inline bool worker::icmp_send(pkt& p, icmp_kind k, uint8_t type, uint8_t code, uint32_t rest, vrf::vrf_id vrf,
                               const uint8_t* src) {
     rte_mbuf* m = p.m;
-    if ((p.flags & f_icmp) != 0 || _icmp_rate <= 0 || _next == nullptr)
+    if ((p.flags & f_icmp) != 0 || _pol.icmp_rate <= 0 || _next == nullptr)
         return false;
     // Writable in place: ours alone (not a clone, no other reference to an external buffer).
     if (RTE_MBUF_CLONED(m) || rte_mbuf_refcnt_read(m) != 1 ||
@@ -44,22 +44,22 @@ inline bool worker::icmp_send(pkt& p, icmp_kind k, uint8_t type, uint8_t code, u
     if (!echo && !(v4 ? icmp::may_answer4(ip, seg) : icmp::may_answer6(ip, seg, k == icmp_kind::ip6_packet_too_big)))
         return false;
     if (src == nullptr) {
-        src = _av->own_source(vrf, v4 ? rib::family::ipv4 : rib::family::ipv6, _in->port_id);
+        src = _v.av->own_source(vrf, v4 ? rib::family::ipv4 : rib::family::ipv6, _v.in->port_id);
         if (src == nullptr) {
             _c.icmp.no_source.add(1);
             return false;
         }
     }
     const uint64_t now = rte_rdtsc();
-    _icmp.tokens += static_cast<double>(now - _icmp.last) * _icmp_rate / _tsc_hz;
-    _icmp.last = now;
-    if (_icmp.tokens > _icmp_burst)
-        _icmp.tokens = _icmp_burst;
-    if (_icmp.tokens < 1.0) {
+    _pol.icmp.tokens += static_cast<double>(now - _pol.icmp.last) * _pol.icmp_rate / _pol.tsc_hz;
+    _pol.icmp.last = now;
+    if (_pol.icmp.tokens > _pol.icmp_burst)
+        _pol.icmp.tokens = _pol.icmp_burst;
+    if (_pol.icmp.tokens < 1.0) {
         _c.icmp.rate_limited.add(1);
         return false;
     }
-    _icmp.tokens -= 1.0;
+    _pol.icmp.tokens -= 1.0;
 
     // The quote: as much as fits, from the first segment only (the rest of a chain is freed).
     const uint32_t label = v4 ? 0 : flow_label(flow_hash_ip(ip, seg));
@@ -79,7 +79,7 @@ inline bool worker::icmp_send(pkt& p, icmp_kind k, uint8_t type, uint8_t code, u
     m->pkt_len = q;
     uint8_t* out = reinterpret_cast<uint8_t*>(rte_pktmbuf_prepend(m, hdr));
     if (v4)
-        icmp::build4(out, q, src_copy, type, code, rest, ++_icmp_id);
+        icmp::build4(out, q, src_copy, type, code, rest, ++_pol.icmp_id);
     else
         icmp::build6(out, q, src_copy, type, code, rest, label);
 
@@ -89,7 +89,7 @@ inline bool worker::icmp_send(pkt& p, icmp_kind k, uint8_t type, uint8_t code, u
     p.flags = f_no_ttl | f_icmp;  // originated here: not decremented, never answered
     p.hash = 0;
     p.lookups = 0;
-    _next[(*_n_next)++] = &p;
+    _next->push(p);
     return true;
 }
 
@@ -135,10 +135,10 @@ inline void worker::encap_too_big(pkt& p, uint32_t mtu) {
 inline uint32_t worker::outer_ecmp_mtu(const fib::compiled_nh& o) const {
     uint32_t mtu = 0xffffu;
     for (const auto& mb : o.members()) {
-        const fib::compiled_nh& x = _fv->nexthop(mb.nh);
+        const fib::compiled_nh& x = _v.fv->nexthop(mb.nh);
         if (x.kind() != fib::nh_kind::forward)
             continue;
-        if (const port_info* out = _av->port_by_ifindex(x.via().ifindex))
+        if (const port_info* out = _v.av->port_by_ifindex(x.via().ifindex))
             mtu = std::min<uint32_t>(mtu, out->mtu);
     }
     return mtu;
@@ -173,7 +173,7 @@ inline void worker::endpoint_error(pkt& p, const fib::compiled_nh& nh, drop_reas
             if (!ul_ok || (ul.nh != ip6::proto::ipv4 && ul.nh != ip6::proto::ipv6) || ul.off >= seg)
                 break;
             const uint32_t ifx = nh.via().ifindex != 0 ? nh.via().ifindex : nh.sid().oif;
-            const port_info* out = _av->port_by_ifindex(ifx);
+            const port_info* out = _v.av->port_by_ifindex(ifx);
             if (out == nullptr)
                 break;
             p.l3 = static_cast<uint16_t>(ul.off);

@@ -12,15 +12,15 @@
 namespace fwd {
 
 // The exit of nexthop `from` (its port, neighbor MAC, MTU) when the memo (worker.hh) has it.
-[[gnu::always_inline]] inline const worker::l2_exit* worker::l2_recall(uint32_t from) const {
-    const l2_exit& m = _l2_memo[from % l2_memo_size];
+[[gnu::always_inline]] inline const l2_exit* worker::l2_recall(uint32_t from) const {
+    const l2_exit& m = _memo.l2[from % exit_memos::l2_size];
     return m.from == from ? &m : nullptr;
 }
 
 // Nexthop `from` leaves on `port` to `mac` for as long as the views last: its Ethernet header,
 // built once (a sub-port's with its tag, unless the parent's NIC inserts it).
-inline const worker::l2_exit& worker::l2_remember(uint32_t from, const port_info& port, const mac_addr& mac) {
-    l2_exit& x = _l2_memo[from % l2_memo_size];
+inline const l2_exit& worker::l2_remember(uint32_t from, const port_info& port, const mac_addr& mac) {
+    l2_exit& x = _memo.l2[from % exit_memos::l2_size];
     x = l2_exit{};
     x.from = from;
     x.port_id = port.port_id;
@@ -49,7 +49,7 @@ inline void worker::l2_out(pkt& p, const port_info& port, rib::family naf, const
         return drop(p, drop_reason::port_down);
     if (p.m->pkt_len - p.l3u() > port.mtu)
         return drop(p, drop_reason::mtu_exceeded);
-    const mac_addr* mac = _av->neighbor_mac(port.port_id, naf, addr);
+    const mac_addr* mac = _v.av->neighbor_mac(port.port_id, naf, addr);
     if (mac == nullptr)
         return hold(p, port.port_id, naf, addr);
     l2_send(p, l2_remember(from, port, *mac));
@@ -68,22 +68,43 @@ inline void worker::l2_out(pkt& p, const port_info& port, rib::family naf, const
     return eth;
 }
 
-// Out through a remembered exit: its header bytes copied, no port or neighbor read.
-[[gnu::always_inline]] inline void worker::l2_send(pkt& p, const l2_exit& x) {
-    uint8_t* eth = l2_room(p, x.hl);
-    if (eth == nullptr)
-        return;
+// ---- The rewrite stage: a packet whose exit is known gets its Ethernet header, then goes to
+// the tx stage (worker_tx.hh). l2_rewrite() reads the exit and the mbuf only: a test runs it
+// alone.
+
+// Exit `x`'s Ethernet header (its 802.1Q tag in it, or for the NIC to insert) in front of the
+// `af` packet at `l3`: a routed frame's own header is rewritten where it is. False when the
+// headroom is short (the packet unchanged).
+[[gnu::always_inline]] inline bool l2_rewrite(rte_mbuf* m, uint16_t l3, uint8_t af, const l2_exit& x) {
+    uint8_t* eth;
+    if (l3 == x.hl)
+        eth = rte_pktmbuf_mtod(m, uint8_t*);
+    else if (l3 > x.hl)
+        eth = reinterpret_cast<uint8_t*>(rte_pktmbuf_adj(m, static_cast<uint16_t>(l3 - x.hl)));
+    else if ((eth = reinterpret_cast<uint8_t*>(rte_pktmbuf_prepend(m, static_cast<uint16_t>(x.hl - l3)))) == nullptr)
+        return false;
     std::memcpy(eth, x.eth, 12);
     if (unlikely(x.tagged)) {
         if (x.hl != eth_len) {
             std::memcpy(eth + 12, x.eth + 12, 4);
             eth += vlan_len;
         } else {
-            p.m->ol_flags |= RTE_MBUF_F_TX_VLAN;
-            p.m->vlan_tci = x.tci_hw;
+            m->ol_flags |= RTE_MBUF_F_TX_VLAN;
+            m->vlan_tci = x.tci_hw;
         }
     }
-    l2_finish(p, eth, x.port_id, x.dev);
+    const rte_be16_t type = af == 4 ? RTE_BE16(ether_ipv4) : RTE_BE16(ether_ipv6);
+    std::memcpy(eth + 12, &type, 2);
+    m->port = x.dev;
+    return true;
+}
+
+// Out through a remembered exit: its header bytes copied, no port or neighbor read.
+[[gnu::always_inline]] inline void worker::l2_send(pkt& p, const l2_exit& x) {
+    if (unlikely(!l2_rewrite(p.m, p.l3, p.af, x)))
+        return drop(p, drop_reason::no_headroom);
+    enqueue(x.port_id, p.m, x.dev);
+    p.m = nullptr;
 }
 
 [[gnu::always_inline]] inline void worker::l2_write(pkt& p, const port_info& port, const mac_addr& mac) {

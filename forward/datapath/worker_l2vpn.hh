@@ -40,7 +40,7 @@ namespace fwd {
 // the kernel: the port must be ours and up, and the frame without its 14-byte header must fit
 // the port's MTU (a customer tag counts, as in skb->len - ETH_HLEN).
 inline void worker::dx2_out(pkt& p, uint32_t oif) {
-    const port_info* out = _av->port_by_ifindex(oif);
+    const port_info* out = _v.av->port_by_ifindex(oif);
     if (out == nullptr)
         return drop(p, drop_reason::no_port);
     if (!out->up)
@@ -63,13 +63,11 @@ inline constexpr uint32_t l2vpn_memo_key = 0xff000000u;
 // headend's (run()'s lookup rounds, repeated here).
 [[gnu::noinline]] inline void worker::l2vpn_run(rte_mbuf** pkts, uint16_t n, const port_info* in, const uint8_t* tr) {
     pkt st[burst_size];
-    pkt* work[burst_size];
-    pkt* next[burst_size];
-    uint16_t n_next = 0;
-    _next = next;
-    _n_next = &n_next;
-    const l2_service& svc = _av->l2_service_of(in->l2vpn);
+    pkt_vec work;
+    const l2_service& svc = _v.av->l2_service_of(in->l2vpn);
     uint64_t rx_bytes = 0;
+    pkt_vec* const saved = _next;
+    _next = &work;  // an ICMP message of the encap (none today) would be routed with the rest
     for (uint16_t i = 0; i < n; ++i) {
         if (i + 4 < n)
             rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 4], void*));
@@ -79,19 +77,11 @@ inline constexpr uint32_t l2vpn_memo_key = 0xff000000u;
         if (unlikely(!svc.active))
             drop(p, drop_reason::l2vpn_down);
         else
-            l2vpn_encap(p, svc, next, n_next);
+            l2vpn_encap(p, svc, work);
     }
+    _next = saved;
     _c.ports[in->port_id].rx_bytes.add(rx_bytes);
-    while (n_next != 0) {
-        const uint16_t n_work = n_next;
-        for (uint16_t i = 0; i < n_work; ++i)
-            work[i] = next[i];
-        n_next = 0;
-        lookup(work, n_work);
-        for (uint16_t i = 0; i < n_work; ++i)
-            act(*work[i], next, n_next);
-    }
-    _next = nullptr;
+    rounds(work, nullptr, false);
 }
 
 // H.Encaps.L2 (RFC 8986 §5.3; .L2.Red §5.4) of one frame of an attachment circuit: the frame as
@@ -100,7 +90,7 @@ inline constexpr uint32_t l2vpn_memo_key = 0xff000000u;
 // the traffic class and the flow hash (hence the flow label) when its header is whole; any
 // other frame its addresses and type. A frame that would not fit the core once encapsulated
 // is dropped (encap_mtu): an L2 payload has no ICMP to answer with, and is not fragmented.
-[[gnu::always_inline]] inline void worker::l2vpn_encap(pkt& p, const l2_service& svc, pkt** next, uint16_t& n_next) {
+[[gnu::always_inline]] inline void worker::l2vpn_encap(pkt& p, const l2_service& svc, pkt_vec& next) {
     rte_mbuf* m = p.m;
     if (unlikely(m->data_len < eth_len))
         return drop(p, drop_reason::eth_truncated);
@@ -127,7 +117,7 @@ inline constexpr uint32_t l2vpn_memo_key = 0xff000000u;
     uint16_t out;
     const uint8_t* out_eth;
     outer_exit_of(o, hash, out, out_eth);
-    headend_push<false>(p, e, o, out, out_eth, 0, fib::ipproto::ethernet, tc, hash, next, n_next);
+    headend_push<false>(p, e, o, out, out_eth, 0, fib::ipproto::ethernet, tc, hash, next);
 }
 
 }  // namespace fwd

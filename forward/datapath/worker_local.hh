@@ -64,6 +64,11 @@ inline bool echo_reply_in_place(uint8_t* ip, uint32_t seg, bool v4) {
 
 }  // namespace local_detail
 
+inline bool worker::is_own(const pkt& p) const {
+    const uint8_t* ip = rte_pktmbuf_mtod_offset(p.m, const uint8_t*, p.l3);
+    return p.af == 4 ? _v.av->is_own(p.vrf, rib::family::ipv4, ip + 16) : _v.av->is_own(p.vrf, rib::family::ipv6, ip + 24);
+}
+
 // A packet for an own address of p.vrf that was rewritten on its way (decapsulated): echo
 // requests are answered here, routed back in the VRF (the host's view of the VRF is not to be
 // relied on: without VRF devices all mirrors share the kernel's main table); anything else goes
@@ -76,37 +81,37 @@ inline void worker::to_own(pkt& p) {
     const uint32_t seg = m->data_len - p.l3u();
     const bool writable = !RTE_MBUF_CLONED(m) && rte_mbuf_refcnt_read(m) == 1 &&
                           (!RTE_MBUF_HAS_EXTBUF(m) || rte_mbuf_ext_refcnt_read(m->shinfo) == 1);
-    if (writable && _next != nullptr && _icmp_rate > 0 && m->pkt_len - p.l3u() == seg) {
+    if (writable && _next != nullptr && _pol.icmp_rate > 0 && m->pkt_len - p.l3u() == seg) {
         const uint64_t now = rte_rdtsc();
-        _icmp.tokens += static_cast<double>(now - _icmp.last) * _icmp_rate / _tsc_hz;
-        _icmp.last = now;
-        if (_icmp.tokens > _icmp_burst)
-            _icmp.tokens = _icmp_burst;
+        _pol.icmp.tokens += static_cast<double>(now - _pol.icmp.last) * _pol.icmp_rate / _pol.tsc_hz;
+        _pol.icmp.last = now;
+        if (_pol.icmp.tokens > _pol.icmp_burst)
+            _pol.icmp.tokens = _pol.icmp_burst;
         uint8_t probe[64];
         const uint32_t look = std::min<uint32_t>(seg, sizeof probe);
         std::memcpy(probe, ip, look);  // decide on a copy: a refused request stays as received
         if (local_detail::echo_reply_in_place(probe, look, v4)) {
-            if (_icmp.tokens < 1.0) {
+            if (_pol.icmp.tokens < 1.0) {
                 _c.icmp.rate_limited.add(1);
                 return drop(p, drop_reason::punt_policed);
             }
-            _icmp.tokens -= 1.0;
+            _pol.icmp.tokens -= 1.0;
             local_detail::echo_reply_in_place(ip, seg, v4);
             _c.icmp.sent[static_cast<size_t>(v4 ? icmp_kind::ip4_echo_reply : icmp_kind::ip6_echo_reply)].add(1);
             p.flags = f_no_ttl | f_icmp;
             p.hash = 0;
             p.lookups = 0;
-            _next[(*_n_next)++] = &p;
+            _next->push(p);
             return;
         }
     }
     const uint8_t* dst = ip + (v4 ? 16 : 24);
-    const port_info* port = _av->own_port(p.vrf, v4 ? rib::family::ipv4 : rib::family::ipv6, dst);
+    const port_info* port = _v.av->own_port(p.vrf, v4 ? rib::family::ipv4 : rib::family::ipv6, dst);
     if (port == nullptr || port->tap_port == port_none)
         return drop(p, drop_reason::punt_no_host);
-    bucket& b = _punt[port->port_id];
+    token_bucket& b = _pol.punt[port->port_id];
     const uint64_t now = rte_rdtsc();
-    b.tokens += static_cast<double>(now - b.last) * port->punt_rate / _tsc_hz;
+    b.tokens += static_cast<double>(now - b.last) * port->punt_rate / _pol.tsc_hz;
     b.last = now;
     if (b.tokens > port->punt_burst)
         b.tokens = port->punt_burst;

@@ -29,22 +29,9 @@ inline uint32_t load_be32(const uint8_t* p) {
 // Read per burst where nothing is traced: no packet has a slot.
 inline constexpr uint8_t trace_none[burst_size] = {};
 
-struct worker::pkt {
-    rte_mbuf* m;
-    const fib::compiled_nh* nhp;  // the nexthop of its last lookup, taken there: act() reads it without the page walk
-    uint32_t hash;       // flow hash of the current L3 packet; 0 = not computed yet
-    vrf::vrf_id vrf;
-    uint16_t l3;         // offset of the current L3 header from the data start
-    uint8_t af;          // 4 or 6
-    uint8_t flags;
-    uint8_t lookups;
-    uint8_t tr;          // its trace slot + 1 (worker_trace.hh); 0: not traced
-    uint32_t l3u() const { return l3; }
-};
-static_assert(sizeof(worker::pkt) == 32, "two packets' state per cache line");
 
 // A packet exactly as it came in (first lookup, its own headers untouched): one the host can be
 // handed instead of us.
-inline bool pristine(const worker::pkt& p) { return p.lookups == 1 && p.l3 == 14 && p.flags == 0; }
+inline bool pristine(const pkt& p) { return p.lookups == 1 && p.l3 == 14 && p.flags == 0; }
 
 }  // namespace fwd

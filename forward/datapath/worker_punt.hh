@@ -14,11 +14,11 @@ namespace fwd {
 // answers, routing protocols, ICMP errors, packets the kernel forwarded itself); through a
 // sub-port's own TAP, with the sub-port's tag (a VLAN device on the parent's TAP tags itself).
 inline void worker::inject(rte_mbuf** pkts, uint16_t n, uint16_t to) {
-    if (unlikely((_arm->load(std::memory_order_relaxed) | _tr_watch) != 0))
+    if (unlikely((_ts.arm->load(std::memory_order_relaxed) | _ts.watch) != 0))
         trace_begin(pkts, 0, to);  // a capture of what `to` sends sees these too
     port_counters& pc = _c.ports[to < max_ports ? to : 0];
     pc.injected.add(n);
-    const port_info* sub = _av != nullptr ? _av->port(to) : nullptr;
+    const port_info* sub = _v.av != nullptr ? _v.av->port(to) : nullptr;
     if (sub == nullptr || sub->vlan == 0) {
         for (uint16_t i = 0; i < n; ++i)
             enqueue(to, pkts[i]);
@@ -37,12 +37,12 @@ inline void worker::inject(rte_mbuf** pkts, uint16_t n, uint16_t to) {
 // To the host, as received (the frame is still intact: every punt decision is made before a
 // packet is modified), through the ingress port's TAP mirror, within its punt rate.
 inline void worker::punt(pkt& p) {
-    const port_info& in = *_in;
+    const port_info& in = *_v.in;
     if (in.tap_port == port_none)
         return drop(p, drop_reason::punt_no_host);
-    bucket& b = _punt[in.port_id];
+    token_bucket& b = _pol.punt[in.port_id];
     const uint64_t now = rte_rdtsc();
-    b.tokens += static_cast<double>(now - b.last) * in.punt_rate / _tsc_hz;
+    b.tokens += static_cast<double>(now - b.last) * in.punt_rate / _pol.tsc_hz;
     b.last = now;
     if (b.tokens > in.punt_burst)
         b.tokens = in.punt_burst;
@@ -64,23 +64,23 @@ inline void worker::punt(pkt& p) {
 // would make the kernel resolve the neighbor if its owner never sends ARP/ND itself (a CE that
 // only answers). Ask the control thread to (docs/host-path.md); only on this miss path.
 inline void worker::want_neighbor(uint16_t port, rib::family af, const uint8_t* addr) {
-    if (_resolve == nullptr)
+    if (_req.ring == nullptr)
         return;
     resolve_request q;
     q.port_id = port;
     q.af = af == rib::family::ipv4 ? 4 : 6;
     std::memcpy(q.addr, addr, q.af == 4 ? size_t{4} : size_t{16});
     const uint64_t now = rte_rdtsc();
-    if (now - _last_req_tsc < static_cast<uint64_t>(_tsc_hz / 100) && q.port_id == _last_req.port_id &&
-        q.af == _last_req.af && std::memcmp(q.addr, _last_req.addr, sizeof q.addr) == 0)
+    if (now - _req.last_tsc < static_cast<uint64_t>(_pol.tsc_hz / 100) && q.port_id == _req.last.port_id &&
+        q.af == _req.last.af && std::memcmp(q.addr, _req.last.addr, sizeof q.addr) == 0)
         return;
-    if (!resolve_ring_put(_resolve, q)) {
+    if (!resolve_ring_put(_req.ring, q)) {
         _c.resolve_lost.add(1);
         return;
     }
     _c.resolve_queued.add(1);
-    _last_req = q;
-    _last_req_tsc = now;
+    _req.last = q;
+    _req.last_tsc = now;
 }
 
 // Out of line and cold: inlined, each of the worker's ~30 drop sites carried a copy of

@@ -36,60 +36,60 @@ inline bool port_matches(uint16_t filter, uint16_t port) { return filter == trac
 // The request word changed: a new request starts its budget afresh; packets traced for the
 // previous one are let go.
 inline void worker::trace_sync(uint64_t word) {
-    if (word == _tr_word)
+    if (word == _ts.word)
         return;
     const trace_arm a = trace_arm::unpack(word);
-    if (word == 0 || a.gen != _tr.gen || a.mode != _tr.mode) {
-        _tr_left = a.budget;
-        _tr_free = trace_detail::all_free;
+    if (word == 0 || a.gen != _ts.req.gen || a.mode != _ts.req.mode) {
+        _ts.left = a.budget;
+        _ts.free = trace_detail::all_free;
     }
-    _tr = word == 0 ? trace_arm{} : a;
-    _tr_word = word;
+    _ts.req = word == 0 ? trace_arm{} : a;
+    _ts.word = word;
 }
 
 inline trace_record* worker::trace_ring_next() {
-    const uint32_t head = _trace->head.load(std::memory_order_relaxed);
-    if (head - _trace->tail.load(std::memory_order_acquire) >= trace_ring_size) {
-        _trace->lost.add(1);
+    const uint32_t head = _ts.shared->head.load(std::memory_order_relaxed);
+    if (head - _ts.shared->tail.load(std::memory_order_acquire) >= trace_ring_size) {
+        _ts.shared->lost.add(1);
         return nullptr;
     }
-    return &_trace->ring[head % trace_ring_size];
+    return &_ts.shared->ring[head % trace_ring_size];
 }
 
 inline void worker::trace_ring_commit() {
-    _trace->head.store(_trace->head.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+    _ts.shared->head.store(_ts.shared->head.load(std::memory_order_relaxed) + 1, std::memory_order_release);
 }
 
 inline void worker::trace_watch() {
-    _tr_watch = _tr_free != trace_detail::all_free || (_tr.mode == trace_mode::capture_tx && _tr_left != 0);
+    _ts.watch = _ts.free != trace_detail::all_free || (_ts.req.mode == trace_mode::capture_tx && _ts.left != 0);
 }
 
 // Once per burst while armed: slots for the packets to trace (returned per packet, 0: none),
 // copies of those to capture as received.
 inline const uint8_t* worker::trace_begin(rte_mbuf** pkts, uint16_t n, uint16_t in_port) {
-    trace_sync(_arm->load(std::memory_order_relaxed));
+    trace_sync(_ts.arm->load(std::memory_order_relaxed));
     const uint64_t poll = _c.polls.get();
     // Slots from an earlier poll: every tx buffer was flushed since, so their packets were
     // let go somewhere no fate is recorded. Counted, not shown.
-    for (uint64_t used = ~_tr_free & trace_detail::all_free; used != 0; used &= used - 1) {
+    for (uint64_t used = ~_ts.free & trace_detail::all_free; used != 0; used &= used - 1) {
         const unsigned s = static_cast<unsigned>(__builtin_ctzll(used));
-        if (_tr_poll[s] != poll) {
-            _tr_free |= uint64_t{1} << s;
-            _trace->lost.add(1);
+        if (_ts.poll[s] != poll) {
+            _ts.free |= uint64_t{1} << s;
+            _ts.shared->lost.add(1);
         }
     }
-    const bool want = _tr.mode != trace_mode::off && _tr.mode != trace_mode::capture_tx && _tr_left != 0 &&
-                      trace_detail::port_matches(_tr.port, in_port);
+    const bool want = _ts.req.mode != trace_mode::off && _ts.req.mode != trace_mode::capture_tx && _ts.left != 0 &&
+                      trace_detail::port_matches(_ts.req.port, in_port);
     if (!want) {
         trace_watch();
         return trace_none;
     }
     const uint64_t now = rte_rdtsc();
     for (uint16_t i = 0; i < n; ++i) {
-        _tr_of[i] = 0;
+        _ts.of[i] = 0;
         rte_mbuf* m = pkts[i];
-        if (_tr.mode == trace_mode::capture_rx) {
-            if (_tr_left == 0)
+        if (_ts.req.mode == trace_mode::capture_rx) {
+            if (_ts.left == 0)
                 continue;
             trace_record* r = trace_ring_next();
             if (r == nullptr)
@@ -97,7 +97,7 @@ inline const uint8_t* worker::trace_begin(rte_mbuf** pkts, uint16_t n, uint16_t 
             r->tsc = now;
             r->in_port = in_port;
             r->out_port = trace_any_port;
-            r->vrf = _in->vrf;
+            r->vrf = _v.in->vrf;
             r->fate = trace_fate::rx;
             r->has_reason = 0;
             r->icmp = 0;
@@ -105,24 +105,24 @@ inline const uint8_t* worker::trace_begin(rte_mbuf** pkts, uint16_t n, uint16_t 
             r->rx_len = trace_detail::copy_bytes(m, r->rx);
             r->out_len = 0;
             trace_ring_commit();
-            --_tr_left;
+            --_ts.left;
             continue;
         }
         // trace: the budget is spent as packets are picked; capture_drop: as drops are recorded.
-        if (_tr_left == 0 || _tr_free == 0) {
-            if (_tr_left != 0)
-                _trace->lost.add(1);  // more in flight than slots
+        if (_ts.left == 0 || _ts.free == 0) {
+            if (_ts.left != 0)
+                _ts.shared->lost.add(1);  // more in flight than slots
             continue;
         }
-        const unsigned s = static_cast<unsigned>(__builtin_ctzll(_tr_free));
-        _tr_free &= ~(uint64_t{1} << s);
-        _tr_poll[s] = poll;
-        _tr_m[s] = m;
-        trace_record& r = _tr_slot[s];
+        const unsigned s = static_cast<unsigned>(__builtin_ctzll(_ts.free));
+        _ts.free &= ~(uint64_t{1} << s);
+        _ts.poll[s] = poll;
+        _ts.m[s] = m;
+        trace_record& r = _ts.slot[s];
         r.tsc = now;
         r.in_port = in_port;
         r.out_port = trace_any_port;
-        r.vrf = _in->vrf;
+        r.vrf = _v.in->vrf;
         r.fate = trace_fate::unknown;
         r.has_reason = 0;
         r.icmp = 0;
@@ -134,25 +134,25 @@ inline const uint8_t* worker::trace_begin(rte_mbuf** pkts, uint16_t n, uint16_t 
             r.af = type == ether_ipv4 ? 4 : type == ether_ipv6 ? 6 : 0;
         }
         r.out_len = 0;
-        if (_tr.mode == trace_mode::trace)
-            --_tr_left;
-        _tr_of[i] = static_cast<uint8_t>(s + 1);
+        if (_ts.req.mode == trace_mode::trace)
+            --_ts.left;
+        _ts.of[i] = static_cast<uint8_t>(s + 1);
     }
     trace_watch();
-    return _tr_of;
+    return _ts.of;
 }
 
 // The lookups of a run of packets (one VRF and family), as lookup() made them.
-inline void worker::trace_lookups(pkt** ps, uint32_t n, const uint32_t* res) {
+inline void worker::trace_lookups(pkt* const* ps, uint32_t n, const uint32_t* res) {
     for (uint32_t x = 0; x < n; ++x) {
         pkt& p = *ps[x];
         if (p.tr == 0)
             continue;
-        trace_record& r = _tr_slot[p.tr - 1];
+        trace_record& r = _ts.slot[p.tr - 1];
         if (r.n_steps == trace_max_steps)
             continue;
         trace_step& st = r.steps[r.n_steps++];
-        const fib::compiled_nh& nh = _fv->nexthop(res[x]);
+        const fib::compiled_nh& nh = _v.fv->nexthop(res[x]);
         st.nh = res[x];
         st.vrf = p.vrf;
         st.af = p.af;
@@ -166,12 +166,12 @@ inline void worker::trace_lookups(pkt** ps, uint32_t n, const uint32_t* res) {
 
 // Slot `s` is done: into the ring if this request records it, then free.
 inline void worker::trace_emit(unsigned s) {
-    trace_record& r = _tr_slot[s];
-    _tr_free |= uint64_t{1} << s;
-    bool keep = _tr.mode == trace_mode::trace;
-    if (_tr.mode == trace_mode::capture_drop && r.fate == trace_fate::drop && _tr_left != 0) {
+    trace_record& r = _ts.slot[s];
+    _ts.free |= uint64_t{1} << s;
+    bool keep = _ts.req.mode == trace_mode::trace;
+    if (_ts.req.mode == trace_mode::capture_drop && r.fate == trace_fate::drop && _ts.left != 0) {
         keep = true;
-        --_tr_left;
+        --_ts.left;
     }
     if (keep) {
         if (trace_record* to = trace_ring_next()) {
@@ -189,7 +189,7 @@ inline void worker::trace_emit(unsigned s) {
 inline void worker::trace_end(pkt& p, trace_fate f, uint16_t out_port, drop_reason why) {
     const unsigned s = p.tr - 1u;
     p.tr = 0;
-    trace_record& r = _tr_slot[s];
+    trace_record& r = _ts.slot[s];
     r.fate = f;
     r.out_port = out_port;
     if (f == trace_fate::drop) {
@@ -202,20 +202,20 @@ inline void worker::trace_end(pkt& p, trace_fate f, uint16_t out_port, drop_reas
 // The packet was refused with `why` and answered with an ICMP message written over it: the
 // message goes on under the same slot (its fate is the record's), the refusal noted.
 inline void worker::trace_answered(pkt& p, drop_reason why) {
-    trace_record& r = _tr_slot[p.tr - 1];
+    trace_record& r = _ts.slot[p.tr - 1];
     r.reason = why;
     r.has_reason = 1;
     r.icmp = 1;
-    if (_tr.mode == trace_mode::capture_drop)  // the drop is what it captures; the ICMP is not
+    if (_ts.req.mode == trace_mode::capture_drop)  // the drop is what it captures; the ICMP is not
         trace_end(p, trace_fate::drop, port_none, why);
 }
 
 // Before a tx burst on `port`: copies of what it sends (capture tx), and the traced packets
 // among them (by mbuf: the one received, or the header mbuf the headend chained before it).
 inline void worker::trace_tx(uint16_t port, const rte_mbuf* const* m, uint16_t n) {
-    if (_tr.mode == trace_mode::capture_tx && trace_detail::port_matches(_tr.port, port)) {
+    if (_ts.req.mode == trace_mode::capture_tx && trace_detail::port_matches(_ts.req.port, port)) {
         const uint64_t now = rte_rdtsc();
-        for (uint16_t i = 0; i < n && _tr_left != 0; ++i) {
+        for (uint16_t i = 0; i < n && _ts.left != 0; ++i) {
             trace_record* r = trace_ring_next();
             if (r == nullptr)
                 break;
@@ -229,19 +229,19 @@ inline void worker::trace_tx(uint16_t port, const rte_mbuf* const* m, uint16_t n
             r->rx_len = 0;
             r->out_len = trace_detail::copy_bytes(m[i], r->out);
             trace_ring_commit();
-            --_tr_left;
+            --_ts.left;
         }
     }
     for (uint16_t i = 0; i < n; ++i) {
-        _tr_txm[i] = 0;
-        for (uint64_t used = ~_tr_free & trace_detail::all_free; used != 0; used &= used - 1) {
+        _ts.txm[i] = 0;
+        for (uint64_t used = ~_ts.free & trace_detail::all_free; used != 0; used &= used - 1) {
             const unsigned s = static_cast<unsigned>(__builtin_ctzll(used));
-            if (_tr_m[s] != m[i] && _tr_m[s] != m[i]->next)
+            if (_ts.m[s] != m[i] && _ts.m[s] != m[i]->next)
                 continue;
-            trace_record& r = _tr_slot[s];
+            trace_record& r = _ts.slot[s];
             r.out_port = port;
             r.out_len = trace_detail::copy_bytes(m[i], r.out);
-            _tr_txm[i] = static_cast<uint8_t>(s + 1);
+            _ts.txm[i] = static_cast<uint8_t>(s + 1);
             break;
         }
     }
@@ -250,11 +250,11 @@ inline void worker::trace_tx(uint16_t port, const rte_mbuf* const* m, uint16_t n
 // After it: what the device took was sent, the rest dropped with `why`.
 inline void worker::trace_tx_done(uint16_t n, uint16_t sent, drop_reason why) {
     for (uint16_t i = 0; i < n; ++i) {
-        if (_tr_txm[i] == 0)
+        if (_ts.txm[i] == 0)
             continue;
-        const unsigned s = _tr_txm[i] - 1u;
-        _tr_txm[i] = 0;
-        trace_record& r = _tr_slot[s];
+        const unsigned s = _ts.txm[i] - 1u;
+        _ts.txm[i] = 0;
+        trace_record& r = _ts.slot[s];
         r.fate = i < sent ? trace_fate::tx : trace_fate::drop;
         if (i >= sent) {
             r.reason = why;

@@ -1,4 +1,5 @@
-// Tx: per-port output buffers, burst transmit, what the device did not take freed and counted.
+// The tx stage: per-port output buffers (tx_buffers, worker_state.hh), burst transmit, what the
+// device did not take freed and counted.
 #pragma once
 
 #include <rte_ethdev.h>
@@ -10,30 +11,23 @@
 namespace fwd {
 
 [[gnu::always_inline]] inline void worker::enqueue(uint16_t port, rte_mbuf* m, uint16_t dev) {
-    uint16_t n = _tx_n[port];
-    if (n == 0) {  // the first since the last tx: flush() sends it, to `dev`
-        _tx_dirty |= 1u << port;
-        _tx_dev[port] = dev;
-    }
-    _tx_m[port][n] = m;
-    _tx_n[port] = ++n;
-    if (n == burst_size)
+    if (_txb.push(port, m, dev))
         tx(port);
 }
 
 // A port whose link went down refuses bursts: that is port_down, not a full ring.
 inline drop_reason worker::tx_refused(uint16_t port) const {
-    const port_info* pi = _av != nullptr ? _av->port(port) : nullptr;  // null before any rx burst was processed
+    const port_info* pi = _v.av != nullptr ? _v.av->port(port) : nullptr;  // null before any rx burst was processed
     return pi != nullptr && !pi->up ? drop_reason::port_down : drop_reason::tx_full;
 }
 
 inline void worker::tx(uint16_t port) {
-    const uint16_t n = _tx_n[port];
+    const uint16_t n = _txb.n[port];
     if (n == 0)
         return;
-    rte_mbuf** const ms = _tx_m[port];
-    const uint16_t dev = _tx_dev[port];
-    const bool traced = _tr_watch != 0;  // once per tx burst
+    rte_mbuf** const ms = _txb.m[port];
+    const uint16_t dev = _txb.dev[port];
+    const bool traced = _ts.watch != 0;  // once per tx burst
     if (unlikely(traced))
         trace_tx(port, ms, n);
     // The bytes, read before the device owns the mbufs (they are still in cache); what it does
@@ -61,13 +55,13 @@ inline void worker::tx(uint16_t port) {
             _c.drop(why);
         }
     }
-    _tx_n[port] = 0;
+    _txb.n[port] = 0;
 }
 
 inline void worker::flush() {
-    for (uint32_t d = _tx_dirty; d != 0; d &= d - 1)
+    for (uint32_t d = _txb.dirty; d != 0; d &= d - 1)
         tx(static_cast<uint16_t>(__builtin_ctz(d)));
-    _tx_dirty = 0;
+    _txb.dirty = 0;
 }
 
 }  // namespace fwd
