@@ -8,6 +8,8 @@
 
 #include "forward/datapath/ip6_ext.hh"
 #include "forward/datapath/srh.hh"
+#include "forward/datapath/srv6_decap.hh"
+#include "forward/datapath/srv6_endpoint_short.hh"
 #include "forward/datapath/srv6_next_segment.hh"
 
 namespace fwd {
@@ -18,9 +20,6 @@ namespace flv = rib::flavor;
 constexpr uint32_t plen_off = 4;  // IPv6 Payload Length
 constexpr uint32_t hl_off = 7;    // IPv6 Hop Limit
 constexpr uint32_t da_off = 24;   // IPv6 Destination Address
-constexpr uint32_t ip4_min = 20;
-constexpr uint32_t eth_min = 14;      // destination, source, Ethernet type
-constexpr uint16_t eth_802_3_min = 0x0600;  // below: an 802.3 length field, not a type
 
 constexpr endpoint_result dropped(drop_reason r) { return {endpoint_action::drop, r, 0}; }
 constexpr endpoint_result to(endpoint_action a, uint32_t vrf = 0) {
@@ -142,19 +141,6 @@ void pop_srh(packet& k, const ip6::ext_cursor& at, const srh_view& srh) {
     rte_pktmbuf_adj(k.m, static_cast<uint16_t>(n));
 }
 
-// IPv4 TTL - 1 with the header checksum updated incrementally (RFC 1624 eq. 3): the 16-bit
-// word holding TTL and Protocol changes from m to m' = m - 0x100, so ~m + m' is 0xfeff and
-// the sum stays below 0x1feff: one fold is enough.
-void ip4_ttl_decrement(uint8_t* h) {
-    const uint32_t old_word = load16(h + 8);
-    --h[8];
-    const uint32_t new_word = load16(h + 8);
-    uint32_t sum = static_cast<uint32_t>(static_cast<uint16_t>(~load16(h + 10))) +
-                   static_cast<uint16_t>(~old_word) + new_word;
-    sum = (sum & 0xffff) + (sum >> 16);
-    store16(h + 10, static_cast<uint16_t>(~sum));
-}
-
 // Which inner families a decapsulation accepts and where the result goes.
 enum class decap_to : uint8_t { lookup, adjacency };
 
@@ -170,54 +156,7 @@ endpoint_result decapsulate(packet& k, ip6::ext_cursor c, const sid_params& p, b
     if (!(v4 ? v4_ok : (c.nh == ip6::proto::ipv6 && v6_ok)))
         return dropped(not_ip);
 
-    uint8_t* in = k.ip + c.off;
-    const uint32_t in_l3 = k.l3 - c.off;   // bytes the outer header says follow
-    const uint32_t in_seg = k.len - c.off; // of those, bytes in the first segment
-    uint32_t inner_len;
-    if (v4) {
-        if (in_l3 < ip4_min)
-            return dropped(drop_reason::ip4_truncated);
-        if (in_seg < ip4_min)
-            return dropped(drop_reason::hdr_segmented);
-        if ((in[0] >> 4) != 4)
-            return dropped(drop_reason::sid_bad_inner);
-        const uint32_t ihl = (in[0] & 0x0fu) * 4;
-        inner_len = load16(in + 2);
-        if (ihl < ip4_min || inner_len < ihl || inner_len > in_l3)
-            return dropped(drop_reason::ip4_truncated);
-        if (ihl > in_seg)
-            return dropped(drop_reason::hdr_segmented);
-        if (where == decap_to::adjacency) {
-            if (in[8] <= 1)
-                return dropped(drop_reason::ttl_expired);
-            ip4_ttl_decrement(in);
-        }
-    } else {
-        if (in_l3 < ip6::header_len)
-            return dropped(drop_reason::ip6_truncated);
-        if (in_seg < ip6::header_len)
-            return dropped(drop_reason::hdr_segmented);
-        if ((in[0] >> 4) != 6)
-            return dropped(drop_reason::sid_bad_inner);
-        inner_len = ip6::header_len + load16(in + plen_off);
-        if (inner_len > in_l3)
-            return dropped(drop_reason::ip6_truncated);
-        if (where == decap_to::adjacency) {
-            if (in[hl_off] <= 1)
-                return dropped(drop_reason::ttl_expired);
-            --in[hl_off];
-        }
-    }
-    rte_pktmbuf_adj(k.m, static_cast<uint16_t>(c.off));
-    // Bytes after the inner packet inside the outer payload are not part of it.
-    if (inner_len < in_l3 && rte_pktmbuf_trim(k.m, static_cast<uint16_t>(in_l3 - inner_len)) != 0)
-        return dropped(v4 ? drop_reason::ip4_truncated : drop_reason::ip6_truncated);
-
-    // To the row's adjacency with the packet's own family (End.X + USD: an inner IPv4 packet
-    // to End.X's IPv6 neighbor, RFC 8986 §4.16.3; the worker reads the address from the row).
-    if (where == decap_to::adjacency)
-        return to(v4 ? endpoint_action::send_v4 : endpoint_action::send_v6);
-    return to(v4 ? endpoint_action::lookup_v4 : endpoint_action::lookup_v6, p.vrf);
+    return decap_inner(k.m, k.ip, c.off, k.l3, k.len, v4, where == decap_to::adjacency, p.vrf);
 }
 
 // End.DX2 (RFC 8986 §4.9) S05-S06: the outer IPv6 header and its extension headers go, the
@@ -230,14 +169,7 @@ endpoint_result decapsulate_l2(packet& k, ip6::ext_cursor c) {
         return ext_drop(st, c, k);
     if (c.nh != ip6::proto::ethernet)
         return dropped(drop_reason::sid_bad_inner);
-    if (k.l3 - c.off < eth_min)
-        return dropped(drop_reason::eth_truncated);
-    if (k.len - c.off < eth_min)
-        return dropped(drop_reason::hdr_segmented);
-    if (load16(k.ip + c.off + 12) < eth_802_3_min)
-        return dropped(drop_reason::sid_bad_inner);
-    rte_pktmbuf_adj(k.m, static_cast<uint16_t>(c.off));
-    return to(endpoint_action::send_l2);
+    return decap_l2_inner(k.m, k.ip, c.off, k.l3, k.len);
 }
 
 constexpr decap_to decap_target(const rib::behavior_info& row) {
@@ -297,10 +229,7 @@ endpoint_result next_segment(packet& k, const sid_params& p, const rib::behavior
     if (const srh_status s = srh.validate(); s != srh_status::ok)
         return srh_drop(s, k);
     // S12-S14.
-    --k.ip[hl_off];
-    const auto sl = static_cast<uint8_t>(srh.segments_left() - 1);
-    srh.set_segments_left(sl);
-    std::memcpy(k.ip + da_off, srh.segment(sl), 16);
+    const uint8_t sl = next_segment_step(k.ip, srh);
     if (sl == 0 && (p.flavors & flv::psp) != 0)
         pop_srh(k, c, srh);
     return next_segment_out(row, p.vrf);
@@ -336,6 +265,14 @@ endpoint_result decap(packet& k, const sid_params& p, const rib::behavior_info& 
 }  // namespace
 
 endpoint_result process_endpoint(rte_mbuf* m, const sid_params& p) noexcept {
+    const rib::behavior_info* row = rib::find_behavior(p.behavior);
+    endpoint_result r;
+    if (row != nullptr && endpoint_short(m, *row, p.flavors, p.vrf, r))
+        return r;
+    return process_endpoint_walk(m, p);
+}
+
+endpoint_result process_endpoint_walk(rte_mbuf* m, const sid_params& p) noexcept {
     const uint32_t total = rte_pktmbuf_pkt_len(m);
     if (total < ip6::header_len)
         return dropped(drop_reason::ip6_truncated);

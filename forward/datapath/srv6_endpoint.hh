@@ -69,8 +69,12 @@ struct endpoint_result {
 };
 
 // Applies `p` to `m` in place (rte_pktmbuf_adj/trim and memmove, no allocation). A dropped
-// packet may have been partly rewritten; the caller only frees it.
+// packet may have been partly rewritten; the caller only frees it. The usual packet of each
+// behavior takes its short form (srv6_endpoint_short.hh), any other the header walk.
 endpoint_result process_endpoint(rte_mbuf* m, const sid_params& p) noexcept;
+// The header walk alone: what process_endpoint() does with a packet the short forms decline
+// (the worker tries those inline first), and what tests hold the short forms to.
+endpoint_result process_endpoint_walk(rte_mbuf* m, const sid_params& p) noexcept;
 
 std::string_view name(endpoint_action a);
 

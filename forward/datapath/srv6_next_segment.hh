@@ -1,4 +1,5 @@
-// End / End.X / End.T on the usual transit packet, without process_endpoint's header walks.
+// End / End.X / End.T (RFC 8986 §4.1-4.3): the next-segment step both process_endpoint's walk and
+// the short form for the usual transit packet (no header walk) run.
 #pragma once
 
 #include <rte_mbuf.h>
@@ -21,11 +22,22 @@ constexpr endpoint_result next_segment_out(const rib::behavior_info& row, uint32
     return {endpoint_action::forward_v6, drop_reason::sid_unsupported, vrf};
 }
 
+// RFC 8986 §4.1 S12-S14, the one implementation (process_endpoint's walk and the short form
+// below): hop limit - 1, Segments Left - 1, the next segment into the destination. The caller
+// checked S05-S11. Returns the new Segments Left.
+[[gnu::always_inline]] inline uint8_t next_segment_step(uint8_t* ip, srh_view& srh) {
+    --ip[7];
+    const auto sl = static_cast<uint8_t>(srh.segments_left() - 1);
+    srh.set_segments_left(sl);
+    std::memcpy(ip + 24, srh.segment(sl), 16);
+    return sl;
+}
+
 // RFC 8986 §4.1 S05-S14 for the packet a transit SID sees most: the SRH right after the IPv6
 // header, Segments Left > 0, hop limit > 1, all in one segment whose length is the packet's
 // (40 + Payload Length: classify trimmed any link padding). Applies S12-S14 (hop limit - 1,
 // Segments Left - 1, the next segment into the destination) and returns true. Anything else
-// returns false with the packet untouched, and process_endpoint decides it with its reasons:
+// returns false with the packet untouched, and the walk decides it with its reasons:
 // other extension headers, a malformed or foreign routing header, Segments Left 0, an expiring
 // hop limit, PSP at the last segment, NEXT-C-SID. So both paths give the same bytes and the
 // same verdicts (tests/unit/forward/next_segment_test.cc holds them to it).
@@ -41,12 +53,9 @@ constexpr endpoint_result next_segment_out(const rib::behavior_info& row, uint32
     if (srh_view::make(ip + ip6::header_len, len - ip6::header_len, srh) != srh_status::ok || !srh.is_srh() ||
         srh.segments_left() == 0 || srh.validate() != srh_status::ok)
         return false;
-    const auto sl = static_cast<uint8_t>(srh.segments_left() - 1);
-    if (sl == 0 && (flavors & rib::flavor::psp) != 0)  // the SRH goes: process_endpoint pops it
+    if (srh.segments_left() == 1 && (flavors & rib::flavor::psp) != 0)  // the SRH goes: the walk pops it
         return false;
-    --ip[7];
-    srh.set_segments_left(sl);
-    std::memcpy(ip + 24, srh.segment(sl), 16);
+    next_segment_step(ip, srh);
     return true;
 }
 

@@ -26,10 +26,6 @@
 #include "forward/datapath/trace.hh"
 #include "forward/datapath/worker_state.hh"
 
-namespace rib {
-struct behavior_info;
-}  // namespace rib
-
 namespace fwd {
 
 struct classify_out;  // worker_classify.hh
@@ -100,7 +96,6 @@ private:
     void do_insert(pkt& p, const fib::encap_template& e, const outer_exit& o, uint8_t* ip, uint32_t hash, pkt_vec& next);
     void do_endpoint(pkt& p, const fib::compiled_nh& nh, pkt_vec& next);
     void do_adjacency(pkt& p, const fib::compiled_nh& nh, rib::family af, const uint8_t* addr);
-    bool decap_direct(pkt& p, const rib::behavior_info& row, uint16_t vrf, pkt_vec& next);
     void l2_out(pkt& p, const port_info& port, rib::family naf, const uint8_t* addr, uint32_t from);
     const l2_exit* l2_recall(uint32_t from) const;
     const l2_exit& l2_remember(uint32_t from, const port_info& port, const mac_addr& mac);
@@ -111,7 +106,6 @@ private:
     // L2VPN (worker_l2vpn.hh): End.DX2's frame out of its port; an attachment circuit's burst
     // into its pseudowire.
     void dx2_out(pkt& p, uint32_t oif);
-    bool dx2_direct(pkt& p);
     void l2vpn_run(rte_mbuf** pkts, uint16_t n, const port_info* in, const uint8_t* tr);
     void l2vpn_encap(pkt& p, const l2_service& svc, pkt_vec& next);
     void drop(pkt& p, drop_reason r);

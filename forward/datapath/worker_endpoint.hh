@@ -6,7 +6,7 @@
 
 #include "forward/datapath/ip6_ext.hh"
 #include "forward/datapath/srv6_endpoint.hh"
-#include "forward/datapath/srv6_next_segment.hh"
+#include "forward/datapath/srv6_endpoint_short.hh"
 #include "forward/datapath/worker_classify.hh"
 #include "forward/datapath/worker_icmp.hh"
 #include "forward/datapath/worker_pkt.hh"
@@ -24,24 +24,17 @@ namespace fwd {
         p.l3 = 0;
     }
     const rib::behavior_info* row = rib::find_behavior(s.action);
-    if (row != nullptr && row->handler == rib::dp_handler::decap && row->adjacency == 0 &&
-        decap_direct(p, *row, s.vrf, next))
-        return;
-    if (row != nullptr && row->decap == rib::decap::eth && dx2_direct(p))  // worker_l2vpn.hh
-        return dx2_out(p, s.oif);
+    // The short form of the behavior for the usual packet, else the header walk: one
+    // implementation either way (srv6_endpoint_short.hh).
     endpoint_result r;
-    if (row != nullptr && row->handler == rib::dp_handler::next_segment && next_segment_direct(p.m, s.flavors)) {
-        r = next_segment_out(*row, s.vrf);
-    } else if (row != nullptr && row->handler == rib::dp_handler::b6_encaps && next_segment_direct(p.m, s.flavors)) {
-        r = {endpoint_action::encap_v6, drop_reason::sid_unsupported, 0};
-    } else {
+    if (row == nullptr || !endpoint_short(p.m, *row, s.flavors, s.vrf, r)) {
         sid_params sp;
         sp.behavior = static_cast<rib::behavior>(s.action);
         sp.flavors = s.flavors;
         sp.lcblock_bits = s.lcblock_bits;  // the compiler filled in the contract's defaults
         sp.lcnode_fn_bits = s.lcnode_fn_bits;
         sp.vrf = s.vrf;
-        r = process_endpoint(p.m, sp);
+        r = process_endpoint_walk(p.m, sp);
     }
     switch (r.action) {
     case endpoint_action::forward_v6:
@@ -87,46 +80,6 @@ namespace fwd {
     case endpoint_action::drop: return endpoint_error(p, nh, r.reason);  // worker_icmp.hh
     }
     drop(p, drop_reason::sid_unsupported);
-}
-
-// End.DT4 / End.DT6 / End.DT46 (RFC 8986 §4.6-4.8) on the packet an H.Encaps.Red headend with
-// one SID sends (FRR's L3VPN): the inner packet right after the outer IPv6 header, all in one
-// segment. Decapsulated here, without process_endpoint's header walks (~20 cycles of End.DT46's
-// ~100 in the dataplane bench). Anything else (an SRH or other extension headers, a chain of
-// segments, an inner header that is not the family the outer one names or that the SID takes,
-// a Payload Length beyond the frame) returns false with the packet untouched, and
-// process_endpoint decides it. The inner header's checks are check_l3's, the same as after
-// process_endpoint, so both paths drop the same packets for the same reasons.
-[[gnu::always_inline]] inline bool worker::decap_direct(pkt& p, const rib::behavior_info& row, uint16_t vrf,
-                                                       pkt_vec& next) {
-    rte_mbuf* m = p.m;
-    if (m->nb_segs != 1 || m->data_len <= ip6::header_len)
-        return false;
-    const uint8_t* ip = rte_pktmbuf_mtod(m, const uint8_t*);
-    const uint32_t l3 = ip6::header_len + load_be16(ip + 4);
-    if (l3 > m->data_len || l3 == ip6::header_len)
-        return false;
-    const unsigned ver = ip[ip6::header_len] >> 4;
-    uint8_t af;
-    if (ip[6] == ip6::proto::ipv4 && ver == 4 && (row.decap & rib::decap::v4))
-        af = 4;
-    else if (ip[6] == ip6::proto::ipv6 && ver == 6 && (row.decap & rib::decap::v6))
-        af = 6;
-    else
-        return false;
-    // Link-layer padding and bytes after the inner packet: check_l3 trims them (to the inner length).
-    rte_pktmbuf_adj(m, ip6::header_len);
-    p.af = af;
-    p.vrf = static_cast<vrf::vrf_id>(vrf);
-    p.flags = static_cast<uint8_t>(p.flags & ~f_no_ttl);  // routed in the VRF: TTL as usual
-    p.hash = 0;
-    drop_reason why{};
-    if (!check_l3(m, 0, af, why)) {
-        drop(p, why);
-        return true;
-    }
-    next.push(p);
-    return true;
 }
 
 // End.X / End.DX4 / End.DX6: to the SID's adjacency. Its interface is the one the SID names;

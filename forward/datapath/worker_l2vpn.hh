@@ -15,25 +15,6 @@
 
 namespace fwd {
 
-// End.DX2 on the packet an H.Encaps.L2.Red headend with one SID sends (a VPWS's usual one):
-// the frame right after the outer IPv6 header, one segment, its type a type. Decapsulated here
-// without process_endpoint's header walks, with the same bytes and the same checks; anything
-// else returns false with the packet untouched, and process_endpoint decides it.
-[[gnu::always_inline]] inline bool worker::dx2_direct(pkt& p) {
-    rte_mbuf* m = p.m;
-    if (m->nb_segs != 1 || m->data_len < ip6::header_len + eth_len)
-        return false;
-    const uint8_t* ip = rte_pktmbuf_mtod(m, const uint8_t*);
-    const uint32_t l3 = ip6::header_len + load_be16(ip + 4);
-    if (ip[6] != ip6::proto::ethernet || l3 > m->data_len || l3 < ip6::header_len + eth_len ||
-        load_be16(ip + ip6::header_len + 12) < 0x0600)
-        return false;
-    if (l3 < m->data_len)  // link padding after the outer packet is no part of the frame
-        rte_pktmbuf_trim(m, static_cast<uint16_t>(m->data_len - l3));
-    rte_pktmbuf_adj(m, ip6::header_len);
-    return true;
-}
-
 // End.DX2 S06 "forward the Ethernet frame to the OIF": the frame (the mbuf starts at its
 // destination MAC) leaves port `oif` as it came, addresses, type and any customer tag
 // included; a sub-port adds its own tag, as a frame sent on a Linux VLAN device gets one. As
