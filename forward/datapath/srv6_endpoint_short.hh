@@ -19,23 +19,16 @@ namespace fwd {
 // untouched otherwise.
 [[gnu::always_inline]] inline bool endpoint_short(rte_mbuf* m, const rib::behavior_info& row, uint32_t flavors,
                                                   uint32_t vrf, endpoint_result& r) {
-    switch (row.handler) {
-    case rib::dp_handler::next_segment:
-        if (!next_segment_direct(m, flavors))
-            return false;
-        r = next_segment_out(row, vrf);
-        return true;
-    case rib::dp_handler::b6_encaps:  // End's S01-S10, then the policy (srv6_endpoint.cc)
-        if (!next_segment_direct(m, flavors))
-            return false;
-        r = {endpoint_action::encap_v6, drop_reason::sid_unsupported, vrf};
-        return true;
-    case rib::dp_handler::decap:
+    // Plain branches, not a switch: its jump table would be one more indirect branch per packet.
+    const rib::dp_handler h = row.handler;
+    if (h == rib::dp_handler::decap)
         return decap_short(m, row, vrf, r);
-    case rib::dp_handler::none:
-        break;
-    }
-    return false;
+    if ((h != rib::dp_handler::next_segment && h != rib::dp_handler::b6_encaps) || !next_segment_direct(m, flavors))
+        return false;
+    // End.B6.Encaps: End's S01-S10, then the policy (srv6_endpoint.cc).
+    r = h == rib::dp_handler::next_segment ? next_segment_out(row, vrf)
+                                           : endpoint_result{endpoint_action::encap_v6, drop_reason::sid_unsupported, vrf};
+    return true;
 }
 
 }  // namespace fwd

@@ -4,6 +4,7 @@
 
 #include <rte_mbuf.h>
 
+#include "forward/datapath/ip4_sum.hh"
 #include "forward/datapath/ip6_ext.hh"
 #include "forward/datapath/srv6_endpoint.hh"
 #include "forward/datapath/srv6_endpoint_short.hh"
@@ -13,6 +14,25 @@
 #include "rib/behaviors.hh"
 
 namespace fwd {
+
+// What a decapsulated packet's header still needs before it is routed: decap_inner()
+// (srv6_decap.hh), the one place a decapsulation decides, checked its version and lengths and
+// trimmed it to its own length, as check_l3 would; left are the IPv4 header checksum and the
+// IPv6 jumbogram check (RFC 2675: not forwarded), with check_l3's reasons.
+[[gnu::always_inline]] inline bool decapped_l3_ok(const uint8_t* ip, uint8_t af, drop_reason& why) {
+    if (af == 4) {
+        if (!(ip[0] == 0x45 ? ip4_header_sum_ok(ip, 20) : ip4_header_sum_ok(ip, (ip[0] & 0xfu) * 4u))) {
+            why = drop_reason::ip4_bad_checksum;
+            return false;
+        }
+        return true;
+    }
+    if (ip[4] == 0 && ip[5] == 0 && ip[6] == 0) {
+        why = drop_reason::ip6_truncated;
+        return false;
+    }
+    return true;
+}
 
 [[gnu::always_inline]] inline void worker::do_endpoint(pkt& p, const fib::compiled_nh& nh, pkt_vec& next) {
     if (p.af != 6)
@@ -36,6 +56,21 @@ namespace fwd {
         sp.vrf = s.vrf;
         r = process_endpoint_walk(p.m, sp);
     }
+    // The decapsulations' results first, as plain branches (the switch's jump table is an
+    // indirect branch per packet).
+    if (r.action == endpoint_action::lookup_v4 || r.action == endpoint_action::lookup_v6) {
+        p.af = r.action == endpoint_action::lookup_v4 ? 4 : 6;
+        p.vrf = static_cast<vrf::vrf_id>(r.vrf);
+        p.flags = static_cast<uint8_t>(p.flags & ~f_no_ttl);  // routed in the VRF: TTL as usual
+        p.hash = 0;
+        drop_reason why{};
+        if (!decapped_l3_ok(rte_pktmbuf_mtod(p.m, const uint8_t*), p.af, why))
+            return drop(p, why);
+        next.push(p);
+        return;
+    }
+    if (r.action == endpoint_action::send_l2)
+        return dx2_out(p, s.oif);  // worker_l2vpn.hh
     switch (r.action) {
     case endpoint_action::forward_v6:
         p.vrf = static_cast<vrf::vrf_id>(r.vrf);
@@ -44,17 +79,8 @@ namespace fwd {
         next.push(p);
         return;
     case endpoint_action::lookup_v4:
-    case endpoint_action::lookup_v6: {
-        p.af = r.action == endpoint_action::lookup_v4 ? 4 : 6;
-        p.vrf = static_cast<vrf::vrf_id>(r.vrf);
-        p.flags = static_cast<uint8_t>(p.flags & ~f_no_ttl);  // routed in the VRF: TTL as usual
-        p.hash = 0;
-        drop_reason why{};
-        if (!check_l3(p.m, 0, p.af, why))
-            return drop(p, why);
-        next.push(p);
-        return;
-    }
+    case endpoint_action::lookup_v6:
+    case endpoint_action::send_l2: break;  // above
     case endpoint_action::send_v4:
     case endpoint_action::send_v6: {
         // The packet's family (its Ethernet type) and the adjacency's are distinct: End.X with
@@ -76,7 +102,6 @@ namespace fwd {
         p.flags |= f_no_ttl;  // the End part did the hop limit
         p.hash = 0;
         return do_headend(p, nh, next);
-    case endpoint_action::send_l2: return dx2_out(p, s.oif);  // worker_l2vpn.hh
     case endpoint_action::drop: return endpoint_error(p, nh, r.reason);  // worker_icmp.hh
     }
     drop(p, drop_reason::sid_unsupported);
