@@ -9,6 +9,7 @@
 
 #include "fpm.pb.h"
 #include "rib/behaviors.hh"
+#include "rib/sid_params.hh"
 #include "fpm/decoder.hh"
 
 namespace fpm {

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "rib/behaviors.hh"
+#include "rib/sid_params.hh"
 #include "fpm/decoder.hh"
 #include "fpm/srh.hh"
 

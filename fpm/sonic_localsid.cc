@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "rib/behaviors.hh"
+#include "rib/sid_params.hh"
 #include "fpm/sonic_parsers.hh"
 #include "fpm/sonic_wire.hh"
 

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "rib/sid_params.hh"
+
 namespace rib {
 namespace {
 
@@ -18,16 +20,6 @@ constexpr std::array<flavor_entry, 4> flavors_ = {{
     {flavor::usp, "usp"},
     {flavor::usd, "usd"},
     {flavor::next_csid, "next-csid"},
-}};
-
-struct param_entry {
-    uint16_t bit;
-    std::string_view name;
-};
-constexpr std::array<param_entry, 11> params_ = {{
-    {sp::nh4, "nh4"}, {sp::nh6, "nh6"}, {sp::table, "table"}, {sp::vrftable, "vrftable"}, {sp::oif, "oif"},
-    {sp::srh, "srh"}, {sp::flavors, "flavors"}, {sp::bpf, "bpf"}, {sp::vrf_name, "vrf-name"}, {sp::ifname, "ifname"},
-    {sp::structure, "structure"},
 }};
 
 bool iequals(std::string_view a, std::string_view b) {
@@ -49,25 +41,6 @@ std::string joined(std::string_view sep, F&& each) {
 
 }  // namespace
 
-uint16_t present_params(const seg6local& l) {
-    uint16_t p = 0;
-    auto set = [&p](bool has, uint16_t bit) {
-        if (has)
-            p = static_cast<uint16_t>(p | bit);
-    };
-    set(l.nh4.has_value(), sp::nh4);
-    set(l.nh6.has_value(), sp::nh6);
-    set(l.table.has_value(), sp::table);
-    set(l.vrftable.has_value(), sp::vrftable);
-    set(l.oif.has_value(), sp::oif);
-    set(l.srh.has_value(), sp::srh);
-    set(l.flavors || l.lcblock_bits || l.lcnode_fn_bits, sp::flavors);
-    set(!l.vrf_name.empty(), sp::vrf_name);
-    set(!l.ifname.empty(), sp::ifname);
-    set(l.structure.has_value(), sp::structure);
-    return p;
-}
-
 contract_check check_contract(const seg6local& l) {
     const behavior_info* b = find_behavior(l.action);
     if (!b)
@@ -75,15 +48,10 @@ contract_check check_contract(const seg6local& l) {
     if (b->handler == dp_handler::none)
         return {contract_refusal::no_handler, fmt::format("{}: srv6d's dataplane does not implement it", b->name)};
     if (const uint32_t extra = l.flavors & ~b->flavors)
-        return {contract_refusal::flavor, fmt::format("{} does not take flavor {}", b->name, flavors_to_string(extra))};
-    if (l.flavors & flavor::next_csid) {
-        const csid_lengths c = csid_of(l);
-        if (!valid_csid(c.block, c.node_fn))
-            return {contract_refusal::flavor,
-                    fmt::format("NEXT-C-SID needs block and node+function lengths in bytes, > 0, with a sum <= 128 "
-                                "bits, not {} and {}",
-                                c.block, c.node_fn)};
-    }
+        return {contract_refusal::flavor, flavor_refusal(*b, extra)};
+    if (l.flavors & flavor::next_csid)
+        if (auto why = csid_fault(csid_of(l)))
+            return {contract_refusal::flavor, std::move(*why)};
     return {};
 }
 
@@ -113,6 +81,13 @@ std::string_view flavor_name(uint32_t bit) {
     return {};
 }
 
+std::optional<uint32_t> flavor_from_name(std::string_view name) {
+    for (const auto& f : flavors_)
+        if (f.name == name)
+            return f.bit;
+    return std::nullopt;
+}
+
 std::string flavors_to_string(uint32_t mask) {
     std::string out = joined(",", [&](auto add) {
         for (const auto& f : flavors_)
@@ -122,14 +97,6 @@ std::string flavors_to_string(uint32_t mask) {
     if (const uint32_t rest = mask & ~known_flavors)
         out += fmt::format("{}{:#x}", out.empty() ? "" : ",", rest);
     return out;
-}
-
-std::string sid_params_to_string(uint16_t p) {
-    return joined("|", [&](auto add) {
-        for (const auto& e : params_)
-            if (p & e.bit)
-                add(e.name);
-    });
 }
 
 std::string_view name(dp_handler h) {

@@ -21,7 +21,8 @@
 
 namespace rib {
 
-// The parameters of a local SID, one bit per field of rib::seg6local that a behavior may use.
+// The parameters of a local SID, one bit per field of rib::seg6local that a behavior may use;
+// rib/sid_params.hh has a row for each (its name, value check, printing).
 namespace sid_param {
 constexpr uint16_t nh4 = 1u << 0;
 constexpr uint16_t nh6 = 1u << 1;
@@ -34,6 +35,7 @@ constexpr uint16_t bpf = 1u << 7;        // End.BPF program: on the wire only, s
 constexpr uint16_t vrf_name = 1u << 8;   // SONiC/protobuf name the VRF instead of a table
 constexpr uint16_t ifname = 1u << 9;     // SONiC End.X/uA interface
 constexpr uint16_t structure = 1u << 10; // SONiC FORMAT nest, protobuf SRv6SIDFormat
+constexpr uint16_t all = (1u << 11) - 1;   // rib/sid_params.cc has one row for each
 }  // namespace sid_param
 
 // The worker code that executes a behavior (forward/datapath/srv6_endpoint.cc switches on it).
@@ -209,9 +211,6 @@ constexpr csid_lengths csid_from_structure(behavior b, const sid_structure& s) {
     return {s.block_len, static_cast<uint8_t>(s.node_len + (b == behavior::end ? 0 : s.func_len))};
 }
 
-// The sid_param bits a SID holds.
-uint16_t present_params(const seg6local& l);
-
 // Whether the dataplane can serve a SID, as the contract says (the kernel's build_state checks):
 // a behavior without a handler, a flavor its row does not take, or NEXT-C-SID lengths the
 // datapath cannot apply. The reason is in words, for `srv6ctl show sids` and the log.
@@ -229,8 +228,8 @@ std::optional<behavior> behavior_from_name(std::string_view name);  // exact RFC
 std::string_view behavior_display_name(behavior b, uint32_t flavors);
 
 std::string_view flavor_name(uint32_t bit);  // "psp", "usp", "usd", "next-csid"; "" otherwise
+std::optional<uint32_t> flavor_from_name(std::string_view name);  // its rib::flavor bit
 std::string flavors_to_string(uint32_t mask); // "psp,next-csid"; unknown bits as hex; "" for 0
-std::string sid_params_to_string(uint16_t params);  // "table|vrftable", for reports
 std::string_view name(dp_handler h);                // "next_segment"
 std::string decap_to_string(uint8_t families);      // "IPv4,IPv6"
 

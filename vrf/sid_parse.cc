@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "rib/behaviors.hh"
+#include "rib/sid_params.hh"
 #include "vrf/spec.hh"
 
 namespace vrf {

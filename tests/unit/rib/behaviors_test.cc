@@ -137,6 +137,8 @@ TEST(Contract, Check) {
     EXPECT_EQ(check_contract(usid(behavior::end, 0, 16)).why, contract_refusal::flavor);
     EXPECT_EQ(check_contract(usid(behavior::end, 100, 32)).why, contract_refusal::flavor);
     EXPECT_TRUE(check_contract(usid(behavior::end, 96, 32)).ok());
+    EXPECT_EQ(check_contract(usid(behavior::end, 100, 32)).reason,
+              "NEXT-C-SID block 100 and node+function 32 bits: each a non-zero multiple of 8, together at most 128");
 }
 
 TEST(Contract, NextCsidLengths) {
@@ -148,17 +150,6 @@ TEST(Contract, NextCsidLengths) {
     EXPECT_EQ(csid_from_structure(behavior::end, f3216).node_fn, 16);     // uN: the node alone
     EXPECT_EQ(csid_from_structure(behavior::end_x, f3216).node_fn, 32);   // uA: node + function
     EXPECT_EQ(csid_from_structure(behavior::end_dt46, f3216).block, 32);
-}
-
-TEST(Contract, PresentParams) {
-    seg6local l = sid(behavior::end_x);
-    EXPECT_EQ(present_params(l), 0);
-    l.nh6 = ip6_addr{};
-    l.oif = 3;
-    EXPECT_EQ(present_params(l), sid_param::nh6 | sid_param::oif);
-    l.vrf_name = "red";
-    l.flavors = flavor::psp;
-    EXPECT_EQ(present_params(l), sid_param::nh6 | sid_param::oif | sid_param::vrf_name | sid_param::flavors);
 }
 
 TEST(Contract, DisplayNames) {
@@ -203,12 +194,6 @@ TEST(Flavors, Names) {
     EXPECT_EQ(flavors_to_string(0), "");
     EXPECT_EQ(flavors_to_string(flavor::psp | flavor::next_csid), "psp,next-csid");
     EXPECT_EQ(flavors_to_string(flavor::usd | 0x20), "usd,0x20");
-}
-
-TEST(SidParams, ToString) {
-    EXPECT_EQ(sid_params_to_string(sid_param::table | sid_param::vrftable | sid_param::vrf_name),
-              "table|vrftable|vrf-name");
-    EXPECT_EQ(sid_params_to_string(0), "");
 }
 
 }  // namespace

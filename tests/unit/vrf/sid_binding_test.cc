@@ -188,7 +188,7 @@ TEST(SidBinding, FlavorsTheBehaviorDoesNotTakeAreRefused) {
     un.lcnode_fn_bits = 40;
     b = bind_sid(un, r);
     EXPECT_EQ(b.why, sid_refusal::bad_flavor);
-    EXPECT_EQ(b.reason, "NEXT-C-SID needs block and node+function lengths in bytes, > 0, with a sum <= 128 bits, not 96 and 40");
+    EXPECT_EQ(b.reason, "NEXT-C-SID block 96 and node+function 40 bits: each a non-zero multiple of 8, together at most 128");
     EXPECT_EQ(name(sid_refusal::unsupported), "unsupported");
     EXPECT_EQ(name(sid_refusal::bad_flavor), "bad_flavor");
 }
