@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "fpm/reasons.hh"
@@ -43,6 +44,8 @@ public:
     // Error reasons reported through this context (ignored events not included): the listener
     // reads its growth across a frame to judge whether a stream is a plausible zebra replay.
     uint64_t errors = 0;
+    // The words of the last error reported (the log holds back repeats; tests read it here).
+    std::string last_error;
 
 private:
     std::array<util::rate_limit, reason_count> _limits{};

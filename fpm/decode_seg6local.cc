@@ -9,6 +9,7 @@
 #include "rib/behaviors.hh"
 #include "rib/sid_params.hh"
 #include "fpm/decoder.hh"
+#include "fpm/sid_check.hh"
 #include "fpm/srh.hh"
 
 namespace fpm {
@@ -34,21 +35,11 @@ constexpr uint16_t flv_operation = 1;
 constexpr uint16_t flv_lcblock_bits = 2;
 constexpr uint16_t flv_lcnode_fn_bits = 3;
 
-struct flavor_attrs {
-    uint32_t operation = 0;
-    std::optional<uint8_t> lcblock_bits;
-    std::optional<uint8_t> lcnode_fn_bits;
-};
-
 // Everything the nest said, before we know which behavior it is for.
 struct wire_sid {
-    uint16_t present = 0;  // sid_param bits
     std::optional<uint32_t> action;
-    std::vector<rib::ip6_addr> srh;
-    uint32_t table = 0, vrftable = 0, oif = 0;
-    rib::ip4_addr nh4;
-    rib::ip6_addr nh6;
-    flavor_attrs flv;
+    rib::seg6local sid;   // every parameter as read; the row then says which apply
+    bool bpf = false;     // End.BPF's program: on the wire only
 };
 
 bool bad_flavors(decode_ctx& ctx, std::string_view why) {
@@ -56,8 +47,9 @@ bool bad_flavors(decode_ctx& ctx, std::string_view why) {
     return false;
 }
 
-bool decode_flavors(nl::bytes nest, decode_ctx& ctx, flavor_attrs& out) {
-    flavor_attrs f;
+// The nest into the SID's flavor fields; their values are the flavors parameter's to check.
+bool decode_flavors(nl::bytes nest, decode_ctx& ctx, rib::seg6local& out) {
+    rib::seg6local f;
     bool have_op = false;
     nl::attr_walker walk(nest);
     while (auto a = walk.next()) {
@@ -66,7 +58,7 @@ bool decode_flavors(nl::bytes nest, decode_ctx& ctx, flavor_attrs& out) {
             const auto op = nl::get_exact<uint32_t>(a->payload);
             if (!op || have_op)
                 return bad_flavors(ctx, have_op ? "FLV_OPERATION twice" : "FLV_OPERATION not 4 bytes");
-            f.operation = *op;
+            f.flavors = *op;
             have_op = true;
             break;
         }
@@ -89,15 +81,9 @@ bool decode_flavors(nl::bytes nest, decode_ctx& ctx, flavor_attrs& out) {
         return bad_flavors(ctx, "nest truncated");
     if (!have_op)
         return bad_flavors(ctx, "no FLV_OPERATION");
-    // A flavor we do not know changes what the SID does: refuse rather than forward wrongly.
-    if (f.operation & ~rib::known_flavors)
-        return bad_flavors(ctx, fmt::format("unknown flavor bits {:#x}", f.operation & ~rib::known_flavors));
-    // Lengths not given are the kernel's defaults (the contract's csid_default).
-    const unsigned block = f.lcblock_bits.value_or(rib::csid_default.block);
-    const unsigned node_fn = f.lcnode_fn_bits.value_or(rib::csid_default.node_fn);
-    if (!rib::valid_csid(block, node_fn))
-        return bad_flavors(ctx, fmt::format("lcblock {} lcnode_fn {} bits", block, node_fn));
-    out = f;
+    out.flavors = f.flavors;
+    out.lcblock_bits = f.lcblock_bits;
+    out.lcnode_fn_bits = f.lcnode_fn_bits;
     return true;
 }
 
@@ -108,12 +94,12 @@ bool bad_len(decode_ctx& ctx, const nl::attr& a) {
 
 // Reads one attribute into `w`; false (reported) when it is malformed.
 bool read_attr(const nl::attr& a, decode_ctx& ctx, wire_sid& w) {
-    auto u32 = [&](uint32_t& dst, uint16_t param) {
+    rib::seg6local& s = w.sid;
+    auto u32 = [&](std::optional<uint32_t>& dst) {
         const auto v = nl::get_exact<uint32_t>(a.payload);
         if (!v)
             return bad_len(ctx, a);
         dst = *v;
-        w.present |= param;
         return true;
     };
     switch (a.type) {
@@ -124,43 +110,39 @@ bool read_attr(const nl::attr& a, decode_ctx& ctx, wire_sid& w) {
         w.action = *v;
         return true;
     }
-    case seg6_local_srh:
-        if (!decode_srh(a.payload, ctx, w.srh))
+    case seg6_local_srh: {
+        rib::seg6_encap srh;
+        if (!decode_srh(a.payload, ctx, srh.segments))
             return false;
-        w.present |= sp::srh;
+        s.srh = std::move(srh);
         return true;
-    case seg6_local_table: return u32(w.table, sp::table);
-    case seg6_local_vrftable: return u32(w.vrftable, sp::vrftable);
+    }
+    case seg6_local_table: return u32(s.table);
+    case seg6_local_vrftable: return u32(s.vrftable);
     case seg6_local_oif:  // sharp sends 0: like a nexthop's ifindex 0, "no interface given"
-        if (!u32(w.oif, sp::oif))
+        if (!u32(s.oif))
             return false;
-        if (w.oif == 0)
-            w.present &= static_cast<uint16_t>(~sp::oif);
+        if (s.oif == 0u)
+            s.oif.reset();
         return true;
     case seg6_local_nh4: {
         const auto v = nl::get_exact<rib::ip4_addr>(a.payload);
         if (!v)
             return bad_len(ctx, a);
-        w.nh4 = *v;
-        w.present |= sp::nh4;
+        s.nh4 = *v;
         return true;
     }
     case seg6_local_nh6: {
         const auto v = nl::get_exact<rib::ip6_addr>(a.payload);
         if (!v)
             return bad_len(ctx, a);
-        w.nh6 = *v;
-        w.present |= sp::nh6;
+        s.nh6 = *v;
         return true;
     }
     case seg6_local_bpf:  // only End.BPF uses it; the program itself is meaningless outside the kernel
-        w.present |= sp::bpf;
+        w.bpf = true;
         return true;
-    case seg6_local_flavors:
-        if (!decode_flavors(a.payload, ctx, w.flv))
-            return false;
-        w.present |= sp::flavors;
-        return true;
+    case seg6_local_flavors: return decode_flavors(a.payload, ctx, s);
     case seg6_local_iif:       // FRR never sends these; nothing in srv6d uses them
     case seg6_local_counters:
     default:
@@ -201,40 +183,19 @@ bool decode_seg6local(nl::bytes nest, decode_ctx& ctx, rib::seg6local& out) {
                    info ? fmt::format("{} has no seg6local encoding", info->name) : fmt::format("action {}", *w.action));
         return false;
     }
-    if (const uint16_t need = info->missing(w.present)) {
-        ctx.report(reason::seg6local_missing_attr,
-                   fmt::format("{} needs {}", info->name, rib::sid_params_to_string(need)));
-        return false;
-    }
-    // Parameters the behavior has no use for are dropped, so the model only holds what applies.
-    if (const uint16_t extra = static_cast<uint16_t>(w.present & ~info->allowed()))
-        ctx.report(reason::ignored_attr, fmt::format("{} does not use {}", info->name, rib::sid_params_to_string(extra)));
-    const auto use = static_cast<uint16_t>(w.present & info->allowed());
-
-    rib::seg6local s;
+    rib::seg6local& s = w.sid;
     s.action = info->action;
-    if (use & sp::flavors) {
-        s.flavors = w.flv.operation;
-        s.lcblock_bits = w.flv.lcblock_bits;
-        s.lcnode_fn_bits = w.flv.lcnode_fn_bits;
+    const uint16_t wire_only = w.bpf ? sp::bpf : 0;
+    if (!check_sid_params(*info, s, wire_only, ctx))
+        return false;
+    // Parameters the behavior has no use for are dropped, so the model only holds what applies.
+    if (const uint16_t extra = rib::unused_params(*info, s, wire_only)) {
+        ctx.report(reason::ignored_attr, rib::unused_text(*info, extra));
+        rib::drop_params(s, extra);
     }
-    if (use & sp::table)
-        s.table = w.table;
-    if (use & sp::vrftable)
-        s.vrftable = w.vrftable;
-    if (use & sp::nh4)
-        s.nh4 = w.nh4;
-    if (use & sp::nh6)
-        s.nh6 = w.nh6;
-    if (use & sp::oif)
-        s.oif = w.oif;
-    if (use & sp::srh) {
-        rib::seg6_encap srh;
-        // End.B6 inserts the new SRH; End.B6.Encaps pushes an outer IPv6 header with it.
-        srh.mode = info->action == rib::behavior::end_b6 ? rib::encap_mode::inline_srh : rib::encap_mode::encap;
-        srh.segments = std::move(w.srh);
-        s.srh = std::move(srh);
-    }
+    // End.B6 inserts the new SRH; End.B6.Encaps pushes an outer IPv6 header with it.
+    if (s.srh)
+        s.srh->mode = info->action == rib::behavior::end_b6 ? rib::encap_mode::inline_srh : rib::encap_mode::encap;
     out = std::move(s);
     return true;
 }

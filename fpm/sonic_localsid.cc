@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "rib/behaviors.hh"
-#include "rib/sid_params.hh"
+#include "fpm/sid_check.hh"
 #include "fpm/sonic_parsers.hh"
 #include "fpm/sonic_wire.hh"
 
@@ -46,12 +46,7 @@ bool parse_format(nl::bytes nest, decode_ctx& ctx, rib::sid_structure& out) {
         ctx.report(reason::sonic_bad_format, "truncated nest");
         return false;
     }
-    const unsigned bits = 0u + out.block_len + out.node_len + out.func_len + out.arg_len;
-    if (bits > 128) {
-        ctx.report(reason::sonic_bad_format, fmt::format("block+node+func+arg = {} bits", bits));
-        return false;
-    }
-    return true;
+    return true;  // the lengths' sum is the structure parameter's check (check_sid_params)
 }
 
 bool is_param(uint16_t type) {
@@ -141,39 +136,6 @@ bool parse_attrs(nl::bytes attrs, bool is_new, decode_ctx& ctx, localsid_msg& ou
     return true;
 }
 
-// The message's behavior parameters as the contract (rib/behaviors.hh) names them.
-uint16_t sonic_params(const localsid_msg& m) {
-    namespace sp = rib::sid_param;
-    uint16_t p = 0;
-    auto set = [&p](bool has, uint16_t bit) {
-        if (has)
-            p = static_cast<uint16_t>(p | bit);
-    };
-    set(m.nh4.has_value(), sp::nh4);
-    set(m.nh6.has_value(), sp::nh6);
-    set(!m.vrf_name.empty(), sp::vrf_name);
-    set(!m.ifname.empty(), sp::ifname);
-    set(m.structure.has_value(), sp::structure);
-    set(!m.sidlist.empty(), sp::srh);
-    return p;
-}
-
-// The SONiC attribute names of sid_param bits, for reports: "NH6", "VRFNAME".
-std::string sonic_names(uint16_t params) {
-    namespace sp = rib::sid_param;
-    struct entry {
-        uint16_t bit;
-        std::string_view name;
-    };
-    constexpr entry names[] = {{sp::nh4, "NH4"}, {sp::nh6, "NH6"}, {sp::vrf_name, "VRFNAME"}, {sp::ifname, "IFNAME"},
-                               {sp::structure, "FORMAT"}, {sp::srh, "SIDLIST"}};
-    std::string out;
-    for (const auto& e : names)
-        if (params & e.bit)
-            out += fmt::format("{}{}", out.empty() ? "" : "|", e.name);
-    return out.empty() ? rib::sid_params_to_string(params) : out;
-}
-
 }  // namespace
 
 void decode_localsid(const nl::message& m, decode_ctx& ctx, std::vector<update>& out) {
@@ -211,15 +173,7 @@ void decode_localsid(const nl::message& m, decode_ctx& ctx, std::vector<update>&
         ctx.report(reason::sonic_bad_action, fmt::format("action code {}", *msg.action));
         return;
     }
-    // What the behavior cannot do without, from the contract (End.DX2: its port, by IFNAME). A
-    // behavior without a datapath handler (End.B6) is not held up here: the compiler refuses
-    // it, visibly in `srv6ctl show sids`.
-    const rib::behavior_info* info = rib::find_behavior(ep->behavior);
-    if (const uint16_t need = !info || info->handler == rib::dp_handler::none ? 0 : info->missing(sonic_params(msg))) {
-        ctx.report(reason::seg6local_missing_attr, fmt::format("SONiC action {} without {}", *msg.action, sonic_names(need)));
-        return;
-    }
-
+    const rib::behavior_info& info = *rib::find_behavior(ep->behavior);
     rib::seg6local sl;
     sl.action = ep->behavior;
     sl.flavors = ep->flavors;
@@ -231,11 +185,11 @@ void decode_localsid(const nl::message& m, decode_ctx& ctx, std::vector<update>&
     sl.nh6 = msg.nh6;
     // End.B6.Encaps(.Red): the policy is the named SID list, resolved when compiled (and again
     // when the list changes: the VPN routes steered into the binding SID stay as they are).
-    if (info && (info->allowed() & rib::sid_param::srh) && !msg.sidlist.empty()) {
+    if ((info.allowed() & rib::sid_param::srh) && !msg.sidlist.empty()) {
         rib::seg6_encap policy;
         policy.mode = *msg.action == static_cast<uint32_t>(action::b6_encaps_red) ? rib::encap_mode::encap_red
                       : *msg.action == static_cast<uint32_t>(action::b6_insert_red) ? rib::encap_mode::inline_red
-                      : info->action == rib::behavior::end_b6                        ? rib::encap_mode::inline_srh
+                      : info.action == rib::behavior::end_b6                         ? rib::encap_mode::inline_srh
                                                                                      : rib::encap_mode::encap;
         policy.sidlist_name = std::move(msg.sidlist);
         sl.srh = std::move(policy);
@@ -245,6 +199,13 @@ void decode_localsid(const nl::message& m, decode_ctx& ctx, std::vector<update>&
         sl.lcblock_bits = c.block;
         sl.lcnode_fn_bits = c.node_fn;
     }
+    // What the behavior cannot do without, from the contract (End.DX2: its port, by IFNAME). A
+    // behavior without a datapath handler (End.B6) is not held up for its requirements: the
+    // compiler refuses it, visibly in `srv6ctl show sids`. Parameters its row does not take are
+    // kept as sent (SONiC names the VRF of every SID): the compiler reads what the row uses.
+    const auto excused = info.handler == rib::dp_handler::none ? info.allowed() : uint16_t{0};
+    if (!check_sid_params(info, sl, excused, ctx, reason::sonic_bad_format))
+        return;
 
     rib::route r;
     r.key = key;

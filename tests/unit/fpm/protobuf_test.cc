@@ -56,6 +56,7 @@ rib::prefix pfx(std::string_view s) { return *rib::parse_prefix(s); }
 struct result {
     ingest_stats stats;
     std::vector<update> out;
+    std::string last_error;  // decode_ctx::last_error
     uint64_t n(reason r) const { return stats.reasons[static_cast<size_t>(r)]; }
     uint64_t total() const {
         uint64_t t = 0;
@@ -69,6 +70,7 @@ result run(std::initializer_list<buf> payloads) {
     decode_ctx ctx(r.stats);
     for (const auto& p : payloads)
         decode_protobuf(p, ctx, r.out);
+    r.last_error = ctx.last_error;
     return r;
 }
 template <typename T>
@@ -431,12 +433,13 @@ TEST(ProtobufMalformed, MissingFields) {
     no_prefix.mutable_add_route()->mutable_key()->clear_prefix();
     expect_rejected(bytes_of(no_prefix), reason::pb_missing_field);
     expect_rejected(bytes_of(localsid(pb::Message::ADD_SRV6_LOCALSID, "fc00::1")), reason::pb_missing_field);
+    // A behaviour without its parameter is the contract's refusal, as from netlink and SONiC.
     auto endx = localsid(pb::Message::ADD_SRV6_LOCALSID, "fc00::1");
     endx.mutable_srv6_localsid()->mutable_end_x();
-    expect_rejected(bytes_of(endx), reason::pb_missing_field);
+    expect_rejected(bytes_of(endx), reason::seg6local_missing_attr);
     auto dt4 = localsid(pb::Message::ADD_SRV6_LOCALSID, "fc00::1");
     dt4.mutable_srv6_localsid()->mutable_end_dt4();
-    expect_rejected(bytes_of(dt4), reason::pb_missing_field);
+    expect_rejected(bytes_of(dt4), reason::seg6local_missing_attr);
     expect_rejected(vfield(1, 4), reason::pb_missing_field);  // DELETE_SRV6_LOCALSID without the SID
 }
 
@@ -454,6 +457,20 @@ TEST(ProtobufMalformed, NexthopOfTheWrongFamilyForTheBehavior) {
     expect_rejected(localsid_with(7, v4), reason::seg6local_missing_attr);   // end_dx6
     expect_rejected(localsid_with(8, v6), reason::seg6local_missing_attr);   // end_dx4
     EXPECT_EQ(run({localsid_with(8, v4)}).out.size(), 1u);
+}
+
+// The words are the contract's (rib/sid_params.hh), the same from netlink (seg6local_test),
+// SONiC (sonic_test) and a [sids] line (tests/unit/vrf/sid_parse_test.cc).
+TEST(ProtobufMalformed, MissingParameterInTheContractsWords) {
+    auto dx4 = localsid(pb::Message::ADD_SRV6_LOCALSID, "fc00::1");
+    dx4.mutable_srv6_localsid()->mutable_end_dx4();
+    auto r = run({bytes_of(dx4)});
+    EXPECT_TRUE(r.out.empty());
+    EXPECT_EQ(r.last_error, "End.DX4 needs an IPv4 next hop (nh4)");
+    auto udt46 = localsid(pb::Message::ADD_SRV6_LOCALSID, "fc00::1");
+    udt46.mutable_srv6_localsid()->mutable_udt46();
+    r = run({bytes_of(udt46)});
+    EXPECT_EQ(r.last_error, "End.DT46 needs a VRF (table or vrf)");
 }
 
 TEST(ProtobufMalformed, BadSizes) {

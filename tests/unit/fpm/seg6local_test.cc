@@ -388,5 +388,22 @@ INSTANTIATE_TEST_SUITE_P(
                  cat({act(1), nested(flavors, cat({host<uint32_t>(0x00010008), host<uint32_t>(csid), buf{0x05, 0x00}}))}),
                  reason::seg6local_bad_flavors}));
 
+// The words are the contract's (rib/sid_params.hh), the same from SONiC (sonic_test), protobuf
+// (protobuf_test) and a [sids] line (tests/unit/vrf/sid_parse_test.cc).
+TEST(Seg6local, ReasonsInTheContractsWords) {
+    auto refusal = [](const buf& nest) {
+        ingest_stats stats;
+        decode_ctx ctx(stats);
+        rib::seg6local out;
+        EXPECT_FALSE(decode_seg6local(nest, ctx, out));
+        return ctx.last_error;
+    };
+    EXPECT_EQ(refusal(act(6)), "End.DX4 needs an IPv4 next hop (nh4)");
+    EXPECT_EQ(refusal(act(16)), "End.DT46 needs a VRF (table or vrf)");
+    EXPECT_EQ(refusal(cat({act(1), flavor_nest({u32_attr(flv_operation, 0x20)})})), "End does not take flavor 0x20");
+    EXPECT_EQ(refusal(cat({act(1), flavor_nest({u32_attr(flv_operation, 1u << 4), attr(flv_lcblock, {120})})})),
+              "NEXT-C-SID block 120 and node+function 16 bits: each a non-zero multiple of 8, together at most 128");
+}
+
 }  // namespace
 }  // namespace fpm

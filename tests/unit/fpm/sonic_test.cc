@@ -59,6 +59,7 @@ buf localsid(uint16_t type, std::string_view sid, uint8_t len, const buf& attrs,
 struct result {
     ingest_stats stats;
     std::vector<update> out;
+    std::string last_error;  // decode_ctx::last_error
     uint64_t n(reason r) const { return stats.reasons[static_cast<size_t>(r)]; }
     uint64_t total() const {
         uint64_t t = 0;
@@ -79,6 +80,7 @@ result run(std::initializer_list<buf> msgs) {
         if (m)
             decode_sonic(*m, ctx, r.out);
     }
+    r.last_error = ctx.last_error;
     return r;
 }
 
@@ -329,6 +331,19 @@ TEST(SonicLocalSidMalformed, BehaviorWithoutItsParameter) {
     expect_rejected(localsid(1000, "fc00::1", 128, attr(action, u32(21))), reason::seg6local_missing_attr);
     expect_rejected(localsid(1000, "fc00::1", 128, cat({attr(action, u32(9)), attr(vrfname, cstr(""))})),
                     reason::seg6local_missing_attr);
+}
+
+// The words are the contract's (rib/sid_params.hh), the same from netlink (seg6local_test),
+// protobuf (protobuf_test) and a [sids] line (tests/unit/vrf/sid_parse_test.cc).
+TEST(SonicLocalSidMalformed, MissingParameterInTheContractsWords) {
+    auto r = run({localsid(1000, "fc00::1", 128, cat({attr(action, u32(6)), attr(vrfname, cstr("default"))}))});
+    EXPECT_TRUE(r.out.empty());
+    EXPECT_EQ(r.last_error, "End.DX4 needs an IPv4 next hop (nh4)");
+    r = run({localsid(1000, "fc00::1", 128, attr(action, u32(4)))});  // End.DX2 without IFNAME
+    EXPECT_EQ(r.last_error, "End.DX2 needs an interface (oif or ifname)");
+    r = run({localsid(1000, "fc00::1", 128, cat({format_nest(64, 64, 16, 0), attr(action, u32(1))}))});
+    EXPECT_EQ(r.n(reason::sonic_bad_format), 1u);
+    EXPECT_EQ(r.last_error, "SID structure of 144 bits (block 64 + node 64 + function 16 + argument 0) is longer than 128");
 }
 
 TEST(SonicLocalSid, TwoDifferentSidsKeepTheFirst) {
