@@ -16,7 +16,6 @@
 namespace vrf {
 namespace {
 
-using namespace rib::sid_param;
 using error = std::optional<std::string>;
 
 bool number(std::string_view s, uint64_t max, uint64_t& out) {
@@ -62,32 +61,22 @@ error parse_behavior(std::string_view word, const rib::behavior_info*& out) {
     return std::nullopt;
 }
 
-// "psp,usd,next-csid" -> rib::flavor bits.
+// "psp,usd,next-csid" -> rib::flavor bits, by the contract's names.
 error parse_flavors(std::string_view list, uint32_t& out) {
     while (true) {
         const size_t comma = list.find(',');
         const auto name = list.substr(0, comma);
-        uint32_t bit = 0;
-        for (uint32_t f = 1; f != 0 && !bit; f <<= 1)
-            if (!name.empty() && rib::flavor_name(f) == name)
-                bit = f;
+        const auto bit = rib::flavor_from_name(name);
         if (!bit)
             return fmt::format("flavor '{}' is not one of {}", name, rib::flavors_to_string(rib::known_flavors));
-        if (out & bit)
+        if (out & *bit)
             return fmt::format("flavor {} listed twice", name);
-        out |= bit;
+        out |= *bit;
         if (comma == std::string_view::npos)
             return std::nullopt;
         list.remove_prefix(comma + 1);
     }
 }
-
-// What the arguments said besides the seg6local fields.
-struct given {
-    uint16_t present = 0;  // sid_param bits
-    std::optional<uint8_t> lblen, nflen;
-    bool policy_extra = false;  // mode or src, which belong to segs
-};
 
 // "A,B,C": End.B6.Encaps's policy, in visiting order (iproute2's `srh segs`).
 error parse_segs(std::string_view list, std::vector<rib::ip6_addr>& out) {
@@ -107,104 +96,134 @@ error parse_segs(std::string_view list, std::vector<rib::ip6_addr>& out) {
     return std::nullopt;
 }
 
-// One KEYWORD VALUE pair into `l`.
-error parse_arg(std::string_view kw, std::string_view v, const rib::behavior_info& row, rib::seg6local& l, given& g) {
-    uint64_t n = 0;
-    if (kw == "vrf") {
-        if (auto e = check_ifname(v))
-            return fmt::format("VRF {}", *e);
-        l.vrf_name = std::string(v);
-        g.present |= vrf_name;
-    } else if (kw == "table") {
-        if (!number(v, UINT32_MAX, n))
-            return fmt::format("table '{}' is not a number from 1 to 4294967295", v);
-        if (auto e = check_table(static_cast<rib::table_id>(n)))
-            return e;
-        // The attribute FRR sends for this behavior (the contract's vrf_attr): End.T and End.DT6
-        // TABLE, End.DT4 and End.DT46 VRFTABLE.
-        const bool vrftab = row.vrf == rib::vrf_attr::vrftable;
-        (vrftab ? l.vrftable : l.table) = static_cast<rib::table_id>(n);
-        g.present |= vrftab ? vrftable : table;
-    } else if (kw == "nh4") {
-        const auto a = rib::parse_addr(v);
-        if (!a || !a->is_v4())
-            return fmt::format("nh4 '{}' is not an IPv4 address", v);
-        l.nh4 = a->v4();
-        g.present |= nh4;
-    } else if (kw == "nh6") {
-        const auto a = rib::parse_ip6(v);
-        if (!a)
-            return fmt::format("nh6 '{}' is not an IPv6 address", v);
-        l.nh6 = *a;
-        g.present |= nh6;
-    } else if (kw == "oif") {
-        if (!number(v, UINT32_MAX, n) || n == 0)
-            return fmt::format("oif '{}' is not an interface index (1 to 4294967295)", v);
-        l.oif = static_cast<uint32_t>(n);
-        g.present |= oif;
-    } else if (kw == "flavors") {
-        if (auto e = parse_flavors(v, l.flavors))
-            return e;
-        g.present |= flavors;
-    } else if (kw == "lblen" || kw == "nflen") {
-        if (!number(v, 128, n) || !rib::valid_csid_bits(static_cast<unsigned>(n)))
-            return fmt::format("{} '{}' is not a multiple of 8 from 8 to 120", kw, v);
-        (kw == "lblen" ? g.lblen : g.nflen) = static_cast<uint8_t>(n);
-    } else if (kw == "segs") {
-        if (!l.srh)
-            l.srh.emplace();
-        if (auto e = parse_segs(v, l.srh->segments))
-            return e;
-        g.present |= srh;
-    } else if (kw == "mode") {  // the policy's headend: H.Encaps, or H.Encaps.Red (End.B6.Encaps.Red)
-        if (v != "encap" && v != "encap.red")
-            return fmt::format("mode '{}' is not encap or encap.red", v);
-        if (!l.srh)
-            l.srh.emplace();
-        l.srh->mode = v == "encap" ? rib::encap_mode::encap : rib::encap_mode::encap_red;
-        g.policy_extra = true;
-    } else if (kw == "src") {  // the policy's outer source, over [encap] source
-        const auto a = rib::parse_ip6(v);
-        if (!a || a->is_zero())
-            return fmt::format("src '{}' is not an IPv6 address", v);
-        if (!l.srh)
-            l.srh.emplace();
-        l.srh->source = *a;
-        g.policy_extra = true;
-    } else {
-        return fmt::format(
-            "unknown word '{}'; expected vrf, table, nh4, nh6, oif, segs, mode, src, flavors, lblen or nflen", kw);
-    }
+// One value of a keyword into the SID; what the value means to the behavior is checked after
+// all of them, by the parameter table (rib/sid_params.hh) like every other parser's.
+using value_parser = error (*)(std::string_view v, const rib::behavior_info& row, rib::seg6local& l);
+
+rib::seg6_encap& policy(rib::seg6local& l) { return l.srh ? *l.srh : l.srh.emplace(); }
+
+error parse_vrf(std::string_view v, const rib::behavior_info&, rib::seg6local& l) {
+    if (auto e = check_ifname(v))
+        return fmt::format("VRF {}", *e);
+    l.vrf_name = std::string(v);
     return std::nullopt;
 }
 
-// The arguments against the behavior's row: parameters it takes and needs, flavors it takes,
-// NEXT-C-SID lengths (the row's defaults when not given).
-error check_against_contract(const rib::behavior_info& row, const given& g, rib::seg6local& l) {
-    if ((g.present & vrf_name) && (g.present & (table | vrftable)))
+// The attribute FRR sends for this behavior (the contract's vrf_attr): End.T and End.DT6
+// TABLE, End.DT4 and End.DT46 VRFTABLE.
+error parse_table(std::string_view v, const rib::behavior_info& row, rib::seg6local& l) {
+    uint64_t n = 0;
+    if (!number(v, UINT32_MAX, n))
+        return fmt::format("table '{}' is not a number from 1 to 4294967295", v);
+    if (auto e = check_table(static_cast<rib::table_id>(n)))
+        return e;
+    (row.vrf == rib::vrf_attr::vrftable ? l.vrftable : l.table) = static_cast<rib::table_id>(n);
+    return std::nullopt;
+}
+
+error parse_nh4(std::string_view v, const rib::behavior_info&, rib::seg6local& l) {
+    const auto a = rib::parse_addr(v);
+    if (!a || !a->is_v4())
+        return fmt::format("nh4 '{}' is not an IPv4 address", v);
+    l.nh4 = a->v4();
+    return std::nullopt;
+}
+
+error parse_nh6(std::string_view v, const rib::behavior_info&, rib::seg6local& l) {
+    const auto a = rib::parse_ip6(v);
+    if (!a)
+        return fmt::format("nh6 '{}' is not an IPv6 address", v);
+    l.nh6 = *a;
+    return std::nullopt;
+}
+
+error parse_oif(std::string_view v, const rib::behavior_info&, rib::seg6local& l) {
+    uint64_t n = 0;
+    if (!number(v, UINT32_MAX, n) || n == 0)
+        return fmt::format("oif '{}' is not an interface index (1 to 4294967295)", v);
+    l.oif = static_cast<uint32_t>(n);
+    return std::nullopt;
+}
+
+error parse_segs_arg(std::string_view v, const rib::behavior_info&, rib::seg6local& l) {
+    return parse_segs(v, policy(l).segments);
+}
+
+// The policy's headend: H.Encaps, or H.Encaps.Red (End.B6.Encaps.Red).
+error parse_mode(std::string_view v, const rib::behavior_info&, rib::seg6local& l) {
+    if (v != "encap" && v != "encap.red")
+        return fmt::format("mode '{}' is not encap or encap.red", v);
+    policy(l).mode = v == "encap" ? rib::encap_mode::encap : rib::encap_mode::encap_red;
+    return std::nullopt;
+}
+
+// The policy's outer source, over [encap] source.
+error parse_src(std::string_view v, const rib::behavior_info&, rib::seg6local& l) {
+    const auto a = rib::parse_ip6(v);
+    if (!a || a->is_zero())
+        return fmt::format("src '{}' is not an IPv6 address", v);
+    policy(l).source = *a;
+    return std::nullopt;
+}
+
+error parse_flavors_arg(std::string_view v, const rib::behavior_info&, rib::seg6local& l) {
+    return parse_flavors(v, l.flavors);
+}
+
+// A NEXT-C-SID length as a number; the rule it must follow is the flavors parameter's check.
+error parse_length(std::string_view word, std::string_view v, std::optional<uint8_t>& out) {
+    uint64_t n = 0;
+    if (!number(v, 128, n))
+        return fmt::format("{} '{}' is not a number of bits (at most 128)", word, v);
+    out = static_cast<uint8_t>(n);
+    return std::nullopt;
+}
+error parse_lblen(std::string_view v, const rib::behavior_info&, rib::seg6local& l) {
+    return parse_length("lblen", v, l.lcblock_bits);
+}
+error parse_nflen(std::string_view v, const rib::behavior_info&, rib::seg6local& l) {
+    return parse_length("nflen", v, l.lcnode_fn_bits);
+}
+
+// The keywords of a [sids] line: the names of the parameters (rib/sid_params.hh), and the
+// details of two of them (mode and src of segs, lblen and nflen of flavors).
+struct keyword {
+    std::string_view word;
+    value_parser parse;
+};
+constexpr keyword keywords[] = {
+    {"vrf", parse_vrf},         {"table", parse_table}, {"nh4", parse_nh4},         {"nh6", parse_nh6},
+    {"oif", parse_oif},         {"segs", parse_segs_arg}, {"mode", parse_mode},     {"src", parse_src},
+    {"flavors", parse_flavors_arg}, {"lblen", parse_lblen}, {"nflen", parse_nflen},
+};
+
+std::string keyword_list() {
+    std::string out;
+    for (size_t i = 0; i < std::size(keywords); ++i)
+        out += fmt::format("{}{}", i == 0 ? "" : i + 1 == std::size(keywords) ? " or " : ", ", keywords[i].word);
+    return out;
+}
+
+// The arguments against the behavior's row, as every parser checks a SID (rib::check_params),
+// after the checks of this syntax's own words.
+error check_against_contract(const rib::behavior_info& row, rib::seg6local& l) {
+    if (!l.vrf_name.empty() && (l.table || l.vrftable))
         return "give 'vrf NAME' or 'table ID', not both";
-    if (const uint16_t extra = static_cast<uint16_t>(g.present & ~row.allowed()))
-        return fmt::format("{} takes no {}", row.name, rib::sid_params_to_string(extra));
-    if (const uint16_t need = row.missing(g.present)) {
-        const bool a_table = need & (table | vrftable | vrf_name);
-        if (need & oif)  // End.DX2: its port, by the interface index zebra knows it by
-            return fmt::format("{} needs 'oif IFINDEX' (the port's ifindex)", row.name);
-        return fmt::format("{} needs {}", row.name,
-                           a_table        ? "'table ID' or 'vrf NAME'"
-                           : need == srh  ? std::string("'segs SID,SID...'")
-                                          : "'" + rib::sid_params_to_string(need) + " ADDRESS'");
-    }
-    if (g.policy_extra && !(g.present & srh))
+    if (l.srh && l.srh->segments.empty())
         return "mode and src belong to segs (End.B6.Encaps)";
-    if ((g.lblen || g.nflen) && !(l.flavors & rib::flavor::next_csid))
+    if ((l.lcblock_bits || l.lcnode_fn_bits) && !(l.flavors & rib::flavor::next_csid))
         return "lblen and nflen belong to flavor next-csid";
-    if (const uint32_t extra = l.flavors & ~row.flavors)
-        return fmt::format("{} does not take flavor {}", row.name, rib::flavors_to_string(extra));
+    // A [sids] line is the operator's own: a parameter the behavior does not take is a mistake.
+    if (const uint16_t extra = rib::unused_params(row, l))
+        return rib::unused_text(row, extra);
+    if (auto c = rib::check_params(row, l); !c.ok())
+        return c.reason;
+    if (auto c = rib::check_contract(l); !c.ok())  // the flavors the row takes
+        return c.reason;
     if (l.flavors & rib::flavor::next_csid) {
-        l.lcblock_bits = g.lblen.value_or(row.csid.block);
-        l.lcnode_fn_bits = g.nflen.value_or(row.csid.node_fn);
-        if (!rib::valid_csid(*l.lcblock_bits, *l.lcnode_fn_bits))
-            return "lblen + nflen exceed 128 bits";
+        const rib::csid_lengths c = rib::csid_of(l);
+        l.lcblock_bits = c.block;
+        l.lcnode_fn_bits = c.node_fn;
     }
     return std::nullopt;
 }
@@ -232,18 +251,23 @@ parsed<sid_spec> parse_sid(std::string_view line) {
         return fail(*e);
     s.local.action = row->action;
 
-    given g;
     std::set<std::string_view> seen;
     for (size_t i = 2; i < toks.size(); i += 2) {
-        const auto kw = toks[i];
-        if (!seen.insert(kw).second)
-            return fail(fmt::format("'{}' given twice", kw));
+        const auto word = toks[i];
+        const keyword* kw = nullptr;
+        for (const auto& k : keywords)
+            if (k.word == word)
+                kw = &k;
+        if (!kw)
+            return fail(fmt::format("unknown word '{}'; expected {}", word, keyword_list()));
+        if (!seen.insert(word).second)
+            return fail(fmt::format("'{}' given twice", word));
         if (i + 1 >= toks.size())
-            return fail(fmt::format("'{}' needs a value", kw));
-        if (auto e = parse_arg(kw, toks[i + 1], *row, s.local, g))
+            return fail(fmt::format("'{}' needs a value", word));
+        if (auto e = kw->parse(toks[i + 1], *row, s.local))
             return fail(*e);
     }
-    if (auto e = check_against_contract(*row, g, s.local))
+    if (auto e = check_against_contract(*row, s.local))
         return fail(*e);
     return {std::move(s), {}};
 }

@@ -35,8 +35,10 @@ struct sid_spec {
 //   flavors LIST          psp,usp,usd,next-csid, those the behavior takes (rib/behaviors.hh:
 //                         End, End.X, End.T all four; End.DX*/DT* next-csid alone); next-csid
 //                         takes `lblen N nflen N` (default: the behavior's, 32 and 16)
-// The behaviors are the contract's rows with a datapath handler.
-// Errors name the line and the problem: "sid 'fc00::1 End.DT4': End.DT4 needs a table or vrf".
+// The behaviors are the contract's rows with a datapath handler; each keyword is a parameter of
+// rib/sid_params.hh (or a detail of one), checked by rib::check_params() like the FPM decoders'.
+// Errors name the line and the problem, in the decoders' words for the same fault:
+// "sid 'fc00::1 End.DT4': End.DT4 needs a VRF (table or vrf)".
 parsed<sid_spec> parse_sid(std::string_view line);
 
 // The route the RIB holds for a config SID: table 254 (where FRR puts its SIDs), protocol

@@ -11,6 +11,7 @@
 #include <fmt/ranges.h>
 
 #include "rib/behaviors.hh"
+#include "rib/sid_params.hh"
 #include "apps/srv6d/config_keys.hh"
 
 #ifndef SRV6D_VERSION
@@ -69,43 +70,13 @@ std::string neighbor_line(const fwd::neighbor_spec& n) {
     return fmt::format("{} {} {}", n.port, rib::to_string(n.addr), fwd::to_string(n.mac));
 }
 
-// vrf/sid_parse.hh's syntax: PREFIX BEHAVIOR [vrf NAME | table ID] [nh4 A] [nh6 A] [oif N]
-// [segs A,B [mode encap.red] [src A]] [flavors LIST [lblen N nflen N]]
+// vrf/sid_parse.hh's syntax: PREFIX BEHAVIOR, then each parameter as the parameter table
+// prints it (rib/sid_params.hh).
 std::string sid_line(const vrf::sid_spec& s) {
-    const auto& l = s.local;
-    const rib::behavior_info* b = rib::find_behavior(l.action);
-    std::string out = fmt::format("{} {}", rib::to_string(s.sid), b ? std::string(b->name) : fmt::format("action {}", static_cast<uint32_t>(l.action)));
-    if (!l.vrf_name.empty())
-        out += " vrf " + l.vrf_name;
-    else if (l.vrftable)
-        out += fmt::format(" table {}", *l.vrftable);
-    else if (l.table)
-        out += fmt::format(" table {}", *l.table);
-    if (l.nh4)
-        out += " nh4 " + rib::to_string(*l.nh4);
-    if (l.nh6)
-        out += " nh6 " + rib::to_string(*l.nh6);
-    if (l.oif)
-        out += fmt::format(" oif {}", *l.oif);
-    if (l.srh && !l.srh->segments.empty()) {  // End.B6.Encaps's policy
-        std::vector<std::string> segs;
-        for (const auto& a : l.srh->segments)
-            segs.push_back(rib::to_string(a));
-        out += fmt::format(" segs {}", fmt::join(segs, ","));
-        if (l.srh->mode == rib::encap_mode::encap_red)
-            out += " mode encap.red";
-        if (l.srh->source)
-            out += " src " + rib::to_string(*l.srh->source);
-    }
-    if (l.flavors)
-        out += " flavors " + rib::flavors_to_string(l.flavors);
-    if (l.flavors & rib::flavor::next_csid) {
-        if (l.lcblock_bits)
-            out += fmt::format(" lblen {}", *l.lcblock_bits);
-        if (l.lcnode_fn_bits)
-            out += fmt::format(" nflen {}", *l.lcnode_fn_bits);
-    }
-    return out;
+    const rib::behavior_info* b = rib::find_behavior(s.local.action);
+    return fmt::format("{} {}{}", rib::to_string(s.sid),
+                       b ? std::string(b->name) : fmt::format("action {}", static_cast<uint32_t>(s.local.action)),
+                       rib::print_params(s.local));
 }
 
 // The values of one key (several for the repeatable ones); nullopt for a key this file does

@@ -410,7 +410,7 @@ TEST(Config, InvalidSidLinesRefuseToStart) {
     temp_file f("[sids]\nsid = fc00:1::d46 End.DT46\n");
     auto r = run({"-c", f.path()});
     ASSERT_EQ(r.what, action::error);
-    EXPECT_EQ(r.text, f.path() + ":2: sid 'fc00:1::d46 End.DT46': End.DT46 needs 'table ID' or 'vrf NAME'");
+    EXPECT_EQ(r.text, f.path() + ":2: sid 'fc00:1::d46 End.DT46': End.DT46 needs a VRF (table or vrf)");
 
     r = run({"--sids.sid", "fc00:1::1 End", "--sids.sid", "fc00:1::1/128 End.DT6 table 10"});
     ASSERT_EQ(r.what, action::error);
