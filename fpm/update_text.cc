@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "rib/behaviors.hh"
+#include "rib/sid_params.hh"
 
 namespace fpm {
 namespace {
@@ -48,19 +49,8 @@ void append_path(std::string& out, const rib::nexthop& nh) {
         if (!nh.seg6->sidlist_name.empty())
             out += " sidlist " + nh.seg6->sidlist_name;
     }
-    if (nh.local) {
-        out += fmt::format(" seg6local {}", rib::behavior_name(nh.local->action));
-        if (nh.local->flavors)
-            out += " flavors " + rib::flavors_to_string(nh.local->flavors);
-        if (auto t = nh.local->decap_table())
-            out += fmt::format(" table {}", *t);
-        if (!nh.local->vrf_name.empty())
-            out += " vrf " + nh.local->vrf_name;
-        if (nh.local->nh4)
-            out += " nh4 " + rib::to_string(*nh.local->nh4);
-        if (nh.local->nh6)
-            out += " nh6 " + rib::to_string(*nh.local->nh6);
-    }
+    if (nh.local)  // in [sids] syntax, as the parameter table prints it
+        out += fmt::format(" seg6local {}{}", rib::behavior_name(nh.local->action), rib::print_params(*nh.local));
 }
 
 std::string route_text(const rib::route& r) {

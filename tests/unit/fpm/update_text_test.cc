@@ -63,6 +63,17 @@ TEST(UpdateText, NexthopObjects) {
     l.table = 10;
     s.path->local = l;
     EXPECT_EQ(to_string(make(nexthop_upsert{s})), "+nh 24 dev 3 seg6local End.DT6 table 10");
+    // Every parameter, in [sids] syntax (rib/sid_params.hh prints it).
+    l = rib::seg6local{};
+    l.action = rib::behavior::end_x;
+    l.flavors = rib::flavor::next_csid;
+    l.lcblock_bits = 32;
+    l.lcnode_fn_bits = 16;
+    l.nh6 = *rib::parse_ip6("fe80::1");
+    l.oif = 7;
+    s.path->local = l;
+    EXPECT_EQ(to_string(make(nexthop_upsert{s})),
+              "+nh 24 dev 3 seg6local End.X nh6 fe80::1 oif 7 flavors next-csid lblen 32 nflen 16");
     EXPECT_EQ(to_string(make(nexthop_delete{24})), "-nh 24");
 }
 
