@@ -226,6 +226,15 @@ rate_limit& rate_limit::operator=(const rate_limit& o) {
 rate_limit::~rate_limit() {
     std::lock_guard lock(g_repeat_mutex);
     _state->gone = true;
+    // Nothing held back: nothing for flush_suppressed() to tell, so forget it now; a process
+    // that makes limits faster than it flushes (one set per FPM connection) must not grow.
+    if (_state->filter.held() == 0)
+        std::erase(g_limits, _state);
+}
+
+size_t registered_limits() {
+    std::lock_guard lock(g_repeat_mutex);
+    return g_limits.size();
 }
 
 bool rate_limit::allow(uint64_t& suppressed) {

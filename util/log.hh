@@ -86,6 +86,9 @@ void log(level l, fmt::format_string<Args...> f, Args&&... args) {
 // " (N similar messages suppressed)", or "" for 0: how every held-back count is told.
 std::string suppressed_note(uint64_t n);
 
+// Rate limits flush_suppressed() still tracks: live ones, and destroyed ones holding a count.
+size_t registered_limits();
+
 // A call site's own, stricter limit: one line per interval (the repeat filter with a burst of
 // one), for sites a peer can make fire at will (malformed FPM input, the mgmt socket). Every
 // limit is known to flush_suppressed(), which tells what it held back once its interval is over,

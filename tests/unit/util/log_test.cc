@@ -204,6 +204,31 @@ TEST(Log, RateLimitedSiteFloodIsSummarisedByTheFlush) {
     EXPECT_FALSE(a.allow(held));
 }
 
+// A limit that is destroyed with nothing held back is forgotten at once: a process that opens
+// connections (each decoder has its limits) faster than it flushes must not grow. One that held
+// lines back stays until flush_suppressed() has told its count.
+TEST(Log, DestroyedLimitsAreForgottenUnlessTheyHoldACount) {
+    capture_stderr cap;
+    util::set_target(util::target::stderr_lines);
+    util::set_level(util::level::info);
+    util::flush_suppressed(true);
+    const size_t base = util::registered_limits();
+    for (int i = 0; i < 1000; ++i) {
+        util::rate_limit quiet{1h};
+        util::log_limited(quiet, util::level::warn, "fpm: bad frame {}", i);  // allowed, none held
+    }
+    EXPECT_EQ(util::registered_limits(), base);
+    {
+        util::rate_limit busy{1h};
+        for (int i = 0; i < 3; ++i)
+            util::log_limited(busy, util::level::warn, "fpm: held frame {}", i);
+    }
+    EXPECT_EQ(util::registered_limits(), base + 1);
+    util::flush_suppressed(true);
+    EXPECT_EQ(util::registered_limits(), base);
+    EXPECT_EQ(count_of(cap.text(), "2 similar messages suppressed, the last: fpm: held frame 2"), 1u) << cap.text();
+}
+
 TEST(Log, DebugLinesAreNeverHeldBack) {
     capture_stderr cap;
     util::set_target(util::target::stderr_lines);
