@@ -22,7 +22,7 @@ inline uint16_t load16(const uint8_t* p) { return static_cast<uint16_t>(p[0] << 
 // IPv4 TTL - 1 with the header checksum updated incrementally (RFC 1624 eq. 3): the 16-bit
 // word holding TTL and Protocol changes from m to m' = m - 0x100, so ~m + m' is 0xfeff and
 // the sum stays below 0x1feff: one fold is enough.
-inline void ip4_ttl_decrement(uint8_t* h) {
+[[gnu::always_inline]] inline void ip4_ttl_decrement(uint8_t* h) {
     const uint32_t old_word = load16(h + 8);
     --h[8];
     const uint32_t new_word = load16(h + 8);
@@ -32,6 +32,15 @@ inline void ip4_ttl_decrement(uint8_t* h) {
     const uint16_t c = static_cast<uint16_t>(~sum);
     h[10] = static_cast<uint8_t>(c >> 8);
     h[11] = static_cast<uint8_t>(c);
+}
+
+// rte_pktmbuf_adj without its length check, once the caller has checked that the first
+// segment holds more than `off` bytes. Forced inline: in the worker's act stage GCC leaves
+// rte_pktmbuf_adj out of line (a call, and the decap's state spilled around it, per packet).
+[[gnu::always_inline]] inline void strip_front(rte_mbuf* m, uint16_t off) {
+    m->data_off = static_cast<uint16_t>(m->data_off + off);
+    m->data_len = static_cast<uint16_t>(m->data_len - off);
+    m->pkt_len -= off;
 }
 
 constexpr uint32_t ip4_min = 20;
@@ -88,7 +97,7 @@ constexpr uint16_t eth_802_3_min = 0x0600;  // below: an 802.3 length field, not
             --in[7];
         }
     }
-    rte_pktmbuf_adj(m, static_cast<uint16_t>(off));
+    strip_front(m, static_cast<uint16_t>(off));  // len - off >= the inner header: checked above
     if (inner_len < in_l3 && rte_pktmbuf_trim(m, static_cast<uint16_t>(in_l3 - inner_len)) != 0)
         return dropped(v4 ? drop_reason::ip4_truncated : drop_reason::ip6_truncated);
     // To the row's adjacency with the packet's own family (End.X + USD: an inner IPv4 packet
@@ -111,7 +120,7 @@ constexpr uint16_t eth_802_3_min = 0x0600;  // below: an 802.3 length field, not
         return dropped(drop_reason::hdr_segmented);
     if (load16(ip + off + 12) < eth_802_3_min)
         return dropped(drop_reason::sid_bad_inner);
-    rte_pktmbuf_adj(m, static_cast<uint16_t>(off));
+    strip_front(m, static_cast<uint16_t>(off));  // len - off >= eth_min: checked above
     return {endpoint_action::send_l2, drop_reason::sid_unsupported, 0};
 }
 
@@ -123,22 +132,28 @@ constexpr uint16_t eth_802_3_min = 0x0600;  // below: an 802.3 length field, not
 // returns false with the packet untouched, for the walk to decide.
 [[gnu::always_inline]] inline bool decap_short(rte_mbuf* m, const rib::behavior_info& row, uint32_t vrf,
                                                endpoint_result& r) {
-    if (m->nb_segs != 1 || m->data_len <= ip6::header_len)
+    using namespace decap_detail;
+    const uint32_t dl = m->data_len;
+    if (m->nb_segs != 1 || dl <= ip6::header_len)
         return false;
     uint8_t* ip = rte_pktmbuf_mtod(m, uint8_t*);
-    const uint32_t l3 = ip6::header_len + decap_detail::load16(ip + 4);
-    if (l3 > m->data_len || l3 == ip6::header_len)
-        return false;
+    // The family first, from the Next Header byte and the row (one test of each): few values
+    // live at once, in the worker's act stage where registers are scarce.
     const uint8_t nh = ip[ip6::nh_field];
-    const bool v4 = nh == ip6::proto::ipv4 && (row.decap & rib::decap::v4);
-    const bool v6 = nh == ip6::proto::ipv6 && (row.decap & rib::decap::v6);
-    const bool l2 = nh == ip6::proto::ethernet && (row.decap & rib::decap::eth);
-    if (!(v4 || v6 || l2))
+    const uint8_t fam = nh == ip6::proto::ipv4   ? rib::decap::v4
+                        : nh == ip6::proto::ipv6 ? rib::decap::v6
+                        : nh == ip6::proto::ethernet ? rib::decap::eth
+                                                     : 0;
+    if ((row.decap & fam) == 0)
         return false;
-    if (l3 < m->data_len)  // link padding past the outer packet: the walk trims it first too
-        rte_pktmbuf_trim(m, static_cast<uint16_t>(m->data_len - l3));
-    r = l2 ? decap_l2_inner(m, ip, ip6::header_len, l3, l3)
-           : decap_inner(m, ip, ip6::header_len, l3, l3, v4, row.adjacency != 0, vrf);
+    const uint32_t l3 = ip6::header_len + load16(ip + 4);
+    if (l3 > dl || l3 == ip6::header_len)
+        return false;
+    if (unlikely(l3 < dl))  // link padding past the outer packet: the walk trims it first too
+        rte_pktmbuf_trim(m, static_cast<uint16_t>(dl - l3));
+    r = fam == rib::decap::eth ? decap_l2_inner(m, ip, ip6::header_len, l3, l3)
+                               : decap_inner(m, ip, ip6::header_len, l3, l3, fam == rib::decap::v4,
+                                             row.adjacency != 0, vrf);
     return true;
 }
 
