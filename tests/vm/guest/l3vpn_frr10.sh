@@ -65,12 +65,13 @@ pe_root_down() {
 	umount -l "$r/dev" "$r/proc" "$r/run" 2>/dev/null
 	umount -l "$r"
 }
-# in_pe NS CMD...: CMD in NS's netns and chroot (sysfs of that netns, as on a real host)
+# in_pe NS CMD...: CMD in NS's netns and chroot (sysfs of that netns, as on a real host) and a UTS
+# namespace of its own whose hostname is the PE's (pe1, pe2: isisd names its LSPs by it)
 in_pe() {
 	local ns="$1" r
 	r="$(pe_root "$ns")"
 	shift
-	ip netns exec "$ns" sh -c 'mount -t sysfs sysfs "$0/sys" 2>/dev/null; exec chroot "$0" "$@"' "$r" "$@"
+	ip netns exec "$ns" unshare --uts sh -c 'echo "${1#s6f-}" >/proc/sys/kernel/hostname; mount -t sysfs sysfs "$0/sys" 2>/dev/null; shift; exec chroot "$0" "$@"' "$r" "$ns" "$@"
 }
 # vty NS CMD...: vtysh of NS's FRR (its chroot's /run/frr sockets; no netns needed)
 vty() {
@@ -80,6 +81,19 @@ vty() {
 	chroot "$(pe_root "$ns")" vtysh "${args[@]}"
 }
 vtyc() { local ns="$1"; shift; vty "$ns" "configure terminal" "$@"; }
+# conf_block FILE NAME: the commented block "! >>> NAME" .. "! <<< NAME" of an FRR config, as the
+# lines to configure (without the leading "! ")
+conf_block() {
+	awk -v n="$2" '$0 == "! >>> " n { on = 1; next } $0 == "! <<< " n { on = 0 } on && sub(/^! /, "")' "$1"
+}
+# vtyc_block NS FILE NAME: apply that block through vtysh; FRR's complaints fail the caller
+vtyc_block() {
+	local ns="$1" out="$LIVE_WORK/$1-$3.out" lines=()
+	mapfile -t lines < <(conf_block "$2" "$3")
+	[ "${#lines[@]}" -gt 2 ] || { live_log "no block $3 in $2"; return 1; }
+	vtyc "$ns" "${lines[@]}" >"$out" 2>&1
+	! grep -E '%|Unknown|Ambiguous|Incomplete' "$out" >&2
+}
 export RIB_COMPARE_VTYSH="chroot /run/frr10/{ns} vtysh"
 # frr_daemons NS LINES...: /etc/frr/daemons of NS's root, Debian's with these assignments
 frr_daemons() {
@@ -170,10 +184,12 @@ done
 veth "$PE1" vr "$CE1R" r0
 veth "$PE1" vb "$CE1B" b0
 veth "$PE1" vc "$PE2" core
+# a second core link for IS-IS (5.): its preferred path, the first one its backup
+veth "$PE1" vc2 "$PE2" core2
 veth "$PE2" cer "$CE2R" r0
 veth "$PE2" ceb "$CE2B" b0
-for d in vr vb vc; do ip netns exec "$PE1" sysctl -qw "net.ipv6.conf.$d.disable_ipv6=1"; done
-for p in "$CE1R:r0" "$CE1B:b0" "$PE2:core"; do ip netns exec "${p%%:*}" ethtool -K "${p#*:}" tx off >/dev/null 2>&1; done
+for d in vr vb vc vc2; do ip netns exec "$PE1" sysctl -qw "net.ipv6.conf.$d.disable_ipv6=1"; done
+for p in "$CE1R:r0" "$CE1B:b0" "$PE2:core" "$PE2:core2"; do ip netns exec "${p%%:*}" ethtool -K "${p#*:}" tx off >/dev/null 2>&1; done
 for ce in "$CE1R:r0" "$CE1B:b0"; do
 	addr "${ce%%:*}" "${ce#*:}" 10.1.0.2/24
 	addr "${ce%%:*}" "${ce#*:}" fd01::2/64
@@ -219,22 +235,30 @@ idle-sleep = 1000
 port = cr net_af_packet0,iface=vr tap=tcr vrf=red
 port = cb net_af_packet1,iface=vb tap=tcb vrf=blue
 port = core net_af_packet2,iface=vc tap=tcore
+port = core2 net_af_packet3,iface=vc2 tap=tcore2
 [encap]
 source = $FALLBACK_SRC
 EOF
-ip netns exec "$PE1" "$SRV6D" -c "$LIVE_WORK/srv6d.conf" >>"$LIVE_WORK/srv6d.log" 2>&1 &
-SRV6D_PID=$!
-LIVE_PIDS+=("$SRV6D_PID")
-t=$(now_us)
-until [ -S "$SRV6D_SOCK" ] && ip -n "$PE1" link show tcore >/dev/null 2>&1; do
-	kill -0 "$SRV6D_PID" 2>/dev/null || { tail -30 "$LIVE_WORK/srv6d.log" >&2; live_die "srv6d exited"; }
-	[ "$(ms_since "$t")" -lt 90000 ] || { tail -30 "$LIVE_WORK/srv6d.log" >&2; live_die "srv6d did not come up"; }
-	sleep 0.3
-done
-live_log "srv6d up after $(ms_since "$t") ms"
-ip -n "$PE1" link set tcr master red
-ip -n "$PE1" link set tcb master blue
-for t in tcr tcb tcore; do ip -n "$PE1" link set "$t" up; done
+srv6d_start() { # srv6d_start: srv6d in PE1's netns, until its socket and all its TAPs exist
+	local t
+	ip netns exec "$PE1" "$SRV6D" -c "$LIVE_WORK/srv6d.conf" >>"$LIVE_WORK/srv6d.log" 2>&1 &
+	SRV6D_PID=$!
+	LIVE_PIDS+=("$SRV6D_PID")
+	t=$(now_us)
+	until [ -S "$SRV6D_SOCK" ] && ip -n "$PE1" link show tcore2 >/dev/null 2>&1; do
+		kill -0 "$SRV6D_PID" 2>/dev/null || { tail -30 "$LIVE_WORK/srv6d.log" >&2; live_die "srv6d exited"; }
+		[ "$(ms_since "$t")" -lt 90000 ] || { tail -30 "$LIVE_WORK/srv6d.log" >&2; live_die "srv6d did not come up"; }
+		sleep 0.3
+	done
+	live_log "srv6d up after $(ms_since "$t") ms"
+}
+srv6d_start
+taps_up() { # what the operator's unit does after srv6d created its TAPs (frr10-l3vpn-pe.conf)
+	ip -n "$PE1" link set tcr master red
+	ip -n "$PE1" link set tcb master blue
+	for t in tcr tcb tcore tcore2; do ip -n "$PE1" link set "$t" up; done
+}
+taps_up
 
 # ---- FRR 10.3 on both PEs ----------------------------------------------------------------------
 pe_root_up "$PE1"
@@ -303,8 +327,8 @@ vrf_of_table() { case "$1" in 10) echo red ;; 20) echo blue ;; 254 | 0) echo def
 # zebra names the action (End, End.X, ... also for uN / uA); srv6d's JSON has its number
 action_no() {
 	case "$1" in
-	End) echo 1 ;; End.X) echo 2 ;; End.T) echo 3 ;; End.DX6) echo 5 ;; End.DX4) echo 6 ;;
-	End.DT6) echo 7 ;; End.DT4) echo 8 ;; End.DT46) echo 16 ;; *) echo -1 ;;
+	End | uN) echo 1 ;; End.X | uA) echo 2 ;; End.T) echo 3 ;; End.DX6) echo 5 ;; End.DX4) echo 6 ;;
+	End.DT6 | uDT6) echo 7 ;; End.DT4 | uDT4) echo 8 ;; End.DT46 | uDT46) echo 16 ;; *) echo -1 ;;
 	esac
 }
 sids_match() {
@@ -358,19 +382,6 @@ done
 srv6ctl show sids >&2
 check "srv6d's tables 254, 10 (red) and 20 (blue) equal zebra's" \
 	rib_compare routes --ns "$PE1" --tables 254,10=red,20=blue --timeout 30
-# docs/verify.md's FRR 10 outputs: vtysh next to srv6ctl on PE1
-{
-	for c in "show bgp ipv4 vpn" "show bgp ipv6 vpn" "show segment-routing srv6 locator" "show segment-routing srv6 manager" \
-		"show bgp segment-routing srv6" "show ip route vrf red" "show ipv6 route vrf red" "show bgp vrf red ipv6" "show fpm status"; do
-		echo "\$ vtysh -c '$c'"
-		vty "$PE1" "$c"
-	done
-	for c in "show sids" "show routes vrf red" "show route 10.2.0.2 vrf red" "show route fd02::2 vrf red" "show encap-source" "show fpm"; do
-		echo "\$ srv6ctl $c"
-		# shellcheck disable=SC2086 # words
-		srv6ctl $c
-	done
-} >"$LIVE_WORK/verify-pe1.txt" 2>&1
 
 # ---- 2. the encap source: FRR's source-address, through the kernel's tunsrc ----------------------
 check "srv6d's encap source is FRR's source-address $FRR_SRC (kernel tunsrc), not its fallback $FALLBACK_SRC" eval \
@@ -437,46 +448,259 @@ check "CE1-red reaches 10.2.0.2 again" wait_for 30 "traffic back" ping4 "$CE1R" 
 check "srv6d's tables equal zebra's after the withdraw and re-advertise" \
 	rib_compare routes --ns "$PE1" --tables 254,10=red,20=blue --timeout 30
 
-# ---- 5. IS-IS SRv6 instead of the static routes to the other PE's locator ----------------------
-# isisd on the core link with the locator: it advertises the locator (the other PE's route to it)
-# and allocates uN (End, NEXT-C-SID) for the node and uA (End.X) for the adjacency
-isis_conf() { # isis_conf NS NET
-	vtyc "$1" "router isis 1" "net $2" "is-type level-2-only" "segment-routing srv6" "locator MAIN" "exit" "exit" \
-		"interface tcore" "ipv6 router isis 1" "isis network point-to-point" "exit" \
-		"interface lo" "ipv6 router isis 1" "isis passive" "exit" >"$LIVE_WORK/$1-isis-conf.out" 2>&1
+# ---- probes: loss windows ------------------------------------------------------------------------
+PROBE_I=0.05
+probe_start() { # probe_start NS DST NAME: an echo every PROBE_I s until probe_stop
+	rm -f "$LIVE_WORK/probe.stop"
+	ip netns exec "$1" "$LIVE_PY" "$LIVE_HOME/icmp_probe.py" -i "$PROBE_I" -t 600 "$LIVE_WORK/probe.stop" "$2" \
+		>"$LIVE_WORK/probe-$3.out" 2>&1 &
+	PROBE=$!
+	PROBE_NAME=$3
+	LIVE_PIDS+=("$PROBE")
 }
-isis_conf "$PE1" 49.0001.0000.0000.0001.00
-vtyc "$PE2" "router isis 1" "net 49.0001.0000.0000.0002.00" "is-type level-2-only" "segment-routing srv6" "locator MAIN" "exit" "exit" \
-	"interface core" "ipv6 router isis 1" "isis network point-to-point" "exit" \
-	"interface lo" "ipv6 router isis 1" "isis passive" "exit" >"$LIVE_WORK/$PE2-isis-conf.out" 2>&1
-if grep -E '%' "$LIVE_WORK/$PE1-isis-conf.out" "$LIVE_WORK/$PE2-isis-conf.out" >&2; then
-	live_log "FRR rejected IS-IS SRv6 lines (above)"
+probe_stop() { touch "$LIVE_WORK/probe.stop"; wait "$PROBE"; }
+# probe_loss [FROM_EPOCH_S [TO_EPOCH_S]]: "LOST SENT WINDOW_MS" of the last probe between those
+# times: the echoes lost, sent, and the loss window, the longest time between two answered echoes
+# with lost ones between them (their send times, less one interval; 0 if none was lost)
+probe_loss() {
+	awk -v a="${1:-0}" -v b="${2:-9e99}" -v i="$PROBE_I" '$2 >= a && $2 <= b {
+		n++; if ($3 == -1) { l++; pend = 1; next }
+		if (pend && ok != "") { w = ($2 - ok - i) * 1000; if (w > mw) mw = w }
+		ok = $2; pend = 0 }
+		END { if (pend && ok != "") { w = (b < 9e99 ? b : ok) - ok; } printf "%d %d %.0f\n", l, n, mw }' \
+		"$LIVE_WORK/probe-$PROBE_NAME.out"
+}
+now_s() { echo "$EPOCHREALTIME"; }
+fpm_counts() { # "UPSERTS DELETES" of srv6d's route updates so far
+	srv6ctl show fpm --json | jq -r '"\(.rib.routeUpserts) \(.rib.routeDeletes)"'
+}
+log_mark() { wc -l <"$LIVE_WORK/srv6d.log"; }
+log_since() { tail -n +"$(($1 + 1))" "$LIVE_WORK/srv6d.log"; } # log_since MARK: srv6d's log lines after MARK
+all_sids_active() { sids_match >/dev/null 2>&1; }
+export_verify() { # the docs/verify.md outputs: vtysh next to srv6ctl on PE1
+	{
+		for c in "show bgp ipv4 vpn" "show bgp ipv6 vpn" "show segment-routing srv6 locator" "show segment-routing srv6 manager" \
+			"show bgp segment-routing srv6" "show ip route vrf red" "show ipv6 route vrf red" "show bgp vrf red ipv6" \
+			"show ipv6 route isis" "show isis neighbor" "show isis segment-routing srv6 node" "show running-config staticd" "show fpm status"; do
+			echo "\$ vtysh -c '$c'"
+			vty "$PE1" "$c"
+		done
+		for c in "show sids" "show routes vrf red" "show route 10.2.0.2 vrf red" "show route fd02::2 vrf red" \
+			"show route fcbb:bbbb:2:1::" "show encap-source" "show fpm"; do
+			echo "\$ srv6ctl $c"
+			# shellcheck disable=SC2086 # words
+			srv6ctl $c
+		done
+	} >"$LIVE_WORK/verify-pe1$1.txt" 2>&1
+}
+export_verify ""
+
+# ---- 5. FRR 10.3's static SIDs (staticd) ----------------------------------------------------------
+# frr10-l3vpn-pe.conf's static-sids block: a uDT46 in red, a uDT4 and a uDT6 in blue. PE2's kernel
+# encapsulates to each (a more specific route in its VRF than bgpd's), CE2 -> CE1 goes through it.
+check "FRR 10.3 takes frr10-l3vpn-pe.conf's static-sids block" vtyc_block "$PE1" "$VM_REPO/frr-conf/frr10-l3vpn-pe.conf" static-sids
+static_sids() { zebra_sids "$PE1" | grep -c ' static$' | grep -qx 3; }
+check "staticd's three SIDs are in PE1's zebra" wait_for 60 "static SIDs in zebra" static_sids
+check "every SID of PE1's zebra (bgpd's and staticd's) is active in srv6d, same behavior and VRF" \
+	wait_for 60 "SIDs in srv6d" sids_match
+sids_match >&2
+grep ' static$' "$LIVE_WORK/sids-zebra.txt" >&2
+result "staticd's SIDs in srv6d: $(jq -c '[.sids[] | select(.protocolName == "static") | {prefix, behavior: .seg6local.behavior, vrf, flavors: .seg6local.flavors}]' "$LIVE_WORK/sids.json")"
+pe2_via() { # pe2_via TABLE PREFIX SEGS: PE2's kernel encapsulates PREFIX of that VRF table to SEGS
+	ip -n "$PE2" route replace "$2" table "$1" encap seg6 mode encap segs "$3" via fc00:12::1 dev core
+}
+pe2_via 10 10.1.0.2/32 fcbb:bbbb:1:fe10::
+pe2_via 20 10.1.0.2/32 fcbb:bbbb:1:fe20::
+pe2_via 20 fd01::2/128 fcbb:bbbb:1:fe30::
+srv6ctl clear counters >/dev/null
+check "red: CE2 -> CE1 IPv4 through staticd's uDT46 fcbb:bbbb:1:fe10::" ping4 "$CE2R" 10.1.0.2
+check "blue: CE2 -> CE1 IPv4 through staticd's uDT4 fcbb:bbbb:1:fe20::" ping4 "$CE2B" 10.1.0.2
+check "blue: CE2 -> CE1 IPv6 through staticd's uDT6 fcbb:bbbb:1:fe30::" ping6 "$CE2B" fd01::2
+check "srv6d's counters: each static SID decapsulated its 3 echoes" eval \
+	'counters && [ "$(cnt fcbb:bbbb:1:fe10:: packets)" -ge 3 ] && [ "$(cnt fcbb:bbbb:1:fe20:: packets)" -ge 3 ] && [ "$(cnt fcbb:bbbb:1:fe30:: packets)" -ge 3 ]'
+ip -n "$PE2" route del 10.1.0.2/32 table 10
+ip -n "$PE2" route del 10.1.0.2/32 table 20
+ip -n "$PE2" -6 route del fd01::2/128 table 20
+
+# ---- 6. route-replace: PE2 gives red another SID --------------------------------------------------
+# zebra 10 sends the changed route as one RTM_NEWROUTE with NLM_F_REPLACE; srv6d must swap it in
+# place (no window without the route). PE2's bgpd re-allocates red's SID (index 100:
+# fcbb:bbbb:2:64::) and re-advertises; what reaches PE1's zebra, and the probe's loss, are printed.
+warm ping4 "$CE1R" 10.2.0.2 1
+probe_start "$CE1R" 10.2.0.2 replace
+mark=$(log_mark)
+read -r ups0 dels0 < <(fpm_counts)
+T_REP=$(now_s)
+vtyc "$PE2" "router bgp 65002 vrf red" "no sid vpn per-vrf export" "sid vpn per-vrf export 100" >"$LIVE_WORK/replace-conf.out" 2>&1
+S2R_NEW=fcbb:bbbb:2:64::
+check "route-replace: 10.2.0.0/24 and fd02::/64 in srv6d's vrf red with PE2's new SID $S2R_NEW" wait_for 60 "new SID" \
+	eval 'routes && has_route 10 10.2.0.0/24 "$S2R_NEW" && has_route 10 fd02::/64 "$S2R_NEW"'
+T_REP_DONE=$(now_s)
+check "CE1-red reaches 10.2.0.2 through the new SID" wait_for 30 "traffic on the new SID" ping4 "$CE1R" 10.2.0.2 1
+probe_stop
+read -r ups1 dels1 < <(fpm_counts)
+log_since "$mark" | grep -E 'fpm: [-+]route (10\.2\.0\.0/24|fd02::/64) table 10' >"$LIVE_WORK/replace-fpm.txt"
+n_del=$(grep -c -- '-route' "$LIVE_WORK/replace-fpm.txt")
+read -r lost sent win < <(probe_loss "$T_REP")
+result "route-replace (PE2's red SID $S2R -> $S2R_NEW): srv6d had it $(awk -v a="$T_REP" -v b="$T_REP_DONE" 'BEGIN { printf "%.0f", (b - a) * 1000 }') ms after the vtysh command; zebra sent $(grep -c -- '+route' "$LIVE_WORK/replace-fpm.txt") updates and $n_del deletes of red's two routes; probe (CE1-red -> 10.2.0.2 every ${PROBE_I}s): $lost of $sent lost, loss window $win ms"
+if [ "$n_del" -eq 0 ]; then
+	check "route-replace: zebra's updates replaced the routes in place (srv6d counted no route delete)" eval '[ "$dels1" -eq "$dels0" ] && [ "$ups1" -gt "$ups0" ]'
 fi
-isis_up() { vty "$PE1" "show isis neighbor" | grep -qw Up; }
-check "IS-IS adjacency PE1-PE2 up" wait_for 120 "IS-IS up" isis_up
-T_ISIS=$(now_us)
+S2R=$S2R_NEW
+check "srv6d's tables equal zebra's after the replace" rib_compare routes --ns "$PE1" --tables 254,10=red,20=blue --timeout 30
+
+# ---- 7. IS-IS SRv6 instead of the static routes to the other PE's locator ----------------------
+# isisd with the locator on two core links (core2 preferred, metric 10; core, the BGP session's,
+# metric 20): it advertises the locator (the other PE's route to it) and allocates uN (End,
+# NEXT-C-SID) for the node and a uA (End.X) per adjacency. PE1's lines are frr10-l3vpn-pe.conf's
+# isis block plus the second link, PE2's vm-frr10-pe2.conf's.
+vtyc "$PE1" "log file /var/log/frr/frr.log debugging" "debug bgp nht" "debug zebra nht" >/dev/null
+check "FRR 10.3 takes frr10-l3vpn-pe.conf's isis block (PE1)" vtyc_block "$PE1" "$VM_REPO/frr-conf/frr10-l3vpn-pe.conf" isis
+vtyc "$PE1" "interface tcore" "isis metric 20" "exit" "interface tcore2" "ipv6 router isis 1" "isis network point-to-point" \
+	"isis metric 10" "exit" >"$LIVE_WORK/$PE1-isis-link2.out" 2>&1
+check "FRR 10.3 takes vm-frr10-pe2.conf's isis block (PE2)" vtyc_block "$PE2" "$VM_REPO/frr-conf/vm-frr10-pe2.conf" isis
+T_ISIS_CONF=$(now_us)
+isis_up() { [ "$(vty "$PE1" "show isis neighbor" | grep -cw Up)" -eq 2 ]; }
+check "IS-IS adjacencies PE1-PE2 up on both core links" wait_for 120 "IS-IS up" isis_up
+result "IS-IS: both adjacencies up $(ms_since "$T_ISIS_CONF") ms after the configuration"
+isis_locator() { # isis_locator [IFNAME]: srv6d's route to PE2's locator is isisd's (through IFNAME)
+	routes && jq -e --arg i "${1:-}" '."254"[]? | select(.prefix == "fcbb:bbbb:2::/48" and .protocolName == "isis") |
+		select($i == "" or ([.nexthops[].ifname] == [$i]))' "$LIVE_WORK/routes.json" >/dev/null
+}
+# isisd's route is there before the static one goes (distance 115 against 1): zebra has it, not selected
+isis_in_zebra() { vty "$PE1" "show ipv6 route fcbb:bbbb:2::/48 json" | jq -e '.[][] | select(.protocol == "isis")' >/dev/null; }
+check "isisd's route to PE2's locator is in PE1's zebra (under the static one)" wait_for 60 "isis route in zebra" isis_in_zebra
+vty "$PE1" "show bgp nexthop detail" "show ipv6 nht" >"$LIVE_WORK/$PE1-nht-static.txt" 2>&1
+warm ping4 "$CE1R" 10.2.0.2 1
+probe_start "$CE1R" 10.2.0.2 isis-switch
+mark=$(log_mark)
+T_ISIS=$(now_s)
 vtyc "$PE1" "no ipv6 route fcbb:bbbb:2::/48 fc00:12::2" >/dev/null
 vtyc "$PE2" "no ipv6 route fcbb:bbbb:1::/48 fc00:12::1" >/dev/null
-isis_route() { routes && jq -e '."254"[]? | select(.prefix == "fcbb:bbbb:2::/48") | select(tostring | test("187|isis"))' "$LIVE_WORK/routes.json" >/dev/null; }
-check "PE2's locator fcbb:bbbb:2::/48 reaches srv6d from isisd (static route removed)" wait_for 90 "isis locator route" isis_route
-isis_route && result "IS-IS: PE2's locator in srv6d from isisd $(ms_since "$T_ISIS") ms after the static routes were removed"
-isis_sids() { zebra_sids "$PE1" >"$LIVE_WORK/$PE1-sids-isis.txt" && grep -q ' isis$' "$LIVE_WORK/$PE1-sids-isis.txt"; }
-check "PE1's isisd allocated its SIDs (uN, uA)" wait_for 60 "isis SIDs" isis_sids
+check "PE2's locator reaches srv6d from isisd through core2 (static route removed)" wait_for 90 "isis locator route" isis_locator tcore2
+result "IS-IS: PE2's locator in srv6d from isisd $(awk -v a="$T_ISIS" -v b="$(now_s)" 'BEGIN { printf "%.0f", (b - a) * 1000 }') ms after the static routes were removed"
+check "the VPN routes stayed: bgpd resolves PE2's SIDs through IS-IS (disable-connected-check)" wait_for 60 "VPN routes over IS-IS" vpn_routes
+sleep 1
+probe_stop
+vty "$PE1" "show bgp nexthop detail" "show ipv6 nht" >"$LIVE_WORK/$PE1-nht-isis.txt" 2>&1
+log_since "$mark" | grep -E 'fpm: [-+]route (10\.2\.0\.0/24|fd02::/64|fcbb:bbbb:2::/48) ' >"$LIVE_WORK/isis-switch-fpm.txt"
+read -r lost sent win < <(probe_loss "$T_ISIS")
+result "IS-IS switch (static routes removed, isisd's selected): zebra sent $(grep -c -- '-route 10.2' "$LIVE_WORK/isis-switch-fpm.txt") VPN route deletes; probe: $lost of $sent lost, loss window $win ms"
+isis_sids() { zebra_sids "$PE1" >"$LIVE_WORK/$PE1-sids-isis.txt" && [ "$(grep -c ' isis$' "$LIVE_WORK/$PE1-sids-isis.txt")" -ge 3 ]; }
+check "PE1's isisd allocated its SIDs (uN, a uA per adjacency)" wait_for 60 "isis SIDs" isis_sids
 live_log "PE1 SIDs with IS-IS: $(tr '\n' ';' <"$LIVE_WORK/$PE1-sids-isis.txt")"
-check "every SID of PE1's zebra (bgpd's and isisd's) is active in srv6d, same behavior and VRF" \
+check "every SID of PE1's zebra (bgpd's, staticd's, isisd's) is active in srv6d, same behavior and VRF" \
 	wait_for 60 "SIDs in srv6d" sids_match
 sids_match >&2
 srv6ctl show sids >&2
-check "isisd's End.X (uA) for the adjacency is active in srv6d" eval \
-	"jq -e '[.sids[] | select(.state == \"active\" and .seg6local.action == 2)] | length >= 1' '$LIVE_WORK/sids.json' >/dev/null"
-# (open: in the run of 2026-12-07 bgpd withdrew both VRFs' VPN routes when the static routes went
-# and they had not come back 60 s after isisd installed the locator route; tests/vm/README.md)
-check "the VPN routes are in srv6d again, PE2's locator now reached through IS-IS" wait_for 90 "VPN routes over IS-IS" vpn_routes
+check "isisd's uN and both uAs (End.X, one per core link) are active in srv6d" eval \
+	"jq -e '([.sids[] | select(.state == \"active\" and .protocolName == \"isis\" and .seg6local.action == 2)] | length == 2) and
+		([.sids[] | select(.state == \"active\" and .protocolName == \"isis\" and .seg6local.action == 1)] | length == 1)' '$LIVE_WORK/sids.json' >/dev/null"
+ip -n "$PE1" -6 route show proto isis >"$LIVE_WORK/$PE1-kernel-isis.txt" 2>&1
+ip -n "$PE2" -6 route show proto isis >"$LIVE_WORK/$PE2-kernel-isis.txt" 2>&1
+srv6ctl clear counters >/dev/null
 check "red: CE1 <-> CE2 over the IS-IS route, both families" eval \
-	'warm ping4 "$CE1R" 10.2.0.2 1 && ping4 "$CE1R" 10.2.0.2 && ping6 "$CE1R" fd02::2 && ping4 "$CE2R" 10.1.0.2 && ping6 "$CE2R" fd01::2'
+	'ping4 "$CE1R" 10.2.0.2 && ping6 "$CE1R" fd02::2 && ping4 "$CE2R" 10.1.0.2 && ping6 "$CE2R" fd01::2'
+check "srv6d sent the encapsulated traffic out of core2 (IS-IS's path), not core" eval \
+	'counters && [ "$(cnt core2 txPackets)" -ge 12 ] && [ "$(cnt core txPackets)" -lt 12 ]'
 check "srv6d's tables equal zebra's with IS-IS" rib_compare routes --ns "$PE1" --tables 254,10=red,20=blue --timeout 30
+
+# isisd's uN in the dataplane: PE2 sends CE2-red's traffic for CE1 as the uSID carrier
+# fcbb:bbbb:1:2:1:1:: (PE1's uN, PE2's uN, then PE1's red uDT46): srv6d shifts it to
+# fcbb:bbbb:2:1:1:: and routes it by IS-IS back to PE2, whose kernel shifts it to fcbb:bbbb:1:1::.
+pe2_via 10 10.1.0.2/32 fcbb:bbbb:1:2:1:1::
+srv6ctl clear counters >/dev/null
+check "red: CE2 -> CE1 through PE1's uN, PE2's uN and PE1's uDT46 (a uSID carrier)" ping4 "$CE2R" 10.1.0.2
+check "srv6d's uN fcbb:bbbb:1:: forwarded the 3 echoes (NEXT-C-SID shift), its uDT46 $S1R decapsulated them" eval \
+	'counters && [ "$(cnt fcbb:bbbb:1:: packets)" -ge 3 ] && [ "$(cnt "$S1R" packets)" -ge 3 ]'
+ip -n "$PE2" route del 10.1.0.2/32 table 10
+
+# The IGP reroutes: core2 loses carrier (PE2 sets its end down); isisd's adjacency over it goes,
+# the locator route moves to core, and srv6d follows. Then core2 returns and the route moves
+# back (make before break: the probe must lose nothing then).
+warm ping4 "$CE1R" 10.2.0.2 1
+probe_start "$CE1R" 10.2.0.2 reroute
+mark=$(log_mark)
+T_CUT=$(now_s)
+ip -n "$PE2" link set core2 down
+check "reroute: core2 down, srv6d's route to PE2's locator goes through core (isisd)" wait_for 60 "reroute to core" isis_locator tcore
+T_CUT_RT=$(now_s)
+check "reroute: CE1-red reaches 10.2.0.2 over core" wait_for 30 "traffic over core" ping4 "$CE1R" 10.2.0.2 1
+T_BACK=$(now_s)
+ip -n "$PE2" link set core2 up
+check "reroute: core2 back, the route returns to it" wait_for 90 "route back on core2" isis_locator tcore2
+T_BACK_RT=$(now_s)
+wait_for 30 "traffic after the return" ping4 "$CE1R" 10.2.0.2 1
+sleep 1
+probe_stop
+log_since "$mark" | grep -E 'fpm: [-+](route fcbb:bbbb:2::/48|nh) ' >"$LIVE_WORK/reroute-fpm.txt"
+read -r lost1 sent1 win1 < <(probe_loss "$T_CUT" "$T_BACK")
+read -r lost2 sent2 win2 < <(probe_loss "$T_BACK")
+result "reroute, core2 cut: srv6d had the route over core $(awk -v a="$T_CUT" -v b="$T_CUT_RT" 'BEGIN { printf "%.0f", (b - a) * 1000 }') ms after; probe: $lost1 of $sent1 lost, loss window $win1 ms"
+result "reroute, core2 back: srv6d had the route over core2 $(awk -v a="$T_BACK" -v b="$T_BACK_RT" 'BEGIN { printf "%.0f", (b - a) * 1000 }') ms after; probe: $lost2 of $sent2 lost, loss window $win2 ms"
+result "reroute: zebra's updates of fcbb:bbbb:2::/48 over FPM: $(grep -c -- '+route fcbb' "$LIVE_WORK/reroute-fpm.txt") replaces, $(grep -c -- '-route fcbb' "$LIVE_WORK/reroute-fpm.txt") deletes"
+check "reroute: core2's return lost nothing (make before break), the cut at most 10 s" eval '[ "$lost2" -eq 0 ] && [ "$win1" -le 10000 ]'
+check "every SID active in srv6d after the reroutes (uA of core2 re-allocated)" wait_for 60 "SIDs in srv6d" sids_match
+check "srv6d's tables equal zebra's after the reroutes" rib_compare routes --ns "$PE1" --tables 254,10=red,20=blue --timeout 30
 vty "$PE1" "show isis neighbor" "show isis segment-routing srv6 node" "show isis database detail" "show ipv6 route isis" \
 	>"$LIVE_WORK/$PE1-show-isis.txt" 2>&1
+export_verify -isis
+
+# ---- 8. zebra restart on PE1 ----------------------------------------------------------------------
+# A crash: zebra gets SIGKILL, and its clients go with it as watchfrr restarts them (mgmtd, staticd,
+# bgpd, isisd); FRR's start-up code starts them again from the saved config (`write memory` first,
+# as an operator would have). bgpd's graceful restart (preserve-fw-state) keeps PE2 forwarding to
+# PE1; srv6d keeps its tables while zebra is away and sweeps after the replay.
+vty "$PE1" "write memory" >"$LIVE_WORK/$PE1-write.out" 2>&1
+conn0=$(srv6ctl show fpm --json | jq -r '.connections | tonumber')
+warm ping4 "$CE1R" 10.2.0.2 1
+probe_start "$CE1R" 10.2.0.2 zebra-restart
+T_KILL=$(now_s)
+for d in zebra bgpd isisd staticd mgmtd; do
+	p=$(cat "$(pe_root "$PE1")/run/frr/$d.pid" 2>/dev/null) && kill -9 "$p"
+done
+check "srv6d saw zebra go and kept its tables and SIDs" eval \
+	"rib_compare fpm --disconnected --timeout 20 >/dev/null && vpn_routes && all_sids_active"
+in_pe "$PE1" /usr/lib/frr/watchfrr.sh start all >"$LIVE_WORK/$PE1-restart.out" 2>&1
+vtyc "$PE1" "log file /var/log/frr/frr.log informational" >/dev/null
+check "zebra reconnected to srv6d" rib_compare fpm --connections $((conn0 + 1)) --connected --timeout 90
+check "BGP re-established after the restart" wait_for 120 "BGP Established" bgp_up "$PE1"
+check "IS-IS back after the restart" wait_for 120 "IS-IS up" isis_up
+check "srv6d equals the new zebra (tables 254, red, blue) with every SID active" eval \
+	'wait_for 120 "VPN routes" vpn_routes && rib_compare routes --ns "$PE1" --tables 254,10=red,20=blue --timeout 60 && wait_for 60 "SIDs" sids_match'
+T_ZDONE=$(now_s)
+sleep 1
+probe_stop
+read -r lost sent win < <(probe_loss "$T_KILL")
+result "zebra restart (SIGKILL of zebra and its clients, restarted from the saved config): $lost of $sent echoes lost, loss window $win ms; srv6d equal to the new zebra $(awk -v a="$T_KILL" -v b="$T_ZDONE" 'BEGIN { printf "%.0f", (b - a) * 1000 }') ms after the kill"
+check "traffic kept flowing through the zebra restart (loss window at most 1 s)" eval '[ "$win" -le 1000 ]'
+
+# ---- 9. srv6d restart ------------------------------------------------------------------------------
+# srv6d gets SIGKILL (a crash; the unit restarts it) and starts again with the same config: new
+# ports, new TAPs (zebra sees its interfaces go and come back; the unit enslaves them again),
+# zebra reconnects and replays. Measured: the loss window, and srv6d equal to zebra after.
+conn0=$(srv6ctl show fpm --json | jq -r '.connections | tonumber')
+warm ping4 "$CE1R" 10.2.0.2 1
+probe_start "$CE1R" 10.2.0.2 srv6d-restart
+T_KILL=$(now_s)
+kill -9 "$SRV6D_PID"
+wait "$SRV6D_PID" 2>/dev/null
+mv "$LIVE_WORK/srv6d.log" "$LIVE_WORK/srv6d-1.log"
+rm -f "$SRV6D_SOCK"
+srv6d_start
+taps_up
+T_UP=$(now_s)
+check "zebra reconnected to the new srv6d" rib_compare fpm --connections 1 --connected --timeout 90
+check "the new srv6d equals zebra (tables 254, red, blue), VPN routes and every SID back" eval \
+	'wait_for 180 "VPN routes" vpn_routes && rib_compare routes --ns "$PE1" --tables 254,10=red,20=blue --timeout 60 && wait_for 60 "SIDs" sids_match'
+check "CE1-red reaches 10.2.0.2 after the srv6d restart" wait_for 60 "traffic after srv6d restart" ping4 "$CE1R" 10.2.0.2 1
+T_SDONE=$(now_s)
+sleep 1
+probe_stop
+read -r lost sent win < <(probe_loss "$T_KILL")
+result "srv6d restart (SIGKILL, started again; $(awk -v a="$T_KILL" -v b="$T_UP" 'BEGIN { printf "%.0f", (b - a) * 1000 }') ms to its TAPs): $lost of $sent echoes lost, loss window $win ms; traffic and tables back $(awk -v a="$T_KILL" -v b="$T_SDONE" 'BEGIN { printf "%.0f", (b - a) * 1000 }') ms after the kill"
+check "both VRFs, both families forward after the srv6d restart" eval \
+	'ping4 "$CE1R" 10.2.0.2 && ping6 "$CE1R" fd02::2 && ping4 "$CE1B" 10.2.0.2 && ping6 "$CE1B" fd02::2'
 
 srv6ctl show fpm >"$LIVE_WORK/fpm.txt" 2>&1
 live_log "---- summary ----"
