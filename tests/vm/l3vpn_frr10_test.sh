@@ -12,7 +12,8 @@
 # guest/l3vpn_frr10.sh (tests/vm/README.md).
 #
 # Environment: VM_RUN_DIR (run folder; default $VM_CACHE/runs/frr10-<pid>), VM_TIMEOUT (s,
-# default 1500), VM_CPUS (default 2). Exit status: the scenario's; 124 VM timeout, 125 no result.
+# default 2400), VM_CPUS (default 2), FRR10_STEPS (the scenario's steps after 1 and 2, e.g. "3 7";
+# default all). Exit status: the scenario's; 124 VM timeout, 125 no result.
 set -u
 HERE="$(cd "$(dirname "$0")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
@@ -29,5 +30,6 @@ if [ ! -f "$VM_CACHE/initrd.gz" ] || [ ! -x "$VM_CACHE/frr-root/usr/lib/frr/zebr
 	[ "$HERE/initramfs-init.sh" -nt "$VM_CACHE/initrd.gz" ]; then
 	bash "$HERE/vm-build.sh" || { echo "l3vpn_frr10_test: vm-build.sh failed" >&2; exit 1; }
 fi
-exec bash "$HERE/vm-run.sh" -t "${VM_TIMEOUT:-1500}" -c "${VM_CPUS:-2}" -o "$RUN" -e VM_REPO="$REPO" \
+exec bash "$HERE/vm-run.sh" -t "${VM_TIMEOUT:-2400}" -c "${VM_CPUS:-2}" -o "$RUN" -e VM_REPO="$REPO" \
+	${FRR10_STEPS:+-e "FRR10_STEPS=$FRR10_STEPS"} \
 	"$HERE/guest/l3vpn_frr10.sh" "$BUILD"
