@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench.sh [dataplane|lpm|compile|ingest|kernel|all] [-- extra args for the bench]: runs the benchmarks
+# bench.sh [dataplane|lpm|compile|ingest|kernel|convergence|all] [-- extra args for the bench]: runs the benchmarks
 # BENCHMARKS.md publishes, from the release build (scripts/build.sh release builds them).
 #   dataplane  bench_dataplane_bench: srv6d's worker against the DPDK floor (7 interleaved reps)
 #   lpm        bench_dpdk_fib_bench --compare-only: srv6d's LPM against rte_lpm/rte_fib/rte_lpm6/rte_fib6
@@ -8,6 +8,10 @@
 #              FPM -> RIB -> compiled tables with srv6d's compile pacing and a reader running
 #              (--compile, 1 000 VRFs x 2 000 routes)
 #   kernel     bench/kernel_bench.sh: the Linux kernel's cycles per forwarded packet (root, netns)
+#   convergence  bench/convergence/convergence.sh: FRR 10.3 bgpd L3VPN in the trixie VM of tests/vm,
+#              N VPN routes announced and withdrawn, srv6d against the kernel as PE1's dataplane
+#              (root; minutes per boot under TCG: not part of all; run it under the VM lock:
+#              flock /tmp/srv6d-live.lock scripts/bench.sh convergence [-- srv6d|kernel|both])
 #   all        dataplane, lpm, compile, ingest, kernel
 # It prints the machine (CPU, TSC, load averages before and after) with every run. For the
 # dataplane it reserves 2 MiB hugepages when it may (root, BENCH_HUGEPAGES pages, default 256 =
@@ -75,6 +79,11 @@ run_ingest() {
   machine
 }
 
+run_convergence() {
+  ninja -C "$build" srv6d srv6ctl >/dev/null
+  bash bench/convergence/convergence.sh "${1:-both}" "$build"
+}
+
 run_kernel() {
   machine
   bash bench/kernel_bench.sh "$@"
@@ -87,6 +96,7 @@ case "$what" in
   compile) run_compile "$@" ;;
   ingest) run_ingest "$@" ;;
   kernel) run_kernel "$@" ;;
+  convergence) run_convergence "$@" ;;
   all) run_dataplane; run_lpm; run_compile; run_ingest; run_kernel ;;
-  *) echo "usage: $0 [dataplane|lpm|compile|ingest|kernel|all] [-- args]" >&2; exit 2 ;;
+  *) echo "usage: $0 [dataplane|lpm|compile|ingest|kernel|convergence|all] [-- args]" >&2; exit 2 ;;
 esac

@@ -5,6 +5,10 @@
 #   CE1-red  ─┐                                                   ┌─ CE2-red     (same addresses
 #   CE1-blue ─┴─ PE1: srv6d (DPDK, af_xdp/af_packet) + zebra ══ core ══ PE2: Linux ─┴─ CE2-blue   in both VRFs)
 #
+# On a kernel without SRv6 routes (and VRF devices), as this project's development machines and
+# CI have, it runs instead in the Debian 13 VM of tests/vm: Debian 13's kernel and FRR 10.3, bgpd
+# on both PEs, PE1's frr.conf being frr-conf/frr10-l3vpn-pe.conf (scripts/demo-frr10.sh).
+#
 # It installs what is missing, builds srv6d and srv6ctl (nothing else: the tests, benches and
 # header checks are not the demo's), brings the topology up
 # (tests/live/e2e_lib.sh, the one the end-to-end test checks), sends IPv4 and IPv6 pings both
@@ -13,6 +17,8 @@
 #
 #   bash scripts/demo.sh [--hold]     as root (no sudo needed); --hold: keep everything up until Enter
 #   DEMO_BUILD_DIR=DIR: skip deps/build, use DIR/apps/srv6d and DIR/apps/srv6ctl
+#   DEMO_VM=frr8: in the VM, this script's FRR 8.4.4 topology (Debian 12's VM) instead of FRR 10.3;
+#   DEMO_VM=frr10: the FRR 10.3 VM's demo even where this kernel has SRv6 routes
 #
 # No hugepages are needed: srv6d's EAL runs with --no-huge.
 set -euo pipefail
@@ -37,11 +43,28 @@ export SRV6D="$bdir/apps/srv6d" SRV6CTL="$bdir/apps/srv6ctl"
 set +e
 source tests/live/lib.sh
 source tests/live/e2e_lib.sh
-# PE2 is the Linux kernel: on a kernel without SRv6 routes the demo runs in the VM of tests/vm.
-if ! live_kernel_has_srv6; then
-	[ "$hold" -eq 0 ] || live_die "--hold needs a kernel with SRv6 routes (CONFIG_IPV6_SEG6_LWTUNNEL); this one has none"
+# PE2 is the Linux kernel: on a kernel without SRv6 routes (this host's, CI's) the demo runs in
+# the VM of tests/vm, by default its Debian 13 flavour: FRR 10.3 bgpd on both PEs, PE1's
+# frr.conf frr-conf/frr10-l3vpn-pe.conf as users copy it (scripts/demo-frr10.sh). DEMO_VM=frr8:
+# this script's own topology (FRR 8.4.4 zebra, the kernel's static SRv6 routes) in the Debian 12
+# VM instead; DEMO_VM=frr10 runs the Debian 13 VM's demo on any kernel.
+if [ "${DEMO_VM:-}" = frr10 ] || ! live_kernel_has_srv6; then
+	[ "$hold" -eq 0 ] || live_die "--hold needs to run on this host: a kernel with SRv6 routes (CONFIG_IPV6_SEG6_LWTUNNEL), without DEMO_VM=frr10"
 	export DEMO_BUILD_DIR="$bdir"
-	live_need_kernel_srv6 "$0"
+	if [ "${DEMO_VM:-frr10}" = frr8 ]; then
+		live_need_kernel_srv6 "$0"
+	fi
+	export VM_FLAVOUR=trixie VM_CACHE="${VM_CACHE:-/var/tmp/srv6d-vm-trixie}"
+	if [ ! -f "$VM_CACHE/initrd.gz" ] || [ ! -x "$VM_CACHE/frr-root/usr/lib/frr/zebra" ] ||
+		[ tests/vm/initramfs-init.sh -nt "$VM_CACHE/initrd.gz" ]; then
+		live_log "preparing the Debian 13 VM (Debian's 6.12 kernel and FRR 10.3; the first time ~4 min)"
+		bash tests/vm/vm-build.sh || live_die "tests/vm/vm-build.sh failed"
+	fi
+	run="${DEMO_VM_RUN:-$VM_CACHE/runs/demo-$$}"
+	live_log "this kernel has no SRv6 routes: the demo runs in a VM with Debian 13's kernel and FRR 10.3 (tests/vm; run folder $run)"
+	bash tests/vm/vm-run.sh -t "${DEMO_VM_TIMEOUT:-840}" -c "${VM_CPUS:-2}" -o "$run" -e VM_REPO="$PWD" \
+		scripts/demo-frr10.sh "$bdir"
+	exit $?
 fi
 live_require
 for t in ethtool tcpdump; do command -v "$t" >/dev/null || live_die "missing tool: $t"; done
