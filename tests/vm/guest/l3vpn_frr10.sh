@@ -412,6 +412,9 @@ cnt() { # cnt PORT|SID FIELD: from the last `counters` (a SID by its address, an
 	jq -r --arg n "$1" \
 		'([.ports[]? | select(.name == $n) | .'"$2"'] + [.sids[]? | select(.prefix | startswith($n + "/")) | .'"$2"'] + ["0"])[0] | tonumber' "$LIVE_WORK/counters.json"
 }
+cnt_sid() { # cnt_sid PREFIX/LEN FIELD: one SID exactly (isisd may give a uA /64 the address of a bgpd /128)
+	jq -r --arg n "$1" '([.sids[]? | select(.prefix == $n) | .'"$2"'] + ["0"])[0] | tonumber' "$LIVE_WORK/counters.json"
+}
 
 # ---- 3. traffic ----------------------------------------------------------------------------------
 if step 3; then
@@ -687,7 +690,7 @@ if step 7; then
 		echo "$n"
 	}
 	check "srv6d's uN (NEXT-C-SID shift) forwarded the 3 echoes, its uDT46 $S1R decapsulated them" eval \
-		'counters && [ "$(isis_pkts)" -ge 3 ] && [ "$(cnt "$S1R" packets)" -ge 3 ]'
+		'counters && [ "$(isis_pkts)" -ge 3 ] && [ "$(cnt_sid "$S1R/128" packets)" -ge 3 ]'
 	live_log "isisd's SIDs in srv6d after the carrier: $(counters; jq -c '[.sids[] | select(.packets > 0) | {prefix, packets}]' "$LIVE_WORK/counters.json")"
 	ip -n "$PE2" route del 10.1.0.2/32 table 10
 
