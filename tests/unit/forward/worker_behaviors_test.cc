@@ -215,17 +215,20 @@ private:
 
 struct row_flavor {
     const rib::behavior_info* row;
-    uint32_t flavor;  // one rib::flavor bit, or 0
+    uint32_t flavor;   // one rib::flavor bit, or 0
+    bool red = false;  // End.B6.Encaps's row: its policy by H.Encaps.Red (End.B6.Encaps.Red)
 };
 
 void PrintTo(const row_flavor& r, std::ostream* os) {
-    *os << r.row->name << (r.flavor ? " + " : "") << rib::flavor_name(r.flavor);
+    *os << r.row->name << (r.red ? ".Red" : "") << (r.flavor ? " + " : "") << rib::flavor_name(r.flavor);
 }
 
 // "End_X_usd", "uN" (End with NEXT-C-SID, RFC 9800's name), "End_T_next_csid".
 std::string case_name(const ::testing::TestParamInfo<row_flavor>& i) {
     const bool csid_named = i.param.flavor == rib::flavor::next_csid && !i.param.row->csid_name.empty();
     std::string n(csid_named ? i.param.row->csid_name : i.param.row->name);
+    if (i.param.red)
+        n += "_Red";
     if (i.param.flavor && !csid_named)
         n += "_" + std::string(rib::flavor_name(i.param.flavor));
     for (char& ch : n)
@@ -253,7 +256,7 @@ constexpr const char* sender = "fc00:0:9::1";
 
 // The SID a row needs, from the row: its VRF's table in the attribute the row names, its
 // adjacency (End.X to the core's neighbor; End.DX* to ce's) with its interface.
-rib::seg6local sid_for(const rib::behavior_info& row, uint32_t flavor) {
+rib::seg6local sid_for(const rib::behavior_info& row, uint32_t flavor, bool red = false) {
     rib::seg6local l;
     l.action = row.action;
     l.flavors = flavor;  // NEXT-C-SID lengths not given: the row's defaults (F3216)
@@ -269,7 +272,8 @@ rib::seg6local sid_for(const rib::behavior_info& row, uint32_t flavor) {
     if (row.vrf == rib::vrf_attr::vrftable)
         l.vrftable = red_table;
     if (row.allowed() & sp::srh && !(row.allowed() & (sp::nh4 | sp::nh6)))
-        l.srh = rib::seg6_encap{rib::encap_mode::encap, {a6(policy_sid1), a6(policy_sid2)}, std::nullopt, {}};
+        l.srh = rib::seg6_encap{red ? rib::encap_mode::encap_red : rib::encap_mode::encap,
+                                {a6(policy_sid1), a6(policy_sid2)}, std::nullopt, {}};
     if (row.required[0] & sp::oif)
         l.oif = if_ce;
     return l;
@@ -278,8 +282,8 @@ rib::seg6local sid_for(const rib::behavior_info& row, uint32_t flavor) {
 // What the RFC says happens to each packet at a SID of this row with this flavor.
 class expectations {
 public:
-    expectations(const behaviors_fixture& f, const rib::behavior_info& row, uint32_t flavor)
-        : _f(f), _row(row), _flavor(flavor) {}
+    expectations(const behaviors_fixture& f, const rib::behavior_info& row, uint32_t flavor, bool red = false)
+        : _f(f), _row(row), _flavor(flavor), _red(red) {}
 
     std::vector<shot> shots() const {
         std::vector<shot> v;
@@ -360,11 +364,13 @@ private:
     // RFC 8986 §4.13: End's S01-S10 (SL - 1, the next SID in the DA, hop limit - 1; NEXT-C-SID:
     // the shift), then S11-S15: the policy's outer header with its SRH (RFC 8986 §5.1), from the
     // configured source, traffic class and flow label from the packet (docs/dataplane-headend.md),
-    // the template's hop limit, out to its first SID.
+    // the template's hop limit, out to its first SID. End.B6.Encaps.Red (§4.14): the same with
+    // H.Encaps.Red's header (§5.2: the first SID only in the destination, the SRH the rest).
     void b6_encaps(std::vector<shot>& v) const {
         const test::layer in6 = inner6("fd09::1", "fd01::2");
-        auto pushed = [](const bytes& after) {
+        auto pushed = [red = _red](const bytes& after) {
             test::ref_encap r;
+            r.mode = red ? rib::encap_mode::encap_red : rib::encap_mode::encap;
             r.sids = {a6(policy_sid1), a6(policy_sid2)};
             r.src = a6(encap_src);
             r.tc = static_cast<uint8_t>((after[0] << 4) | (after[1] >> 4));
@@ -441,16 +447,17 @@ private:
     const behaviors_fixture& _f;
     const rib::behavior_info& _row;
     uint32_t _flavor;
+    bool _red;
 };
 
 class Behavior : public ::testing::TestWithParam<row_flavor> {};
 
 TEST_P(Behavior, DoesWhatTheRfcSays) {
-    const auto& [row, flavor] = GetParam();
+    const auto& [row, flavor, red] = GetParam();
     behaviors_fixture f;
-    const expectations x(f, *row, flavor);
+    const expectations x(f, *row, flavor, red);
     const bool csid = flavor == rib::flavor::next_csid;
-    f.add(behaviors_fixture::sid_route(csid ? "fc00:0:100::/48" : "fc00:0:1::e/128", sid_for(*row, flavor),
+    f.add(behaviors_fixture::sid_route(csid ? "fc00:0:100::/48" : "fc00:0:1::e/128", sid_for(*row, flavor, red),
                                        row->adjacency ? 0 : if_core));
     f.compile();
     const fib::compiled_nh& nh = f.nh_of(csid ? "fc00:0:100::/48" : "fc00:0:1::e/128");
@@ -467,19 +474,29 @@ TEST_P(Behavior, DoesWhatTheRfcSays) {
     EXPECT_EQ(f.dropped(drop_reason::neigh_unresolved), 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Contract, Behavior, ::testing::ValuesIn(rows_and([](const rib::behavior_info& r, uint32_t f) {
-                             return r.handler != rib::dp_handler::none && (f == 0 || (r.flavors & f));
-                         })),
-                         case_name);
+// Every row with a handler and each flavor it takes; End.B6.Encaps's row once more per flavor
+// with an H.Encaps.Red policy (End.B6.Encaps.Red is that row's policy mode, not a row).
+std::vector<row_flavor> behavior_cases() {
+    auto v = rows_and([](const rib::behavior_info& r, uint32_t f) {
+        return r.handler != rib::dp_handler::none && (f == 0 || (r.flavors & f));
+    });
+    const size_t n = v.size();
+    for (size_t i = 0; i < n; ++i)
+        if (v[i].row->handler == rib::dp_handler::b6_encaps)
+            v.push_back({v[i].row, v[i].flavor, true});
+    return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(Contract, Behavior, ::testing::ValuesIn(behavior_cases()), case_name);
 
 // Rows without a handler, and flavors a row does not take: refused when compiled (with the
 // contract's reason), and their packets dropped as refused SIDs, never as `sid_unsupported`.
 class Refused : public ::testing::TestWithParam<row_flavor> {};
 
 TEST_P(Refused, AtCompileTimeWithItsReason) {
-    const auto& [row, flavor] = GetParam();
+    const auto& [row, flavor, red] = GetParam();
     behaviors_fixture f;
-    f.add(behaviors_fixture::sid_route("fc00:0:1::e/128", sid_for(*row, flavor), if_core));
+    f.add(behaviors_fixture::sid_route("fc00:0:1::e/128", sid_for(*row, flavor, red), if_core));
     f.compile();
     const fib::compiled_nh& nh = f.nh_of("fc00:0:1::e/128");
     ASSERT_EQ(nh.kind(), fib::nh_kind::refused);
