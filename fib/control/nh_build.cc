@@ -70,7 +70,7 @@ bool encap(nh_built& b, const rib::seg6_encap& e, uint8_t inner_proto, const nh_
     }
     const vrf::encap_src s = in.src.resolve(e);
     b.uses_global_src = s.origin != vrf::encap_origin::route;
-    if (e.mode != rib::encap_mode::inline_srh && !s.ok()) {
+    if (!is_insert(e.mode) && !s.ok()) {  // H.Insert(.Red): the packet keeps its own source
         refuse(b, nh_refusal::encap_no_source, fmt::format("{}: no encapsulation source: {}", what, to_string(s)));
         return false;
     }

@@ -416,6 +416,12 @@ TEST_F(fixture, insert_mode_only_for_ipv6) {
     EXPECT_EQ(ins.encap().srh_entries, 2);
     EXPECT_EQ(nh_at(0, "2001:db8:8::1").encap().srh_entries, 2);
     EXPECT_EQ(nh_at(0, "10.7.0.1").refusal(), nh_refusal::encap_insert_unsupported);
+    // Without any encapsulation source both stay: neither H.Insert nor .Red writes one.
+    ASSERT_TRUE(src.set_configured(std::nullopt));
+    r.upsert_route(unicast("2001:db8:9::/48", {encap_path({a6("fc00:0:2::1"), a6("fc00:0:3::1")}, rib::encap_mode::inline_red)}));
+    ASSERT_TRUE(compile());
+    EXPECT_EQ(nh_at(0, "2001:db8:7::1").kind(), nh_kind::headend) << c.reason(nh_at(0, "2001:db8:7::1").index());
+    EXPECT_EQ(nh_at(0, "2001:db8:9::1").kind(), nh_kind::headend) << c.reason(nh_at(0, "2001:db8:9::1").index());
 }
 
 TEST_F(fixture, ecmp_weights_and_shared_members) {
