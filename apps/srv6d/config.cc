@@ -289,6 +289,18 @@ parse_result parse_args(int argc, const char* const* argv) {
         r.text = err;
         return r;
     }
+    // A route line and a sid line at one key would replace each other in the RIB.
+    for (size_t i = 0; i < r.cfg.routes.size(); ++i) {
+        const auto& rt = r.cfg.routes[i];
+        for (const auto& sid : r.cfg.sids)
+            if (rt.table == rib::main_table && rt.dst == sid.sid) {
+                r.what = action::error;
+                r.text = at(line_of("routes.route", i)) +
+                         fmt::format("route {}: sid {} is the same prefix in table 254 (one line per prefix)",
+                                     rib::to_string(rt.dst), rib::to_string(sid.sid));
+                return r;
+            }
+    }
     // Every neighbor names a configured port.
     for (size_t i = 0; i < r.cfg.neighbors.size(); ++i) {
         const auto& n = r.cfg.neighbors[i];

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/srv6d/config_route.hh"
 #include "rib/addr.hh"
 #include "forward/control/l2vpn.hh"
 #include "forward/control/port.hh"
@@ -68,6 +69,9 @@ struct config {
     std::vector<vrf::vrf_spec> vrfs;
     // [sids] `sid = PREFIX BEHAVIOR [ARGS]` lines, in file order: local SIDs of srv6d's own.
     std::vector<vrf::sid_spec> sids;
+    // [routes] `route = PREFIX [table ID] [mode MODE] segs SIDS [src A]` lines, in file order:
+    // headend routes of srv6d's own (H.Insert, H.Encaps), zebra's route at the same key wins.
+    std::vector<route_spec> routes;
 
     std::string config_file;                // the file that was read; empty when none
 };

@@ -104,6 +104,8 @@ const std::vector<row>& rows() {
          "a circuit's port is steered and its template built when the ports start"},
         {"sids.sid", [](const config& c) { return lines(c.sids); },
          [](const config& a, const config& b) { return a.sids == b.sids; }, nullptr},
+        {"routes.route", [](const config& c) { return lines(c.routes); },
+         [](const config& a, const config& b) { return a.routes == b.routes; }, nullptr},
     };
     return r;
 }

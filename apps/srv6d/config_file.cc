@@ -29,6 +29,8 @@ std::string misplaced(std::string_view section, std::string_view name) {
         return fmt::format("'vrf = ...' in [{}]: vrf lines go before the first [section]", section);
     if (name == "sid" && section != "sids")
         return "'sid = ...' outside [sids]: sid lines go in the [sids] section";
+    if (name == "route" && section != "routes")
+        return "'route = ...' outside [routes]: route lines go in the [routes] section";
     // A key of another section: say which.
     for (const auto& k : config_keys())
         if (name == k.name && *k.section)

@@ -226,6 +226,18 @@ std::string sid_line(config& c, in, in value) {
     return {};
 }
 
+std::string route_line(config& c, in, in value) {
+    auto spec = parse_route(value);
+    if (!spec)
+        return spec.error;  // "route '10.0.0.0/8 mode inline segs fc00::1': mode inline takes an IPv6 prefix ..."
+    // One line per route: two headends for one prefix would leave the choice to line order.
+    for (const auto& o : c.routes)
+        if (o.table == spec.value->table && o.dst == spec.value->dst)
+            return fmt::format("invalid route '{}': {} in table {} is configured twice", value, rib::to_string(o.dst), o.table);
+    c.routes.push_back(std::move(*spec.value));
+    return {};
+}
+
 constexpr bool one = false, many = true;
 
 // clang-format off
@@ -283,6 +295,7 @@ const config_key table[] = {
     {"dataplane", "neighbor", "PORT ADDRESS MAC", "a static neighbor on a port", "", many, neighbor},
     {"dataplane", "vpws", "NAME port=PORT segs=SID[,SID...] [mode=MODE] [source=ADDR]", "a VPWS: every frame of a port or sub-port into one SID list (H.Encaps.L2); End.DX2 brings the other direction", "", many, vpws},
     {"sids", "sid", "PREFIX BEHAVIOR [ARGS] [flavors LIST]", "a local SID of srv6d's own, in [sids]", "", many, sid_line},
+    {"routes", "route", "PREFIX [table ID] [mode MODE] segs SID[,SID...] [src ADDR]", "a headend route of srv6d's own (H.Insert, H.Encaps), in [routes]; zebra's route at the same prefix wins", "", many, route_line},
 };
 // clang-format on
 

@@ -164,6 +164,31 @@ void control_plane::reload() {
         compiles.add(added + removed);
         vrfs.rib_changed();  // bind the new SIDs, then compile
     }
+    if (n.routes != cfg.routes) {
+        // By key: a line whose key stays is replaced in place (its route changes, the others
+        // keep their compiled nexthops); a key gone is removed.
+        size_t removed = 0, added = 0;
+        for (const auto& o : cfg.routes) {
+            const bool kept = std::any_of(n.routes.begin(), n.routes.end(),
+                                          [&](const auto& x) { return x.table == o.table && x.dst == o.dst; });
+            // A sid line that took this prefix over is already in place (applied above).
+            const bool now_sid = o.table == rib::main_table &&
+                                 std::any_of(n.sids.begin(), n.sids.end(), [&](const auto& x) { return x.sid == o.dst; });
+            if (!kept && !now_sid) {
+                rib.remove_config_route(to_route(o).key);
+                ++removed;
+            }
+        }
+        for (const auto& rt : n.routes)
+            if (std::find(cfg.routes.begin(), cfg.routes.end(), rt) == cfg.routes.end()) {
+                rib.add_config_route(to_route(rt));
+                ++added;
+            }
+        applied.push_back(fmt::format("routes: {} added or changed, {} removed ({} now)", added, removed, n.routes.size()));
+        cfg.routes = n.routes;
+        compiles.add(added + removed);
+        vrfs.rib_changed();
+    }
     if (bindings_changed)
         vrfs.reload();
     if (applied.empty() && restart.empty())

@@ -127,6 +127,7 @@ std::optional<std::vector<std::string>> values(const config& c, std::string_view
     if (key == "dataplane.neighbor") return each(c.neighbors, neighbor_line);
     if (key == "dataplane.vpws") return each(c.vpws, vpws_line);
     if (key == "sids.sid") return each(c.sids, sid_line);
+    if (key == "routes.route") return each(c.routes, route_text);
     return std::nullopt;
 }
 

@@ -45,14 +45,17 @@ std::vector<std::string> shadow_changes(const rib::store& rib, std::set<rib::rou
         if (c.shadowed == was)
             continue;
         const auto* l = c.r.nexthops.empty() ? nullptr : &c.r.nexthops.front().local;
-        const std::string what = fmt::format("{} {}", rib::to_string(k.dst),
-                                             l && *l ? rib::behavior_name((*l)->action) : "?");
+        const bool sid = l && *l;
+        // [sids] lines carry a behavior; [routes] lines a headend (and may be in a VRF's table).
+        const std::string what =
+            sid ? fmt::format("sid {} {}", rib::to_string(k.dst), rib::behavior_name((*l)->action))
+                : fmt::format("route {}{}", rib::to_string(k.dst), k.table == rib::main_table ? "" : fmt::format(" table {}", k.table));
         if (c.shadowed) {
             shadowed.insert(k);
-            out.push_back(fmt::format("config sid {}: shadowed: zebra sent a route for this prefix, zebra's wins", what));
+            out.push_back(fmt::format("config {}: shadowed: zebra sent a route for this prefix, zebra's wins", what));
         } else {
             shadowed.erase(k);
-            out.push_back(fmt::format("config sid {}: in use again: zebra's route for this prefix is gone", what));
+            out.push_back(fmt::format("config {}: in use again: zebra's route for this prefix is gone", what));
         }
     }
     return out;

@@ -25,7 +25,7 @@ struct sid_change {
 // VRF or reason). Cost: one bind_sid per SID; call it when the RIB or the registry changed.
 std::vector<sid_change> sync_sids(vrf::sid_tracker& tracker, const rib::store& rib, const vrf::registry& reg);
 
-// Config SIDs ([sids]) that zebra's route at the same key started or stopped shadowing since
+// Config routes ([sids], [routes]) that zebra's route at the same key started or stopped shadowing since
 // the last call (`shadowed` carries the state between calls): one log line each, so that a
 // replay of zebra's route does not log again.
 std::vector<std::string> shadow_changes(const rib::store& rib, std::set<rib::route_key>& shadowed);

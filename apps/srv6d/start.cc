@@ -45,6 +45,11 @@ bool control_plane::start() {
         rib.add_config_route(vrf::to_route(s));
     if (!cfg.sids.empty())
         log(level::info, "sids: {} configured", cfg.sids.size());
+    // [routes]: headend routes of srv6d's own, the same pinned config routes (docs/srv6d.md).
+    for (const auto& rt : cfg.routes)
+        rib.add_config_route(to_route(rt));
+    if (!cfg.routes.empty())
+        log(level::info, "routes: {} configured", cfg.routes.size());
     vrfs.start();
     if (cfg.dataplane_enabled && !start_dataplane())
         return false;

@@ -47,6 +47,7 @@ const std::map<std::string, std::string> samples = {
     {"dataplane.neighbor", "ce1 10.0.0.1 02:00:00:00:00:01"},
     {"dataplane.vpws", "pw1 port=ce1 segs=fc00:0:2::d2"},
     {"sids.sid", "fc00:0:1::d6 End.DT6 table 10"},
+    {"routes.route", "2001:db8:b::/64 mode inline segs fc00:0:2::e"},
 };
 
 TEST(ConfigDiff, EveryKeyChangedAloneIsNamedWithBothValues) {

@@ -36,6 +36,8 @@ TEST(RunningConfig, ReadsBackAsTheSameConfig) {
                               {"sids.sid", "fc00:0:1::/48 End flavors next-csid"},
                               {"sids.sid", "fc00:0:1::9/128 End.X nh6 fc00:12::2 flavors psp"},
                               {"sids.sid", "fc00:1::b6/128 End.B6.Encaps segs fc00:0:3::e,fc00:0:2::d6 mode encap.red src fc00:0:1::7"},
+                              {"routes.route", "2001:db8:b::/64 mode inline segs fc00:0:2::e,fc00:0:3::e"},
+                              {"routes.route", "10.9.0.0/16 table 20 mode encap.red segs fc00:0:3::d4 src fc00:0:1::7"},
                               {"encap.source", "fc00:0:1::1"},
                               {"fpm.allow-address", "10.0.0.0/8 fc00::/16"},
                               {"metrics.listen", "[::1]:9464"},
@@ -61,6 +63,7 @@ TEST(RunningConfig, ReadsBackAsTheSameConfig) {
     }
     EXPECT_EQ(back.vrfs, c.vrfs);
     EXPECT_EQ(back.sids, c.sids);
+    EXPECT_EQ(back.routes, c.routes);
     EXPECT_EQ(back.encap_source, c.encap_source);
     EXPECT_EQ(back.fpm_allow_addresses, c.fpm_allow_addresses);
     EXPECT_EQ(back.ports, c.ports);
