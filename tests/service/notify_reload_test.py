@@ -2,7 +2,7 @@
 """srv6d as systemd runs it, without systemd: the daemon (control plane only) under a
 NOTIFY_SOCKET this test listens on. Checks READY=1 only once the FPM listener and the management
 socket answer, RELOADING=1 then READY=1 around each SIGHUP, what a reload applies (log level,
-VRF lines, [sids] lines added and removed, encap source) and what it refuses (eal.args: a
+VRF lines, [sids] and [routes] lines added, changed and removed, encap source) and what it refuses (eal.args: a
 restart; a file with an error: nothing changes), `srv6ctl set log-level`, the log lines' date
 and severity, --check-config and -c DIRECTORY, and STOPPING=1 then exit 0 on SIGTERM.
 
@@ -160,6 +160,9 @@ source = fc00:0:1::1
 [sids]
 sid = fc00:0:1::d46 End.DT46 vrf red
 sid = fc00:0:1::e End
+[routes]
+route = 2001:db8:b::/64 mode inline segs fc00:0:2::e
+route = 2001:db8:c::/64 mode inline.red segs fc00:0:2::e,fc00:0:3::e
 """)
     reload_and_wait("reload 1")
     check(wait_log(r"reload: applied .*log\.level info \(was warn\).*encap\.source fc00:0:1::1.*vrf lines \(1 now\).*sids: 2 added or changed, 0 removed"),
@@ -171,6 +174,12 @@ sid = fc00:0:1::e End
     check('fc00:0:1::d46/128' in sids and 'fc00:0:1::e/128' in sids, "show sids: both config SIDs after reload")
     r = ctl("show", "encap-source", "json")
     check("fc00:0:1::1" in r.stdout, "show encap-source: the configured source after reload")
+    check(wait_log(r"reload: applied .*sids: 2 added or changed, 0 removed \(2 now\); routes: 2 added or changed, 0 removed \(2 now\)"),
+          "reload 1 applied the [routes] lines")
+    r = ctl("show", "routes", "json")
+    routes = json.loads(r.stdout).get("254", []) if r.returncode == 0 else []
+    mine = {x.get("prefix"): x for x in routes if x.get("protocolName") == "config"}
+    check("2001:db8:b::/64" in mine and "2001:db8:c::/64" in mine, f"show routes: both [routes] lines as config routes ({sorted(mine)})")
 
     # Reload 2: one SID gone, eal.args changed (a restart: reported, kept), no encap source.
     write_config("vrf = red table 10\n" + BASE + """
@@ -180,6 +189,8 @@ args = -l 0 --no-huge -m 128 --no-shconf
 max-routes = 40
 [sids]
 sid = fc00:0:1::d46 End.DT46 vrf red
+[routes]
+route = 2001:db8:b::/64 mode inline segs fc00:0:2::f
 """)
     reload_and_wait("reload 2")
     check(wait_log(r"reload: eal\.args changed \(.*\): this takes a restart, the running value stays \(DPDK's EAL"), "reload 2: eal.args reported as restart-only, with its reason")
@@ -189,6 +200,13 @@ sid = fc00:0:1::d46 End.DT46 vrf red
     check(wait_log(r"reload: applied .*encap\.source \(none\).*sids: 0 added or changed, 1 removed \(1 now\)"), "reload 2: SID removed, encap source cleared")
     r = ctl("show", "sids", "json")
     check('fc00:0:1::d46/128' in r.stdout and 'fc00:0:1::e/128' not in r.stdout, "show sids: the removed SID is gone")
+    check(wait_log(r"reload: applied .*routes: 1 added or changed, 1 removed \(1 now\)"), "reload 2: one route changed, one removed")
+    r = ctl("show", "routes", "json")
+    routes = json.loads(r.stdout).get("254", []) if r.returncode == 0 else []
+    mine = {x.get("prefix"): json.dumps(x) for x in routes
+            if x.get("protocolName") == "config" and "seg6" in x.get("nexthops", [{}])[0]}  # not the [sids] one
+    check(list(mine) == ["2001:db8:b::/64"] and "fc00:0:2::f" in mine["2001:db8:b::/64"],
+          f"show routes: the changed route with its new SID, the removed one gone ({mine})")
 
     # Reload 3: a file with an error changes nothing; the daemon stays.
     write_config(BASE + "[fpm]\nbogus = 1\n")
