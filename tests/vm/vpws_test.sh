@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The VPWS test in the VM: srv6d's H.Encaps.L2 / End.DX2 against the Linux kernel's, both ways,
-# a port-based and a VLAN-based circuit (guest/vpws_srv6d.sh). One boot, several checks.
+# a port-based and a VLAN-based circuit; then srv6d's H.Insert ([routes]) and a binding SID
+# (End.B6.Encaps) through kernel End / End.DT6 nodes (guest/vpws_srv6d.sh). One boot, several checks.
 #
 #   sudo tests/vm/vpws_test.sh [BUILD_DIR]      (default: <repo>/build)
 #

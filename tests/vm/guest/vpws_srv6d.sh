@@ -27,6 +27,25 @@
 #      next header 143) and pushes it back at End.DX2
 #   4. port mode is transparent: a CE1 frame tagged 300 and CE1's ARP reach CE2 as they were
 #   5. srv6ctl show l2vpn / show sids: the circuits' and the SIDs' counters moved
+#
+# The same boot also runs srv6d as a headend and a binding SID against kernel End nodes (the
+# srv6d config is the example file with the sections below appended: a routed port `rt` with
+# a TAP mirror, a binding SID, an H.Insert route of srv6d's own [routes]):
+#
+#  H h0 fd60::2 ─[a3] rt (TAP trt fd60::1)  srv6d PE1 ── core ── PE2 (kernel)  ── PE3 (kernel) ─ CE3 c3
+#                                                               End fc00:0:2::e    End fc00:0:3::e   fd63::2
+#                                                               End fc00:0:2::e2   End.DT6 ::d0 (254)  fd64::2
+#                                                                                  End.DT6 ::d6 (table 100)
+#   6. H.Insert from srv6d's [routes] (`fd63::/64 mode inline segs fc00:0:2::e,fc00:0:3::e`):
+#      H -> CE3 gets an SRH [fd63::2, fc00:0:3::e, fc00:0:2::e] in srv6d, both kernel End
+#      nodes count it, CE3 receives it with the SRH (segleft 0) and answers (plain IPv6 back)
+#   7. binding SID: H's kernel encapsulates to [fc00:0:1::b6 (srv6d's End.B6.Encaps),
+#      fc00:0:3::d6 (PE3's VPN SID)]; srv6d's End moves it to fc00:0:3::d6 and pushes its
+#      policy [fc00:0:2::e, fc00:0:3::d0] from fc00:0:1::1: PE2's End, PE3's End.DT6 (the
+#      policy's header off), PE3's End.DT6 table 100 (H's header off), CE3
+#   8. the policy changes by a reload (segs fc00:0:2::e2,fc00:0:3::d0 mode encap.red): the
+#      binding SID's next packets take fc00:0:2::e2 (H.Encaps.Red), fc00:0:2::e no more; H's
+#      route and srv6d's other routes untouched
 set -u
 BUILD="${1:?usage: vpws_srv6d.sh BUILD_DIR}"
 export SRV6D="$BUILD/apps/srv6d" SRV6CTL="$BUILD/apps/srv6ctl"
@@ -105,16 +124,68 @@ ip netns exec "$PE2" sh "$VM_REPO/frr-conf/vpws-linux-pe.sh" >"$LIVE_WORK/pe2-se
 	{ cat "$LIVE_WORK/pe2-setup.txt" >&2; live_die "frr-conf/vpws-linux-pe.sh failed in PE2"; }
 for i in x1 x2; do ip netns exec "$PE2" sysctl -qw "net.ipv4.conf.$i.rp_filter=0"; done
 
-# ---- PE1: srv6d with the example config as it is, zebra + staticd for the peer's locator
+# ---- headend and binding SID: H behind srv6d's routed port rt, PE3 (End, End.DT6) behind PE2
+H=s6w-h PE3=s6w-pe3 CE3=s6w-ce3
+for n in "$H" "$PE3" "$CE3"; do ns_add "$n"; done
+dut_link "$PE1" a3 "$H" h0
+veth "$PE2" p23 "$PE3" p32
+veth "$PE3" p3c "$CE3" c3
+addr "$H" h0 fd60::2/64
+ip -n "$H" -6 route add default via fd60::1 dev h0
+ip netns exec "$H" ip sr tunsrc set fd60::2
+# H steers fd64::/64 into srv6d's binding SID, then PE3's VPN SID (a VPN route by BSID).
+ip -n "$H" -6 route add fd64::/64 encap seg6 mode encap segs fc00:0:1::b6,fc00:0:3::d6 dev h0
+addr "$PE2" p23 fc00:23::2/64
+ip -n "$PE2" -6 route add fc00:0:3::/48 via fc00:23::3 dev p23
+ip -n "$PE2" -6 route add fd63::/64 via fc00:23::3 dev p23
+ip -n "$PE2" -6 route add fd60::/64 via fc00:12::1 dev core
+for e in e e2; do
+	ip -n "$PE2" -6 route add "fc00:0:2::$e/128" encap seg6local action End count dev core
+done
+addr "$PE3" p32 fc00:23::3/64
+addr "$PE3" p3c fd63::1/64
+addr "$PE3" p3c fd64::1/64
+ip netns exec "$PE3" sysctl -qw net.ipv6.conf.all.forwarding=1 net.ipv6.conf.all.seg6_enabled=1 net.ipv6.conf.p32.seg6_enabled=1
+ip -n "$PE3" -6 route add default via fc00:23::2 dev p32
+ip -n "$PE3" -6 route add fc00:0:3::e/128 encap seg6local action End count dev p32
+# the policy's last SID: its header off, H's packet routed in the main table to ...
+ip -n "$PE3" -6 route add fc00:0:3::d0/128 encap seg6local action End.DT6 table 254 count dev p32
+# ... the VPN SID: H's header off, the customer's packet routed in table 100
+ip -n "$PE3" -6 route add fc00:0:3::d6/128 encap seg6local action End.DT6 table 100 count dev p32
+ip -n "$PE3" -6 route add fd64::/64 dev p3c table 100
+addr "$CE3" c3 fd63::2/64
+addr "$CE3" c3 fd64::2/64
+ip -n "$CE3" -6 route add default via fd63::1 dev c3
+# CE3 takes H.Insert's packets with their SRH (segments left 0) only with seg6 enabled
+ip netns exec "$CE3" sysctl -qw net.ipv6.conf.all.seg6_enabled=1 net.ipv6.conf.c3.seg6_enabled=1
+
+# ---- PE1: srv6d with the example config as it is plus the headend sections, zebra + staticd
+# for the peer's locator
 SRV6D_SOCK="$LIVE_WORK/srv6d.sock"
-ip netns exec "$PE1" "$SRV6D" -c "$VM_REPO/frr-conf/srv6d-vpws-pe.conf" --mgmt.socket "$SRV6D_SOCK" \
+SRV6D_CONF="$LIVE_WORK/srv6d.conf"
+srv6d_conf() { # srv6d_conf POLICY: the example file, then the routed port, the BSID, [routes]
+	cat "$VM_REPO/frr-conf/srv6d-vpws-pe.conf"
+	cat <<-EOC
+
+		[dataplane]
+		port = rt net_af_packet3,iface=a3 tap=trt
+		[sids]
+		sid = fc00:0:1::b6 End.B6.Encaps $1
+		[routes]
+		route = fd63::/64 mode inline segs fc00:0:2::e,fc00:0:3::e
+	EOC
+}
+srv6d_conf "segs fc00:0:2::e,fc00:0:3::d0" >"$SRV6D_CONF"
+ip netns exec "$PE1" "$SRV6D" -c "$SRV6D_CONF" --mgmt.socket "$SRV6D_SOCK" \
 	>>"$LIVE_WORK/srv6d.log" 2>&1 &
 SRV6D_PID=$!
 LIVE_PIDS+=("$SRV6D_PID")
-srv6d_up() { [ -S "$SRV6D_SOCK" ] && ip -n "$PE1" link show tcore >/dev/null 2>&1; }
+srv6d_up() { [ -S "$SRV6D_SOCK" ] && ip -n "$PE1" link show tcore >/dev/null 2>&1 && ip -n "$PE1" link show trt >/dev/null 2>&1; }
 wait_for 90 "srv6d up" srv6d_up || { tail -30 "$LIVE_WORK/srv6d.log" >&2; live_die "srv6d did not come up"; }
 ip -n "$PE1" link set tcore up
 addr "$PE1" tcore fc00:12::1/64
+ip -n "$PE1" link set trt up
+addr "$PE1" trt fd60::1/64
 awk -v dir="$LIVE_WORK" '/^! ---- (zebra|staticd)/ { f = dir "/pe1-" $3 ".conf"; next } f { print > f }' \
 	"$VM_REPO/frr-conf/vpws-pe-frr.conf"
 frr_start "$PE1" zebra "$LIVE_WORK/pe1-zebra.conf" -M dplane_fpm_nl
@@ -177,4 +248,76 @@ dx2_counted() {
 check "both End.DX2 SIDs counted packets" dx2_counted
 srv6ctl show l2vpn >&2
 srv6ctl show counters >"$LIVE_WORK/counters.txt" 2>&1
+
+# ---- 6. H.Insert from srv6d's own [routes] line, through the kernel's End nodes
+kcount() { # kcount NS SID: packets the kernel's seg6local route counted
+	ip -n "$1" -s -6 route show "$2" | sed -n 's/.* packets \([0-9]*\) .*/\1/p'
+}
+srv6_counter() { srv6ctl show counters | awk -v b="$1" '$1 == b { print $2 }'; }
+config_route() {
+	srv6ctl show routes --json >"$LIVE_WORK/routes.json" &&
+		jq -e '.["254"][]? | select(.prefix == "fd63::/64" and .protocolName == "config")' "$LIVE_WORK/routes.json" >/dev/null
+}
+check "show routes: the [routes] line as a config route (fd63::/64, protocol config)" config_route
+h_route() { srv6ctl show routes --json | jq -e '.["254"][]? | select(.prefix == "fd60::/64")' >/dev/null; }
+check "zebra gave srv6d H's subnet (fd60::/64 on trt)" wait_for 60 "fd60::/64 in srv6d" h_route
+wait_for 60 "H -> CE3 (H.Insert)" ping6 "$H" fd63::2 1
+e0=$(kcount "$PE2" fc00:0:2::e/128) f0=$(kcount "$PE3" fc00:0:3::e/128) i0=$(srv6_counter H.Insert)
+cap_start "$PE2" core "$LIVE_WORK/core-insert.pcap" ip6
+cap_start "$CE3" c3 "$LIVE_WORK/ce3-insert.pcap" ip6
+check "H -> CE3 through srv6d's H.Insert, PE2's End, PE3's End (and back)" ping6 "$H" fd63::2 3
+cap_stop
+tcpdump -r "$LIVE_WORK/core-insert.pcap" -nn -v 2>/dev/null >"$LIVE_WORK/core-insert.txt"
+tcpdump -r "$LIVE_WORK/ce3-insert.pcap" -nn -v 2>/dev/null >"$LIVE_WORK/ce3-insert.txt"
+check "core: H's own source to fc00:0:2::e, SRH segleft 2 [fd63::2, fc00:0:3::e, fc00:0:2::e] (H.Insert)" \
+	eval "grep -A1 'fd60::2 > fc00:0:2::e:' '$LIVE_WORK/core-insert.txt' | grep -q 'segleft=2.*\\[0\\]fd63::2, \\[1\\]fc00:0:3::e, \\[2\\]fc00:0:2::e)'"
+check "CE3 received the echo requests with the SRH, segleft 0" \
+	eval "grep -A1 'fd60::2 > fd63::2:' '$LIVE_WORK/ce3-insert.txt' | grep -q 'segleft=0'"
+check "the kernel End nodes counted them (PE2 fc00:0:2::e, PE3 fc00:0:3::e)" \
+	eval "[ \$((\$(kcount $PE2 fc00:0:2::e/128) - $e0)) -ge 3 ] && [ \$((\$(kcount $PE3 fc00:0:3::e/128) - $f0)) -ge 3 ]"
+check "srv6d counted H.Insert" eval "[ \$((\$(srv6_counter H.Insert) - ${i0:-0})) -ge 3 ]"
+
+# ---- 7. the binding SID: H's VPN route through srv6d's End.B6.Encaps, PE2's End, PE3
+bsid_json() { srv6ctl show sids --json >"$LIVE_WORK/sids.json"; }
+bsid() { bsid_json && jq -e ".sids[] | select(.prefix == \"fc00:0:1::b6/128\") | $1" "$LIVE_WORK/sids.json" >/dev/null; }
+check "binding SID fc00:0:1::b6 active with its policy [fc00:0:2::e, fc00:0:3::d0]" \
+	bsid 'select(.state == "active" and (.seg6local.srh.segments | join(",")) == "fc00:0:2::e,fc00:0:3::d0")'
+bsid_packets() { bsid_json && jq '.sids[] | select(.prefix == "fc00:0:1::b6/128") | .packets // 0' "$LIVE_WORK/sids.json"; }
+wait_for 30 "H -> CE3 by the binding SID" ping6 "$H" fd64::2 1
+e0=$(kcount "$PE2" fc00:0:2::e/128) d0=$(kcount "$PE3" fc00:0:3::d0/128) d6=$(kcount "$PE3" fc00:0:3::d6/128) b0=$(bsid_packets)
+cap_start "$PE2" core "$LIVE_WORK/core-bsid.pcap" ip6
+check "H -> CE3 (fd64::2) by the binding SID and back" ping6 "$H" fd64::2 3
+cap_stop
+tcpdump -r "$LIVE_WORK/core-bsid.pcap" -nn -v 2>/dev/null >"$LIVE_WORK/core-bsid.txt"
+check "core: srv6d's policy header from fc00:0:1::1 to fc00:0:2::e, SRH [fc00:0:3::d0, fc00:0:2::e], H's packet inside to fc00:0:3::d6" \
+	eval "grep -A3 'fc00:0:1::1 > fc00:0:2::e:' '$LIVE_WORK/core-bsid.txt' | grep -q 'segleft=1.*\\[0\\]fc00:0:3::d0, \\[1\\]fc00:0:2::e)' && grep -q 'fd60::2 > fc00:0:3::d6' '$LIVE_WORK/core-bsid.txt'"
+check "counted: srv6d's binding SID, PE2's End, PE3's End.DT6 d0 and d6" \
+	eval "[ \$((\$(bsid_packets) - $b0)) -ge 3 ] && [ \$((\$(kcount $PE2 fc00:0:2::e/128) - $e0)) -ge 3 ] && [ \$((\$(kcount $PE3 fc00:0:3::d0/128) - $d0)) -ge 3 ] && [ \$((\$(kcount $PE3 fc00:0:3::d6/128) - $d6)) -ge 3 ]"
+
+# ---- 8. the policy changes (a reload), the routes that use the binding SID do not
+srv6ctl show routes --json | jq -S '.["254"]' >"$LIVE_WORK/routes-before.json"
+h_before=$(ip -n "$H" -6 route show fd64::/64)
+srv6d_conf "segs fc00:0:2::e2,fc00:0:3::d0 mode encap.red" >"$SRV6D_CONF"
+t0=${EPOCHREALTIME/./}
+kill -HUP "$SRV6D_PID"
+check "after the reload: the binding SID's policy is [fc00:0:2::e2, fc00:0:3::d0], H.Encaps.Red" \
+	wait_for 30 "the new policy" bsid 'select(.state == "active" and .seg6local.srh.mode == "H.Encaps.Red" and (.seg6local.srh.segments | join(",")) == "fc00:0:2::e2,fc00:0:3::d0")'
+live_log "policy change visible in show sids after $(((${EPOCHREALTIME/./} - t0) / 1000)) ms"
+grep 'reload:' "$LIVE_WORK/srv6d.log" | tail -2 >&2
+e0=$(kcount "$PE2" fc00:0:2::e/128) e2=$(kcount "$PE2" fc00:0:2::e2/128) b0=$(bsid_packets)
+cap_start "$PE2" core "$LIVE_WORK/core-bsid2.pcap" ip6
+check "H -> CE3 by the binding SID over the new path" ping6 "$H" fd64::2 3
+cap_stop
+tcpdump -r "$LIVE_WORK/core-bsid2.pcap" -nn -v 2>/dev/null >"$LIVE_WORK/core-bsid2.txt"
+check "core: the new policy, H.Encaps.Red to fc00:0:2::e2 (SRH [fc00:0:3::d0] alone), none to fc00:0:2::e" \
+	eval "grep -A3 'fc00:0:1::1 > fc00:0:2::e2:' '$LIVE_WORK/core-bsid2.txt' | grep -q 'segleft=1, last-entry=0.*\\[0\\]fc00:0:3::d0)' && ! grep -q 'fc00:0:1::1 > fc00:0:2::e:' '$LIVE_WORK/core-bsid2.txt'"
+check "counted: PE2's End fc00:0:2::e2 (not ::e), srv6d's binding SID" \
+	eval "[ \$((\$(kcount $PE2 fc00:0:2::e2/128) - $e2)) -ge 3 ] && [ \$(kcount $PE2 fc00:0:2::e/128) -eq $e0 ] && [ \$((\$(bsid_packets) - $b0)) -ge 3 ]"
+same_routes() {
+	srv6ctl show routes --json | jq -S '.["254"]' >"$LIVE_WORK/routes-after.json" &&
+		diff <(jq -S 'map(select(.prefix != "fc00:0:1::b6/128"))' "$LIVE_WORK/routes-before.json") \
+			<(jq -S 'map(select(.prefix != "fc00:0:1::b6/128"))' "$LIVE_WORK/routes-after.json") >&2 &&
+		[ "$(ip -n "$H" -6 route show fd64::/64)" = "$h_before" ]
+}
+check "the routes that use the binding SID are untouched (H's; srv6d's table 254 but the SID itself)" same_routes
 live_finish
