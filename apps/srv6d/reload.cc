@@ -65,6 +65,17 @@ void control_plane::reload() {
         if (dp)
             dp->set_punt(cfg.punt_rate, cfg.punt_burst);
     }
+    // Each worker's ICMP limiter: published with the next adjacency snapshot, taken by each
+    // worker at its next burst (forward/datapath/adjacency.hh, icmp_limit).
+    if (changed("dataplane.icmp-rate") || changed("dataplane.icmp-burst")) {
+        for (const char* k : {"dataplane.icmp-rate", "dataplane.icmp-burst"})
+            if (changed(k))
+                applied.push_back(was_now(k));
+        cfg.icmp_rate = n.icmp_rate;
+        cfg.icmp_burst = n.icmp_burst;
+        if (dp)
+            dp->set_icmp(cfg.icmp_rate, cfg.icmp_burst);
+    }
     if (n.idle_sleep_us != cfg.idle_sleep_us) {
         applied.push_back(fmt::format("dataplane.idle-sleep {}", n.idle_sleep_us));
         cfg.idle_sleep_us = n.idle_sleep_us;
