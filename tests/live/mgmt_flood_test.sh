@@ -6,8 +6,8 @@
 #   sudo tests/live/mgmt_flood_test.sh [BUILD_DIR]
 #
 # Checks: srv6ctl prints the whole table (text and JSON: every route, once); an FPM route is
-# visible in srv6d within MGMT_FLOOD_BOUND_MS (default 100) of `ip route add` while 4 clients
-# each keep 64 requests in flight (printed: the latency quiet and under the flood, the flood's
+# visible in srv6d within MGMT_FLOOD_BOUND_MS (default 100; the median of 9 rounds, any round
+# within 2.5 times it) of `ip route add` while 4 clients each keep 64 requests in flight (printed: the latency quiet and under the flood, the flood's
 # answers); srv6d's RSS stays bounded meanwhile. No kernel SRv6 routes needed. About 1 minute.
 set -u
 source "$(dirname "$0")/lib.sh"
@@ -63,13 +63,13 @@ rss0=$(rss_kb)
 ) &
 RSS_PID=$!
 "$LIVE_PY" "$LIVE_HOME/mgmt_flood.py" "$SRV6D_SOCK" "$DUT" --prefix 10.99.0.0/24 --via 10.100.0.2 \
-	--clients 4 --rounds 5 --bound-ms "$BOUND_MS" >"$LIVE_WORK/flood.out" 2>&1
+	--clients 4 --rounds 9 --bound-ms "$BOUND_MS" >"$LIVE_WORK/flood.out" 2>&1
 rc=$?
 touch "$LIVE_WORK/rss.stop"
 wait "$RSS_PID"
 cat "$LIVE_WORK/flood.out" >&2
 live_log "srv6d RSS: $((rss0 / 1024)) MiB before the flood, peak $(($(cat "$LIVE_WORK/rss.peak") / 1024)) MiB during it"
-check "an FPM route is visible within $BOUND_MS ms during the flood" eval '[ "$rc" -eq 0 ]'
+check "an FPM route is visible within $BOUND_MS ms (median) during the flood" eval '[ "$rc" -eq 0 ]'
 check "srv6d's RSS grew by less than 64 MiB during the flood" \
 	eval '[ $(($(cat "$LIVE_WORK/rss.peak") - rss0)) -lt 65536 ]'
 check "srv6d answers after the flood" eval 'srv6ctl show fpm >/dev/null'
