@@ -93,7 +93,7 @@ applied() { # applied KEY OLD NEW WHAT CMD...: the log line, then the behavior
 # ---- log.level, log.target --------------------------------------------------------------------
 reload log.level=debug
 applied log.level info debug "the level in force is debug" eval \
-	'srv6ctl set log-level debug | grep -qx "log level: debug (was debug)"'
+	'srv6ctl set log-level debug | grep -qx "log level: debug (unchanged)"'
 reload log.target=syslog
 n0=$(wc -l <"$LIVE_WORK/srv6d.log")
 srv6ctl set log-level debug >/dev/null # logs a line: to syslog now
