@@ -5,11 +5,22 @@
 #include "mgmt/interface_names.hh"
 #include "mgmt/names.hh"
 #include "mgmt/render.hh"
+#include "mgmt/route_stream.hh"
 
 namespace mgmt {
 namespace {
 
-void show_routes(const pb::ShowRoutes& req, const daemon_view& d, pb::Response& resp) {
+// The VRF of each table beside it, as vtysh's `show ip route vrf all` reads; interface names.
+void decorate(pb::RouteTables& t, const daemon_view& d) {
+    if (d.vrfs)
+        for (auto& table : *t.mutable_tables())
+            if (const auto b = d.vrfs->lookup_table(table.table()); b.active() && b.vrf && table.table() != rib::main_table)
+                table.set_vrf(printable(b.vrf->name));
+    name_interfaces(t, d.ifname);
+}
+
+// The filter `show routes` asks for; nullopt with the error set in `resp` when it is wrong.
+std::optional<route_filter> routes_filter(const pb::ShowRoutes& req, const daemon_view& d, pb::Response& resp) {
     std::optional<rib::table_id> table;
     if (req.has_table())
         table = req.table();
@@ -19,11 +30,11 @@ void show_routes(const pb::ShowRoutes& req, const daemon_view& d, pb::Response& 
         if (!v) {
             resp.set_error(fmt::format("vrf {} is not known (neither configured nor a kernel VRF device)",
                                        printable(req.vrf())));
-            return;
+            return std::nullopt;
         }
         if (table && *table != v->table) {
             resp.set_error(fmt::format("vrf {} is table {}, not table {}", printable(v->name), v->table, *table));
-            return;
+            return std::nullopt;
         }
         table = v->table;
     }
@@ -32,7 +43,7 @@ void show_routes(const pb::ShowRoutes& req, const daemon_view& d, pb::Response& 
     if (req.has_family()) {
         if (req.family() != 4 && req.family() != 6) {
             resp.set_error(fmt::format("family {} is neither 4 nor 6", req.family()));
-            return;
+            return std::nullopt;
         }
         f.family = req.family() == 4 ? rib::family::ipv4 : rib::family::ipv6;
     }
@@ -40,23 +51,35 @@ void show_routes(const pb::ShowRoutes& req, const daemon_view& d, pb::Response& 
         f.prefix = rib::parse_prefix(req.prefix());
         if (!f.prefix) {
             resp.set_error(fmt::format("'{}' is not a prefix", printable(req.prefix())));
-            return;
+            return std::nullopt;
         }
     }
     if (req.has_address()) {
         f.address = rib::parse_addr(req.address());
         if (!f.address) {
             resp.set_error(fmt::format("'{}' is not an address", printable(req.address())));
-            return;
+            return std::nullopt;
         }
     }
-    *resp.mutable_routes() = render_routes(d.rib, f);
-    // `show ip route vrf all` reads like vtysh's: each table with the VRF it is.
-    if (d.vrfs)
-        for (auto& t : *resp.mutable_routes()->mutable_tables())
-            if (const auto b = d.vrfs->lookup_table(t.table()); b.active() && b.vrf && t.table() != rib::main_table)
-                t.set_vrf(printable(b.vrf->name));
-    name_interfaces(*resp.mutable_routes(), d.ifname);
+    return f;
+}
+
+// A whole table streams (mgmt/route_stream.hh); a prefix or an address is one small answer.
+reply show_routes(const pb::ShowRoutes& req, const daemon_view& d, const stream_limits& lim) {
+    pb::Response resp;
+    const auto f = routes_filter(req, d, resp);
+    if (!f)
+        return resp;
+    if (f->prefix || f->address) {
+        *resp.mutable_routes() = render_routes(d.rib, *f);
+        decorate(*resp.mutable_routes(), d);
+        return resp;
+    }
+    auto s = std::make_shared<route_stream>(d.rib, *f, [d](pb::RouteTables& t) { decorate(t, d); }, lim);
+    const bool more = s->next(resp);
+    if (!more)
+        return resp;
+    return reply(std::move(resp), [s](pb::Response& part) { return s->next(part); });
 }
 
 pb::SidTable sids(const daemon_view& d) {
@@ -69,15 +92,16 @@ pb::SidTable sids(const daemon_view& d) {
 
 }  // namespace
 
-pb::Response answer(const pb::Request& req, const daemon_view& d) {
+reply respond(const pb::Request& req, const daemon_view& d, const stream_limits& lim) {
+    if (req.cmd_case() == pb::Request::kShowRoutes)
+        return show_routes(req.show_routes(), d, lim);
     pb::Response resp;
     switch (req.cmd_case()) {
     case pb::Request::kShowFpm:
         *resp.mutable_fpm() = render_fpm(d.session, d.stats, d.rib);
         break;
     case pb::Request::kShowRoutes:
-        show_routes(req.show_routes(), d, resp);
-        break;
+        break;  // above
     case pb::Request::kShowNexthops:
         *resp.mutable_nexthops() = render_nexthops(d.rib);
         name_interfaces(*resp.mutable_nexthops(), d.ifname);
@@ -175,6 +199,8 @@ pb::Response answer(const pb::Request& req, const daemon_view& d) {
     }
     return resp;
 }
+
+pb::Response answer(const pb::Request& req, const daemon_view& d) { return drain(respond(req, d)); }
 
 pb::Response answer(const pb::Request& req, const rib::store& rib, const fpm::ingest_stats& stats,
                     const fpm::session_info& session) {

@@ -1,4 +1,4 @@
-// One request in, one response out: the handler the daemon gives mgmt::server.
+// One request in, one response (or one in parts) out: the handler the daemon gives mgmt::server.
 #pragma once
 
 #include <functional>
@@ -11,6 +11,8 @@
 #include "fpm/session.hh"
 #include "mgmt/proto.hh"
 #include "mgmt/render.hh"
+#include "mgmt/reply.hh"
+#include "mgmt/route_stream.hh"
 #include "vrf/encap_source.hh"
 #include "vrf/registry.hh"
 #include "vrf/sid_binding.hh"
@@ -57,7 +59,11 @@ struct daemon_view {
 };
 
 // Dispatches on the request's command; a request without a known command gets an error
-// response (a newer srv6ctl talking to an older srv6d sends commands this one lacks).
+// response (a newer srv6ctl talking to an older srv6d sends commands this one lacks). A whole
+// route table is answered in parts (mgmt/route_stream.hh): the view is copied into the reply,
+// so what it refers to must outlive the stream (the daemon's state does).
+reply respond(const pb::Request& req, const daemon_view& d, const stream_limits& lim = {});
+// The same, every part joined in one go.
 pb::Response answer(const pb::Request& req, const daemon_view& d);
 
 // The FPM/RIB commands only (no VRF registry, no encap source).

@@ -8,6 +8,8 @@
 #include <boost/asio/write.hpp>
 #include <fmt/format.h>
 
+#include "mgmt/reply.hh"
+
 namespace mgmt {
 namespace asio = boost::asio;
 using local = asio::local::stream_protocol;
@@ -88,14 +90,27 @@ std::optional<pb::Response> client::call(const pb::Request& req) {
         return std::nullopt;
     }
     std::array<char, 64 * 1024> buf{};
+    std::optional<pb::Response> answer;
+    auto part_deadline = deadline;
     for (;;) {
         if (auto body = _reader.next()) {
-            pb::Response resp;
-            if (!resp.ParseFromArray(body->data(), static_cast<int>(body->size()))) {
+            pb::Response part;
+            if (!part.ParseFromArray(body->data(), static_cast<int>(body->size()))) {
                 fail(fmt::format("malformed response from srv6d at {}", _path));
                 return std::nullopt;
             }
-            return resp;
+            const bool more = part.more();
+            if (!answer) {
+                part.clear_more();
+                answer = std::move(part);
+            } else {
+                join_part(*answer, std::move(part));
+            }
+            if (!more)
+                return answer;
+            // A streamed answer: the timeout bounds each part, not the whole table.
+            part_deadline = std::chrono::steady_clock::now() + _timeout;
+            continue;
         }
         if (const auto len = _reader.oversize()) {
             fail(fmt::format("response from srv6d at {} announces {} bytes, more than the {}-byte limit", _path,
@@ -109,7 +124,7 @@ std::optional<pb::Response> client::call(const pb::Request& req) {
             n = got;
             done = true;
         });
-        if (!wait(done, deadline)) {
+        if (!wait(done, part_deadline)) {
             fail(fmt::format("no answer from srv6d at {} within {} ms", _path, _timeout.count()));
             return std::nullopt;
         }

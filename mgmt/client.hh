@@ -22,6 +22,8 @@ public:
     bool connect();
     // The response to `req`; nullopt with error() set when the exchange failed (the connection
     // is then closed: connect() again to retry). A response carrying an error is still a response.
+    // An answer srv6d streams in parts comes back joined (mgmt/reply.hh); the timeout then
+    // bounds the wait for each part.
     std::optional<pb::Response> call(const pb::Request& req);
 
     const std::string& error() const { return _error; }

@@ -65,6 +65,7 @@ pb::EncapSource render_encap_source(const vrf::encap_source_resolver& res, std::
                                     const vrf::tunsrc_poller* poller = nullptr);
 
 // Model -> message pieces, shared by the renderers above.
+void render_route(const rib::store& rib, const rib::route& r, pb::Route& out);
 void render_nexthop(const rib::nexthop& nh, pb::Nexthop& out);
 void render_seg6(const rib::seg6_encap& e, pb::Seg6Encap& out);
 void render_seg6local(const rib::seg6local& l, pb::Seg6Local& out);

@@ -18,6 +18,8 @@ bool display_order(const rib::route* a, const rib::route* b) {
     return std::tie(x.dst.af, x.dst.bytes, x.dst.len, x.src) < std::tie(y.dst.af, y.dst.bytes, y.dst.len, y.src);
 }
 
+}  // namespace
+
 void render_route(const rib::store& rib, const rib::route& r, pb::Route& out) {
     out.set_prefix(rib::to_string(r.key.dst));
     if (r.key.src.len > 0)
@@ -44,8 +46,6 @@ void render_route(const rib::store& rib, const rib::route& r, pb::Route& out) {
     if (r.pic_id)
         out.set_pic_id(*r.pic_id);
 }
-
-}  // namespace
 
 void render_seg6(const rib::seg6_encap& e, pb::Seg6Encap& out) {
     out.set_mode(std::string(encap_mode_name(e.mode)));

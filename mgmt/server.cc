@@ -82,7 +82,7 @@ pb::Response error_response(std::string text) {
 // when no complete request is waiting. Each step is a handler of its own, so a client that
 // pipelines thousands of requests gets one answered per turn of the io_context, between the FPM
 // reads and everybody else's; what it queued stays in its socket (backpressure), and srv6d holds
-// at most one read buffer, one request and one answer of it.
+// at most one read buffer, one request and one answer (or one part of a streamed one) of it.
 class connection : public std::enable_shared_from_this<connection> {
 public:
     connection(std::shared_ptr<detail::server_state> st, local::socket s)
@@ -100,7 +100,7 @@ public:
     }
 
     // Waiting for a request, none begun: the first to go when room is needed.
-    bool idle() const { return _out.empty() && _reader.buffered() == 0; }
+    bool idle() const { return _out.empty() && !_next && _reader.buffered() == 0; }
     std::chrono::steady_clock::time_point last_active() const { return _last_active; }
 
 private:
@@ -165,11 +165,35 @@ private:
             return;
         }
         try {
-            append(_st->handle(req));
+            reply r = _st->handle(req);
+            r.first.set_more(static_cast<bool>(r.next));
+            _next = std::move(r.next);
+            append(r.first);
         } catch (const std::exception& e) {
-            log_limited(_st->log_handler, util::level::error, "mgmt: request failed: {}", e.what());
-            append(error_response(fmt::format("internal error: {}", e.what())));
+            failed(e);
         }
+    }
+
+    // The next part of a streamed answer, in a turn of its own (the previous part is written).
+    void next_part() {
+        arm_timer();
+        pb::Response part;
+        try {
+            const bool more = _next(part);
+            if (!more)
+                _next = nullptr;
+            part.set_more(more);
+            append(part);
+        } catch (const std::exception& e) {
+            failed(e);
+        }
+        write();
+    }
+
+    void failed(const std::exception& e) {
+        _next = nullptr;
+        log_limited(_st->log_handler, util::level::error, "mgmt: request failed: {}", e.what());
+        append(error_response(fmt::format("internal error: {}", e.what())));
     }
 
     void append(const pb::Response& r) {
@@ -178,6 +202,7 @@ private:
         const std::string why = fmt::format("response of {} bytes exceeds the {}-byte limit", r.ByteSizeLong(),
                                             _st->opt.max_message);
         log_limited(_st->log_handler, util::level::error, "mgmt: {}", why);
+        _next = nullptr;  // the answer ends with the error
         encode_frame(error_response(why), _out, _st->opt.max_message);
     }
 
@@ -185,11 +210,15 @@ private:
         asio::async_write(_sock, asio::buffer(_out), [self = shared_from_this()](const boost::system::error_code& ec,
                                                                                  size_t) {
             self->_out.clear();
-            self->_out.shrink_to_fit();  // a large answer's buffer does not stay with an idle client
             if (ec || self->_closing || self->_st->closed) {
                 self->stop();
                 return;
             }
+            if (self->_next) {
+                self->next_part();  // the buffer keeps its capacity for the next part
+                return;
+            }
+            self->_out.shrink_to_fit();  // a large answer's buffer does not stay with an idle client
             self->serve();
         });
     }
@@ -200,6 +229,7 @@ private:
     frame_reader _reader;
     std::array<char, 64 * 1024> _buf{};
     std::string _out;
+    continuation _next;  // the rest of a streamed answer
     bool _closing = false;
     std::chrono::steady_clock::time_point _last_active{};
 };

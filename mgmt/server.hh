@@ -16,6 +16,7 @@
 
 #include "mgmt/framing.hh"
 #include "mgmt/proto.hh"
+#include "mgmt/reply.hh"
 
 namespace mgmt {
 
@@ -23,7 +24,8 @@ namespace detail {
 struct server_state;  // shared with the connections, which may outlive close() by one handler
 }  // namespace detail
 
-using handler = std::function<pb::Response(const pb::Request&)>;
+// A Response, or the first part of one and how to make the rest (mgmt/reply.hh).
+using handler = std::function<reply(const pb::Request&)>;
 
 struct server_options {
     // A connection that completes no request for this long is closed: srv6ctl sends its
@@ -33,7 +35,7 @@ struct server_options {
     // (one with a request in progress only if every one has), so that neither a runaway client
     // can exhaust the daemon's file descriptors nor idle ones can keep a new srv6ctl out.
     size_t max_connections = 32;
-    size_t max_message = max_message_size;  // a response
+    size_t max_message = max_message_size;  // a response, or one part of one
     // A request: srv6ctl's are a few dozen bytes; the length is checked before the body is read.
     size_t max_request = max_request_size;
     // Group of the socket file (a name or a gid; "": the daemon's own): its members may use

@@ -81,12 +81,8 @@ const std::vector<row>& rows() {
          "the packet pool is created once, in huge pages, before the ports start"},
         {"dataplane.punt-rate", [](const config& c) { return std::to_string(c.punt_rate); }, {}, nullptr},
         {"dataplane.punt-burst", [](const config& c) { return std::to_string(c.punt_burst); }, {}, nullptr},
-        {"dataplane.icmp-rate", [](const config& c) { return std::to_string(c.icmp_rate); }, {},
-         "each worker's ICMP limiter is packet-path state it alone writes; it is set when the worker starts and "
-         "is not yet published with the tables"},
-        {"dataplane.icmp-burst", [](const config& c) { return std::to_string(c.icmp_burst); }, {},
-         "each worker's ICMP limiter is packet-path state it alone writes; it is set when the worker starts and "
-         "is not yet published with the tables"},
+        {"dataplane.icmp-rate", [](const config& c) { return std::to_string(c.icmp_rate); }, {}, nullptr},
+        {"dataplane.icmp-burst", [](const config& c) { return std::to_string(c.icmp_burst); }, {}, nullptr},
         {"dataplane.idle-sleep", [](const config& c) { return std::to_string(c.idle_sleep_us); }, {}, nullptr},
         {"encap.source",
          [](const config& c) { return c.encap_source ? rib::to_string(*c.encap_source) : std::string("(none)"); }, {},

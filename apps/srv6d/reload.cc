@@ -49,24 +49,37 @@ void control_plane::reload() {
     std::vector<std::string> applied;
     // Against the level in force: `srv6ctl set log-level` lasts until the next reload.
     if (n.log_level != util::current_level()) {
-        applied.push_back(fmt::format("log.level {} (was {})", util::to_string(n.log_level), util::to_string(util::current_level())));
+        applied.push_back(fmt::format("log.level {} -> {}", util::to_string(util::current_level()), util::to_string(n.log_level)));
         util::set_level(n.log_level);
     }
     cfg.log_level = n.log_level;
     if (n.log_target != cfg.log_target) {
-        applied.push_back(fmt::format("log.target {}", util::to_string(n.log_target)));
+        applied.push_back(was_now("log.target"));
         cfg.log_target = n.log_target;
         util::set_target(n.log_target);
     }
     if (n.punt_rate != cfg.punt_rate || n.punt_burst != cfg.punt_burst) {
-        applied.push_back(fmt::format("dataplane.punt-rate {} punt-burst {}", n.punt_rate, n.punt_burst));
+        for (const char* k : {"dataplane.punt-rate", "dataplane.punt-burst"})
+            if (changed(k))
+                applied.push_back(was_now(k));
         cfg.punt_rate = n.punt_rate;
         cfg.punt_burst = n.punt_burst;
         if (dp)
             dp->set_punt(cfg.punt_rate, cfg.punt_burst);
     }
+    // Each worker's ICMP limiter: published with the next adjacency snapshot, taken by each
+    // worker at its next burst (forward/datapath/adjacency.hh, icmp_limit).
+    if (changed("dataplane.icmp-rate") || changed("dataplane.icmp-burst")) {
+        for (const char* k : {"dataplane.icmp-rate", "dataplane.icmp-burst"})
+            if (changed(k))
+                applied.push_back(was_now(k));
+        cfg.icmp_rate = n.icmp_rate;
+        cfg.icmp_burst = n.icmp_burst;
+        if (dp)
+            dp->set_icmp(cfg.icmp_rate, cfg.icmp_burst);
+    }
     if (n.idle_sleep_us != cfg.idle_sleep_us) {
-        applied.push_back(fmt::format("dataplane.idle-sleep {}", n.idle_sleep_us));
+        applied.push_back(was_now("dataplane.idle-sleep"));
         cfg.idle_sleep_us = n.idle_sleep_us;
         if (dp)
             dp->set_idle_sleep(cfg.idle_sleep_us);
@@ -134,12 +147,12 @@ void control_plane::reload() {
     }
     bool bindings_changed = false;
     if (n.encap_source != cfg.encap_source) {
-        applied.push_back(fmt::format("encap.source {}", n.encap_source ? rib::to_string(*n.encap_source) : "(none)"));
+        applied.push_back(was_now("encap.source"));
         cfg.encap_source = n.encap_source;
         bindings_changed = true;
     }
     if (n.vrfs != cfg.vrfs) {
-        applied.push_back(fmt::format("vrf lines ({} now)", n.vrfs.size()));
+        applied.push_back(was_now("vrf"));
         cfg.vrfs = n.vrfs;
         bindings_changed = true;
     }
@@ -159,7 +172,7 @@ void control_plane::reload() {
                 ++added;
             }
         }
-        applied.push_back(fmt::format("sids: {} added or changed, {} removed ({} now)", added, removed, n.sids.size()));
+        applied.push_back(fmt::format("{} ({} added or changed, {} removed)", was_now("sids.sid"), added, removed));
         cfg.sids = n.sids;
         compiles.add(added + removed);
         vrfs.rib_changed();  // bind the new SIDs, then compile

@@ -194,7 +194,7 @@ bool control_plane::start_mgmt() {
                 log(level::info, "srv6d: log level {} (was {}), set by srv6ctl", out.level(), out.previous());
                 return std::string();
             };
-            return ::mgmt::answer(req, view);
+            return ::mgmt::respond(req, view);  // a whole route table in parts (mgmt/route_stream.hh)
         }, ::mgmt::server_options{.max_connections = cfg.mgmt_max_clients, .group = cfg.mgmt_group});
     } catch (const std::exception& e) {
         log(level::error, "mgmt: cannot serve {}: {}", cfg.mgmt_socket, e.what());

@@ -201,6 +201,14 @@ void dataplane::set_punt(uint32_t rate, uint32_t burst) {
         publish_adjacency();
 }
 
+void dataplane::set_icmp(uint32_t rate, uint32_t burst) {
+    if (rate == _opt.icmp_rate && burst == _opt.icmp_burst)
+        return;
+    _opt.icmp_rate = rate;
+    _opt.icmp_burst = burst;
+    publish_adjacency();
+}
+
 void dataplane::set_kernel_view(const kernel_view& k) {
     _kernel = k;
     publish_adjacency();
@@ -224,7 +232,8 @@ void dataplane::publish_adjacency() {
                 ns.push_back({_ports[i].port_id, n.addr, n.mac});
     // A port that is down or in an inactive VRF stays in the snapshot marked down: what it
     // receives is dropped (tables_not_ready is not it: port_down), nothing is sent out of it.
-    const adj_view* old = _adj.exchange(adj_view::create(_ports, ns, ++_adj_epoch, own, _l2));
+    const adj_view* old = _adj.exchange(adj_view::create(_ports, ns, ++_adj_epoch, own, _l2,
+                                                           icmp_limit{_opt.icmp_rate, std::max(1u, _opt.icmp_burst)}));
     fib::retire_batch b;
     b.add(old);
     _rcu.retire(std::move(b));

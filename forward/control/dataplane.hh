@@ -143,6 +143,9 @@ public:
     // among the workers as at open(); published with a new adjacency snapshot when it changed.
     // The workers' token buckets carry over (capped at the new burst): no packet is dropped for it.
     void set_punt(uint32_t rate, uint32_t burst);
+    // Each worker's ICMP limit (srv6d's reload): published with a new adjacency snapshot; a
+    // worker takes it at its next burst, its bucket full at the new burst.
+    void set_icmp(uint32_t rate, uint32_t burst);
     void set_idle_sleep(uint32_t us) { _idle_sleep_us.store(us, std::memory_order_relaxed); }
     // Polls made by all workers since they started (what dataplane.idle-sleep saves).
     uint64_t polls() const;

@@ -73,9 +73,11 @@ const adj_view::slot* adj_view::find(uint8_t kind, uint16_t id, rib::family af, 
 }
 
 const adj_view* adj_view::create(std::span<const port_info> ports, std::span<const neighbor> neighbors,
-                                 uint64_t epoch, std::span<const own_address> own, std::span<const l2_service> l2) {
+                                 uint64_t epoch, std::span<const own_address> own, std::span<const l2_service> l2,
+                                 icmp_limit icmp) {
     auto* v = new adj_view;
     v->_epoch = epoch;
+    v->_icmp = icmp;
     static std::atomic<uint64_t> serials{0};
     v->_serial = serials.fetch_add(1, std::memory_order_relaxed) + 1;
     for (auto& b : v->_by_port)

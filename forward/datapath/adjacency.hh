@@ -70,12 +70,19 @@ struct own_address {
     uint16_t port_id = port_none;  // the port whose mirror carries it
 };
 
+// Each worker's ICMP token bucket (dataplane.icmp-rate / icmp-burst): published with the view so
+// that a reload reaches the workers. burst 0: not given, the worker keeps the limit it has.
+struct icmp_limit {
+    uint32_t rate = 0;  // messages per second and worker, 0 = none
+    uint32_t burst = 0;
+};
+
 class adj_view {
 public:
     // A port whose l2vpn names no entry of `l2` is not a circuit (its l2vpn reads 0 in the view).
     static const adj_view* create(std::span<const port_info> ports, std::span<const neighbor> neighbors,
                                   uint64_t epoch = 0, std::span<const own_address> own = {},
-                                  std::span<const l2_service> l2 = {});
+                                  std::span<const l2_service> l2 = {}, icmp_limit icmp = {});
     static void destroy(const adj_view* v) noexcept;
 
     uint64_t epoch() const { return _epoch; }
@@ -122,6 +129,7 @@ public:
     // Whether any port is down: the worker checks ECMP members' ports only then (ecmp_live.hh).
     bool any_down() const { return _any_down; }
     size_t neighbor_count() const { return _neigh_count; }
+    const icmp_limit& icmp() const { return _icmp; }
 
 private:
     static constexpr uint8_t kind_neighbor = 1, kind_own = 2;
@@ -150,6 +158,7 @@ private:
     size_t _own_count = 0;
     bool _any_down = false;
     bool _own_among_neighbors = false;
+    icmp_limit _icmp;
 };
 
 }  // namespace fwd

@@ -113,6 +113,9 @@ void worker::process(rte_mbuf** pkts, uint16_t n, uint16_t in_port, const fib::d
     _v.fv = fv;
     _v.av = av;
     _memo.follow(*fv, *av);
+    // A reload's ICMP limit (adjacency.hh, icmp_limit): taken when it differs, the bucket full.
+    if (const icmp_limit& l = av->icmp(); l.burst != 0 && (l.rate != _pol.icmp_rate || l.burst != _pol.icmp_burst))
+        set_icmp_limit(l.rate, l.burst);
     if (_hold.held != 0)
         release_held(av);  // before this burst: held packets leave first
     run(pkts, n, in);

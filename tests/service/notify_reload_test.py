@@ -165,7 +165,7 @@ route = 2001:db8:b::/64 mode inline segs fc00:0:2::e
 route = 2001:db8:c::/64 mode inline.red segs fc00:0:2::e,fc00:0:3::e
 """)
     reload_and_wait("reload 1")
-    check(wait_log(r"reload: applied .*log\.level info \(was warn\).*encap\.source fc00:0:1::1.*vrf lines \(1 now\).*sids: 2 added or changed, 0 removed"),
+    check(wait_log(r"reload: applied .*log\.level warn -> info.*encap\.source \(none\) -> fc00:0:1::1.*vrf 0 lines -> 1 line.*sids\.sid 0 lines -> 2 lines \(2 added or changed, 0 removed\)"),
           "reload 1 applied log level, encap source, VRF and SIDs")
     r = ctl("show", "vrfs", "json")
     check(r.returncode == 0 and '"red"' in r.stdout, "show vrfs: red after reload")
@@ -197,7 +197,7 @@ route = 2001:db8:b::/64 mode inline segs fc00:0:2::f
     check(wait_log(r"reload: applied .*rib\.max-routes 4000000 -> 40.*; needs a restart: eal\.args"), "reload 2: rib.max-routes applied live (issue 36), eal.args named")
     r = ctl("show", "fpm", "json")
     check('"maxRoutes": "40"' in r.stdout or '"maxRoutes":"40"' in r.stdout or '"maxRoutes": 40' in r.stdout, "show fpm: the new route limit in force")
-    check(wait_log(r"reload: applied .*encap\.source \(none\).*sids: 0 added or changed, 1 removed \(1 now\)"), "reload 2: SID removed, encap source cleared")
+    check(wait_log(r"reload: applied .*encap\.source fc00:0:1::1 -> \(none\).*sids\.sid 2 lines -> 1 line \(0 added or changed, 1 removed\)"), "reload 2: SID removed, encap source cleared")
     r = ctl("show", "sids", "json")
     check('fc00:0:1::d46/128' in r.stdout and 'fc00:0:1::e/128' not in r.stdout, "show sids: the removed SID is gone")
     check(wait_log(r"reload: applied .*routes: 1 added or changed, 1 removed \(1 now\)"), "reload 2: one route changed, one removed")

@@ -83,7 +83,8 @@ TEST(ConfigDiff, EveryKeyChangedAloneIsNamedWithBothValues) {
 
 TEST(ConfigDiff, TheKeysTheIssueNamesApplyAtRunTime) {
     for (const char* key : {"fpm.allow-user", "fpm.allow-address", "rib.max-routes", "rib.max-routes-per-table",
-                            "rib.max-nexthops", "mgmt.group", "mgmt.max-clients", "metrics.listen"})
+                            "rib.max-nexthops", "mgmt.group", "mgmt.max-clients", "metrics.listen", "dataplane.icmp-rate",
+                            "dataplane.icmp-burst"})
         EXPECT_TRUE(applies_at_run_time(key)) << key;
 }
 

@@ -490,6 +490,34 @@ TEST_F(worker_icmp_test, rate_limit_per_worker_passes_the_burst_and_counts_the_r
     EXPECT_EQ(sent(icmp_kind::ip4_time_exceeded), 3u);
 }
 
+// A reload's limit (dataplane.icmp-rate / icmp-burst) comes with the adjacency snapshot: the
+// worker takes it at its next burst; a view without one leaves the worker's own.
+TEST_F(worker_icmp_test, the_limit_published_with_the_view_reaches_the_worker) {
+    adj_view::destroy(adj.exchange(adj_view::create(ports, neighbors, 2, own, {}, icmp_limit{1, 3})));
+    for (int i = 0; i < 10; ++i)
+        send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, ip4_packet("10.1.0.2", "10.99.1.5", 1)));
+    w->poll();
+    EXPECT_EQ(sent(icmp_kind::ip4_time_exceeded), 3u);
+    EXPECT_EQ(counters->icmp.rate_limited.get(), 7u);
+    (void)out(ce);  // drained
+    // The same limit in a newer view (a neighbor changed): the bucket is not refilled.
+    adj_view::destroy(adj.exchange(adj_view::create(ports, neighbors, 3, own, {}, icmp_limit{1, 3})));
+    send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, ip4_packet("10.1.0.2", "10.99.1.5", 1)));
+    w->poll();
+    EXPECT_EQ(sent(icmp_kind::ip4_time_exceeded), 3u);
+    // rate 0: none at all.
+    adj_view::destroy(adj.exchange(adj_view::create(ports, neighbors, 4, own, {}, icmp_limit{0, 1})));
+    send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, ip4_packet("10.1.0.2", "10.99.1.5", 1)));
+    w->poll();
+    EXPECT_EQ(sent(icmp_kind::ip4_time_exceeded), 3u);
+    // Raised: a burst of 50 goes at once.
+    adj_view::destroy(adj.exchange(adj_view::create(ports, neighbors, 5, own, {}, icmp_limit{1000, 50})));
+    for (int i = 0; i < 20; ++i)
+        send(ce, eth(mac_ce_port, mac_ce1, t_ipv4, ip4_packet("10.1.0.2", "10.99.1.5", 1)));
+    w->poll();
+    EXPECT_EQ(sent(icmp_kind::ip4_time_exceeded), 23u);
+}
+
 // A VRF without an address of ours: nothing to send from, counted.
 TEST_F(worker_icmp_test, no_source_address_in_the_vrf_sends_nothing) {
     own.erase(own.begin(), own.begin() + 3);  // red's addresses
