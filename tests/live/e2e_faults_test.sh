@@ -42,7 +42,7 @@ wait_for() {
 		sleep 0.2
 	done
 }
-fpm_field() { srv6ctl show fpm --json | jq -r --arg f "$1" '.[$f] // empty'; }
+fpm_field() { srv6ctl show fpm --json | jq -r --arg f "$1" '.[$f] | select(. != null)'; }  # not //: it drops false
 now() { echo "$EPOCHREALTIME"; }
 ms() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", (b - a) * 1000 }'; }
 

@@ -57,7 +57,7 @@ sid_state() {
 		'.sids[] | select(.prefix == $p and .state == $s and ($v == "" or .vrf == $v))' >/dev/null
 }
 # fpm_field NAME: one field of `srv6ctl show fpm --json`.
-fpm_field() { srv6ctl show fpm --json | jq -r --arg f "$1" '.[$f] // empty'; }
+fpm_field() { srv6ctl show fpm --json | jq -r --arg f "$1" '.[$f] | select(. != null)'; }  # not //: it drops false
 # encap_is ADDRESS ORIGIN: `srv6ctl show encap-source` resolves to ADDRESS from ORIGIN.
 encap_is() {
 	srv6ctl show encap-source --json | jq -e --arg a "$1" --arg o "$2" \

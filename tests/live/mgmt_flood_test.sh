@@ -24,7 +24,7 @@ addr "$DUT" lan 10.100.0.1/16
 PORT=$(free_port "$DUT")
 srv6d_start "$DUT" "$PORT" 1000
 dut_zebra_start "$DUT"
-fpm_field() { srv6ctl show fpm --json | jq -r --arg f "$1" '.[$f] // empty'; }
+fpm_field() { srv6ctl show fpm --json | jq -r --arg f "$1" '.[$f] | select(. != null)'; }  # not //: it drops false
 check "zebra connected over FPM" wait_until 20 "zebra connected" eval '[ "$(fpm_field connected)" = true ]'
 
 # The RIB: $ROUTES kernel routes 10.200.x.y/32 (zebra relays the kernel's routes over FPM).

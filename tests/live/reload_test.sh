@@ -61,8 +61,8 @@ srv6d_dataplane_start "$DUT" pe0
 ip -n "$DUT" link set pe0 up
 addr "$DUT" pe0 10.0.0.1/24
 dut_zebra_start "$DUT"
-fpm_field() { srv6ctl show fpm --json | jq -r --arg f "$1" '.[$f] // empty'; }
-rib_field() { srv6ctl show fpm --json | jq -r --arg f "$1" '.rib[$f] // empty'; }
+fpm_field() { srv6ctl show fpm --json | jq -r --arg f "$1" '.[$f] | select(. != null)'; }  # not //: it drops false
+rib_field() { srv6ctl show fpm --json | jq -r --arg f "$1" '.rib[$f] | select(. != null)'; }
 check "zebra connected over FPM" wait_until 20 "zebra connected" eval '[ "$(fpm_field connected)" = true ]'
 ip -n "$DUT" route add 10.8.0.0/24 via 10.0.0.2 dev pe0
 route_in() { srv6ctl show routes --json | jq -e --arg p "$1" '.. | objects | select(.prefix? == $p)' >/dev/null; }
