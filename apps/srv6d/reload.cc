@@ -197,7 +197,7 @@ void control_plane::reload() {
                 rib.add_config_route(to_route(rt));
                 ++added;
             }
-        applied.push_back(fmt::format("routes: {} added or changed, {} removed ({} now)", added, removed, n.routes.size()));
+        applied.push_back(fmt::format("{} ({} added or changed, {} removed)", was_now("routes.route"), added, removed));
         cfg.routes = n.routes;
         compiles.add(added + removed);
         vrfs.rib_changed();

@@ -174,7 +174,7 @@ route = 2001:db8:c::/64 mode inline.red segs fc00:0:2::e,fc00:0:3::e
     check('fc00:0:1::d46/128' in sids and 'fc00:0:1::e/128' in sids, "show sids: both config SIDs after reload")
     r = ctl("show", "encap-source", "json")
     check("fc00:0:1::1" in r.stdout, "show encap-source: the configured source after reload")
-    check(wait_log(r"reload: applied .*sids: 2 added or changed, 0 removed \(2 now\); routes: 2 added or changed, 0 removed \(2 now\)"),
+    check(wait_log(r"reload: applied .*sids\.sid 0 lines -> 2 lines \(2 added or changed, 0 removed\); routes\.route 0 lines -> 2 lines \(2 added or changed, 0 removed\)"),
           "reload 1 applied the [routes] lines")
     r = ctl("show", "routes", "json")
     routes = json.loads(r.stdout).get("254", []) if r.returncode == 0 else []
@@ -200,7 +200,7 @@ route = 2001:db8:b::/64 mode inline segs fc00:0:2::f
     check(wait_log(r"reload: applied .*encap\.source fc00:0:1::1 -> \(none\).*sids\.sid 2 lines -> 1 line \(0 added or changed, 1 removed\)"), "reload 2: SID removed, encap source cleared")
     r = ctl("show", "sids", "json")
     check('fc00:0:1::d46/128' in r.stdout and 'fc00:0:1::e/128' not in r.stdout, "show sids: the removed SID is gone")
-    check(wait_log(r"reload: applied .*routes: 1 added or changed, 1 removed \(1 now\)"), "reload 2: one route changed, one removed")
+    check(wait_log(r"reload: applied .*routes\.route 2 lines -> 1 line \(1 added or changed, 1 removed\)"), "reload 2: one route changed, one removed")
     r = ctl("show", "routes", "json")
     routes = json.loads(r.stdout).get("254", []) if r.returncode == 0 else []
     mine = {x.get("prefix"): json.dumps(x) for x in routes
